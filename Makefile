@@ -1,0 +1,50 @@
+# The two commands a new user needs: `make run` and `make test`. See README.md.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0
+
+.PHONY: run test venv system-deps lint format migrate seed clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+# System packages: Chromium for the browser tests, poppler for PDF checks, Pango for WeasyPrint.
+system-deps:
+	@missing=""; for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing system packages:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  elif command -v sudo >/dev/null; then sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else echo "Please install as root: apt-get install$$missing" >&2; exit 1; fi; \
+	fi
+
+migrate: $(STAMP)
+	$(PY) manage.py migrate --no-input
+
+seed: migrate
+	$(PY) manage.py seed_demo
+
+run: system-deps seed
+	$(PY) -m beano.devserver
+
+test: system-deps $(STAMP)
+	BEANO_DATA_DIR=$${BEANO_DATA_DIR:-$(CURDIR)/var/test} $(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(STAMP)
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+clean:
+	rm -rf var/test var/broker

@@ -1,0 +1,61 @@
+"""`make run`: the web server and a real Celery worker together, stopped together on Ctrl-C.
+
+Run as ``python -m beano.devserver [PORT]`` after migrate and seed_demo."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+PORT = os.environ.get("PORT", "8000")
+
+
+def main() -> int:
+    port = sys.argv[1] if len(sys.argv) > 1 else PORT
+    python = sys.executable
+    worker = subprocess.Popen(
+        [
+            python,
+            "-m",
+            "celery",
+            "-A",
+            "beano",
+            "worker",
+            "--loglevel=INFO",
+            "--concurrency=1",
+            "--hostname=beano-dev@%h",
+        ],
+    )
+    web = subprocess.Popen([python, "manage.py", "runserver", f"127.0.0.1:{port}"])
+    print(
+        f"\n  Beano occasions is running at http://127.0.0.1:{port}/  (Ctrl-C stops it)\n",
+        flush=True,
+    )
+    children = [web, worker]
+    code = 0
+    try:
+        while all(child.poll() is None for child in children):
+            time.sleep(0.5)
+        code = next(child.returncode for child in children if child.poll() is not None) or 1
+        print("\nA process stopped on its own; stopping the other.", file=sys.stderr)
+    except KeyboardInterrupt:
+        print("\nStopping the web server and the Celery worker…", flush=True)
+    finally:
+        for child in children:
+            if child.poll() is None:
+                child.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 15
+        for child in children:
+            try:
+                child.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

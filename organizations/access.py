@@ -1,0 +1,126 @@
+"""The one place that answers "what may this user do in this organization?".
+
+Every organization page goes through ``org_view``: a user with no role there and no inspector
+scope over it gets 404 (the same answer as a missing organization), and any write by a
+Commission user (inspector or admin) or by a user without the required role gets 403.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any, TypeVar
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import models
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+
+from organizations.models import CommissionStaff, Organization, OrganizationRole, Role
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+M = TypeVar("M", bound=models.Model)
+
+
+@dataclass(frozen=True)
+class OrgAccess:
+    user: Any
+    organization: Organization
+    roles: frozenset[str]
+    commission: CommissionStaff | None
+
+    @property
+    def is_commission(self) -> bool:
+        return self.commission is not None
+
+    @property
+    def can_write(self) -> bool:
+        """Commission users review; they never write organization records."""
+        return not self.is_commission and bool(self.roles)
+
+    def has_role(self, *roles: str) -> bool:
+        return not self.is_commission and bool(self.roles.intersection(roles))
+
+    @property
+    def can_manage_members(self) -> bool:
+        return self.has_role(Role.HEAD, Role.MEMBER_IN_CHARGE)
+
+    @property
+    def can_edit_details(self) -> bool:
+        return self.has_role(Role.HEAD)
+
+    @property
+    def can_read_audit(self) -> bool:
+        return self.is_commission or bool(self.roles & {Role.HEAD, Role.BOOKKEEPER})
+
+    def require_role(self, *roles: str) -> None:
+        if not self.has_role(*roles):
+            raise PermissionDenied("Your role in this organization does not allow this.")
+
+
+def commission_staff(user: Any) -> CommissionStaff | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    try:
+        return user.commission_staff
+    except CommissionStaff.DoesNotExist:
+        return None
+
+
+def visible_organizations(user: Any) -> models.QuerySet[Organization]:
+    """Organizations the user may see: their own (any role), or a Commission user's scope."""
+    staff = commission_staff(user)
+    if staff is not None:
+        if staff.all_organizations or staff.kind == CommissionStaff.Kind.ADMIN:
+            return Organization.objects.all()
+        return staff.organizations.all()
+    return Organization.objects.filter(user_roles__user=user).distinct()
+
+
+def resolve_access(user: Any, organization_id: int) -> OrgAccess:
+    """This user in this organization, or 404 when they have no business there."""
+    if not getattr(user, "is_authenticated", False):
+        raise Http404
+    staff = commission_staff(user)
+    organization = get_object_or_404(visible_organizations(user), pk=organization_id)
+    roles: frozenset[str] = frozenset()
+    if staff is None:
+        roles = frozenset(
+            OrganizationRole.objects.filter(user=user, organization=organization).values_list(
+                "role", flat=True
+            )
+        )
+    return OrgAccess(user=user, organization=organization, roles=roles, commission=staff)
+
+
+def get_for_org(queryset: models.QuerySet[M], access: OrgAccess, **lookup: Any) -> M:
+    """An object of this organization, or 404: another organization's object does not exist."""
+    return get_object_or_404(queryset.filter(organization=access.organization), **lookup)
+
+
+ViewFunc = Callable[..., HttpResponse]
+V = TypeVar("V", bound=ViewFunc)
+
+
+def org_view(
+    *, write_roles: Collection[str] = (Role.HEAD,), form_page: bool = False
+) -> Callable[[V], V]:
+    """Decorate a view taking ``org_id``: resolves ``request.access`` and refuses writes (any
+    method but GET/HEAD/OPTIONS) by Commission users or users without one of ``write_roles``.
+    A ``form_page`` exists only to write, so even showing it needs the role."""
+
+    def decorate(view: V) -> V:
+        @login_required
+        @wraps(view)
+        def wrapper(request: HttpRequest, org_id: int, *args: Any, **kwargs: Any) -> HttpResponse:
+            access = resolve_access(request.user, org_id)
+            if form_page or request.method not in SAFE_METHODS:
+                access.require_role(*write_roles)
+            request.access = access  # type: ignore[attr-defined]
+            return view(request, *args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate

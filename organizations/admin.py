@@ -1,0 +1,137 @@
+"""The Django admin, for Commission admins: licensing data. Every save and delete made here is
+recorded in the audit trail in the same transaction as the change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.forms import ModelForm
+from django.http import HttpRequest
+
+from organizations.audit import record_event
+from organizations.models import (
+    AuditEvent,
+    CommissionStaff,
+    License,
+    Membership,
+    Organization,
+    OrganizationRole,
+    Person,
+)
+
+
+def _organization_of(obj: Any) -> Organization | None:
+    if isinstance(obj, Organization):
+        return obj
+    return getattr(obj, "organization", None)
+
+
+class AuditedAdmin(admin.ModelAdmin):
+    def save_model(self, request: HttpRequest, obj: Any, form: ModelForm, change: bool) -> None:
+        old = {name: form.initial.get(name) for name in form.changed_data} if change else {}
+        super().save_model(request, obj, form, change)
+        new = {name: form.cleaned_data.get(name) for name in form.changed_data}
+        new = {k: (str(v) if hasattr(v, "pk") else v) for k, v in new.items()}
+        record_event(
+            organization=_organization_of(obj),
+            actor=request.user,
+            action=f"admin.{obj._meta.model_name}.{'changed' if change else 'added'}",
+            target=obj,
+            old=old,
+            new=new,
+        )
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        record_event(
+            organization=_organization_of(obj),
+            actor=request.user,
+            action=f"admin.{obj._meta.model_name}.deleted",
+            target=obj,
+            old={"repr": str(obj)},
+        )
+        super().delete_model(request, obj)
+
+    def get_actions(self, request: HttpRequest) -> dict:
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)  # bulk deletes would bypass the audit trail
+        return actions
+
+
+class LicenseInline(admin.TabularInline):
+    model = License
+    extra = 0
+    show_change_link = True
+    fields = ["number", "valid_from", "valid_to", "status"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Organization)
+class OrganizationAdmin(AuditedAdmin):
+    list_display = ["name", "kind", "town", "founded_on"]
+    list_filter = ["kind", "town"]
+    search_fields = ["name", "town", "licenses__number"]
+    inlines = [LicenseInline]
+
+
+@admin.register(License)
+class LicenseAdmin(AuditedAdmin):
+    list_display = ["number", "organization", "valid_from", "valid_to", "status"]
+    list_filter = ["status"]
+    search_fields = ["number", "organization__name"]
+    autocomplete_fields = ["organization"]
+
+
+@admin.register(Person)
+class PersonAdmin(AuditedAdmin):
+    list_display = ["legal_name", "date_of_birth", "commission_worker_id", "supplier_connected"]
+    search_fields = ["legal_name", "commission_worker_id"]
+
+
+@admin.register(Membership)
+class MembershipAdmin(AuditedAdmin):
+    list_display = ["person", "organization", "kind", "since", "until"]
+    list_filter = ["kind"]
+    search_fields = ["person__legal_name", "organization__name"]
+    autocomplete_fields = ["person", "organization", "family_of"]
+
+
+@admin.register(OrganizationRole)
+class OrganizationRoleAdmin(AuditedAdmin):
+    list_display = ["user", "organization", "role", "person"]
+    list_filter = ["role"]
+    autocomplete_fields = ["organization", "person"]
+
+
+@admin.register(CommissionStaff)
+class CommissionStaffAdmin(admin.ModelAdmin):
+    list_display = ["user", "kind", "all_organizations"]
+    filter_horizontal = ["organizations"]
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(admin.ModelAdmin):
+    """Read-only: the trail is written by services, never edited."""
+
+    list_display = [
+        "organization",
+        "sequence",
+        "created_at",
+        "actor_label",
+        "action",
+        "target_repr",
+    ]
+    list_filter = ["action"]
+    search_fields = ["target_repr", "actor_label", "action"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

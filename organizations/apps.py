@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class OrganizationsConfig(AppConfig):
+    name = "organizations"
+    verbose_name = "Licensed organizations"

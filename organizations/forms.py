@@ -1,0 +1,81 @@
+"""Forms only shape input; the services decide and save."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Submit
+from django import forms
+
+from organizations.models import Membership, Organization
+
+
+class _CrispyForm:
+    submit_label = "Save"
+
+    def _helper(self) -> FormHelper:
+        helper = FormHelper()
+        helper.add_input(Submit("submit", self.submit_label, css_class="btn-lg"))
+        return helper
+
+
+class OrganizationDetailsForm(_CrispyForm, forms.ModelForm):
+    class Meta:
+        model = Organization
+        fields = ["street", "town", "zip_code", "telephone", "federal_id"]
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.helper = self._helper()
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+
+class AddMemberForm(_CrispyForm, forms.Form):
+    submit_label = "Add to the membership list"
+    legal_name = forms.CharField(max_length=200)
+    date_of_birth = forms.DateField(widget=DateInput)
+    commission_worker_id = forms.CharField(
+        label="Commission worker ID", max_length=40, required=False
+    )
+    kind = forms.ChoiceField(choices=Membership.Kind.choices, label="Standing")
+    family_of = forms.ModelChoiceField(
+        queryset=Membership.objects.none(),
+        required=False,
+        label="Immediate family member of",
+        help_text="Only for an immediate family member: the member in good standing.",
+    )
+    relationship = forms.CharField(max_length=60, required=False)
+    since = forms.DateField(widget=DateInput, initial=dt.date.today)
+
+    def __init__(self, *args: object, organization: Organization, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["family_of"].queryset = (
+            Membership.objects.filter(organization=organization)
+            .exclude(kind=Membership.Kind.FAMILY)
+            .select_related("person")
+        )
+        self.fields["family_of"].label_from_instance = lambda m: m.person.legal_name
+        self.helper = self._helper()
+
+    def clean_date_of_birth(self) -> dt.date:
+        born = self.cleaned_data["date_of_birth"]
+        if born > dt.date.today():
+            raise forms.ValidationError("A date of birth cannot be in the future.")
+        if born.year < 1900:
+            raise forms.ValidationError("Check the year of birth.")
+        return born
+
+
+class MembershipForm(_CrispyForm, forms.Form):
+    submit_label = "Save standing"
+    kind = forms.ChoiceField(choices=Membership.Kind.choices, label="Standing")
+    relationship = forms.CharField(max_length=60, required=False)
+    until = forms.DateField(widget=DateInput, required=False, label="Membership ended on")
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.helper = self._helper()

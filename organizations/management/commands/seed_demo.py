@@ -1,0 +1,313 @@
+"""Demo data a new user can log in to: two organizations, their people and roles, an inspector
+and a Commission admin. Idempotent: running it again changes nothing."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django.utils import timezone
+
+from organizations import services
+from organizations.models import (
+    CommissionStaff,
+    License,
+    Membership,
+    Organization,
+    Person,
+    Role,
+)
+
+DEMO_PASSWORD = "Beano-Demo-2026"
+COMMISSION_ADMIN_GROUP = "Commission admins"
+
+ORGANIZATIONS = [
+    {
+        "key": "post171",
+        "name": "American Legion Post 171",
+        "kind": Organization.Kind.VETERANS,
+        "founded_on": dt.date(1946, 5, 30),
+        "street": "52 Main Street",
+        "town": "Fairhaven",
+        "zip_code": "02719",
+        "telephone": "508-555-0171",
+        "federal_id": "04-1234171",
+        "license": {
+            "number": "BN-0171-FH",
+            "premises_name": "Post 171 Function Hall",
+            "premises_address": "52 Main Street, Fairhaven, MA 02719",
+            "authorized_weekdays": [4],
+            "start_time": dt.time(18, 45),
+            "end_time": dt.time(22, 30),
+            "local_licensing_authority": "Fairhaven Select Board",
+        },
+        "people": [
+            # (name, born, worker id, kind, family of, relationship, role, username)
+            (
+                "Robert Medeiros",
+                dt.date(1951, 3, 14),
+                "MA-W-100171",
+                "member",
+                None,
+                "",
+                Role.HEAD,
+                "head",
+            ),
+            (
+                "Linda Souza",
+                dt.date(1962, 8, 2),
+                "MA-W-100172",
+                "member",
+                None,
+                "",
+                Role.MEMBER_IN_CHARGE,
+                "mic",
+            ),
+            (
+                "Karen Pacheco",
+                dt.date(1970, 11, 20),
+                "MA-W-100173",
+                "member",
+                None,
+                "",
+                Role.BOOKKEEPER,
+                "books",
+            ),
+            (
+                "Thomas Ferreira",
+                dt.date(1958, 1, 9),
+                "MA-W-100174",
+                "member",
+                None,
+                "",
+                Role.WORKER,
+                "worker",
+            ),
+            ("Joseph Rebello", dt.date(1955, 6, 30), "MA-W-100175", "member", None, "", None, None),
+            (
+                "Mary Gallagher",
+                dt.date(1960, 4, 17),
+                "MA-W-100176",
+                "auxiliary",
+                None,
+                "",
+                None,
+                None,
+            ),
+            (
+                "Emily Souza",
+                dt.date(2006, 9, 12),
+                "",
+                "family",
+                "Linda Souza",
+                "daughter",
+                None,
+                None,
+            ),
+            ("Paul Costa", dt.date(1949, 12, 1), "", "lapsed", None, "", None, None),
+        ],
+    },
+    {
+        "key": "stanne",
+        "name": "St. Anne's Parish",
+        "kind": Organization.Kind.RELIGIOUS,
+        "founded_on": dt.date(1892, 7, 26),
+        "street": "818 Middle Street",
+        "town": "Fall River",
+        "zip_code": "02721",
+        "telephone": "508-555-0818",
+        "federal_id": "04-5550818",
+        "license": {
+            "number": "BN-0818-FR",
+            "premises_name": "St. Anne's Parish Hall",
+            "premises_address": "818 Middle Street, Fall River, MA 02721",
+            "authorized_weekdays": [1],
+            "start_time": dt.time(18, 30),
+            "end_time": dt.time(22, 0),
+            "local_licensing_authority": "Fall River Licensing Board",
+        },
+        "people": [
+            (
+                "Michael Duarte",
+                dt.date(1965, 2, 3),
+                "MA-W-200818",
+                "member",
+                None,
+                "",
+                Role.HEAD,
+                "head",
+            ),
+            (
+                "Anne Sullivan",
+                dt.date(1968, 10, 5),
+                "MA-W-200819",
+                "member",
+                None,
+                "",
+                Role.MEMBER_IN_CHARGE,
+                "mic",
+            ),
+            (
+                "Patricia Moniz",
+                dt.date(1972, 7, 22),
+                "MA-W-200820",
+                "member",
+                None,
+                "",
+                Role.BOOKKEEPER,
+                "books",
+            ),
+            (
+                "George Almeida",
+                dt.date(1957, 3, 28),
+                "MA-W-200821",
+                "member",
+                None,
+                "",
+                Role.WORKER,
+                "worker",
+            ),
+            ("Mary Gallagher", dt.date(1960, 4, 17), "MA-W-100176", "member", None, "", None, None),
+        ],
+    },
+]
+
+
+def license_year(today: dt.date) -> tuple[dt.date, dt.date]:
+    """Beano licenses run from October 1 to September 30 (renewed each October)."""
+    start_year = today.year if today.month >= 10 else today.year - 1
+    return dt.date(start_year, 10, 1), dt.date(start_year + 1, 9, 30)
+
+
+class Command(BaseCommand):
+    help = "Load the demo organizations, people and logins (idempotent)."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "--force", action="store_true", help="Allow it with DEBUG off (never in production)."
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG and not options["force"]:
+            raise CommandError("seed_demo makes users with a published password; DEBUG is off.")
+        with transaction.atomic():
+            logins = self._seed(timezone.localdate())
+        self.stdout.write(
+            self.style.SUCCESS(f"Demo data is loaded. Logins (password for all: {DEMO_PASSWORD}):")
+        )
+        for username, description in logins:
+            self.stdout.write(f"  {username:<22} {description}")
+
+    def _user(self, username: str, first: str, last: str, *, is_staff: bool = False) -> Any:
+        User = get_user_model()
+        user, _ = User.objects.get_or_create(
+            username=username,
+            defaults={"first_name": first, "last_name": last, "is_staff": is_staff},
+        )
+        if not user.check_password(DEMO_PASSWORD):
+            user.set_password(DEMO_PASSWORD)
+            user.save(update_fields=["password"])
+        return user
+
+    def _seed(self, today: dt.date) -> list[tuple[str, str]]:
+        logins: list[tuple[str, str]] = []
+        valid_from, valid_to = license_year(today)
+        organizations = {}
+        for spec in ORGANIZATIONS:
+            org, _ = Organization.objects.get_or_create(
+                name=spec["name"],
+                defaults={
+                    k: spec[k]
+                    for k in (
+                        "kind",
+                        "founded_on",
+                        "street",
+                        "town",
+                        "zip_code",
+                        "telephone",
+                        "federal_id",
+                    )
+                },
+            )
+            organizations[spec["key"]] = org
+            License.objects.get_or_create(
+                number=spec["license"]["number"],
+                defaults={
+                    **spec["license"],
+                    "organization": org,
+                    "valid_from": valid_from,
+                    "valid_to": valid_to,
+                },
+            )
+            members: dict[str, Membership] = {
+                m.person.legal_name: m
+                for m in Membership.objects.filter(organization=org).select_related("person")
+            }
+            for name, born, worker_id, kind, family_of, relation, role, login in spec["people"]:
+                if name not in members:
+                    members[name] = services.add_member(
+                        organization=org,
+                        by=None,
+                        legal_name=name,
+                        date_of_birth=born,
+                        commission_worker_id=worker_id,
+                        kind=kind,
+                        since=dt.date(2015, 1, 1) if kind != "family" else dt.date(2024, 9, 12),
+                        family_of=members.get(family_of) if family_of else None,
+                        relationship=relation,
+                    )
+                if role is not None:
+                    first, last = name.split(" ", 1)
+                    username = f"{spec['key']}-{login}"
+                    user = self._user(username, first, last)
+                    services.assign_role(
+                        organization=org,
+                        by=None,
+                        user=user,
+                        role=role,
+                        person=Person.objects.get(legal_name=name, date_of_birth=born),
+                    )
+                    logins.append((username, f"{Role(role).label}, {org.name}"))
+        inspector = self._user("inspector", "Dana", "Whitfield")
+        CommissionStaff.objects.get_or_create(
+            user=inspector,
+            defaults={"kind": CommissionStaff.Kind.INSPECTOR, "all_organizations": True},
+        )
+        logins.append(("inspector", "Commission inspector, every organization (read-only)"))
+        regional = self._user("inspector-south", "Luis", "Carvalho")
+        staff, created = CommissionStaff.objects.get_or_create(
+            user=regional, defaults={"kind": CommissionStaff.Kind.INSPECTOR}
+        )
+        if created:
+            staff.organizations.add(organizations["post171"])
+        logins.append(("inspector-south", "Commission inspector, American Legion Post 171 only"))
+        admin = self._user("commission-admin", "Helen", "Brennan", is_staff=True)
+        CommissionStaff.objects.get_or_create(
+            user=admin, defaults={"kind": CommissionStaff.Kind.ADMIN, "all_organizations": True}
+        )
+        group = commission_admin_group()
+        admin.groups.add(group)
+        logins.append(("commission-admin", "Commission admin (licenses, authorizations, limits)"))
+        return logins
+
+
+def commission_admin_group() -> Group:
+    """The Commission admins' permissions: licensing data, never the audit trail's content."""
+    group, _ = Group.objects.get_or_create(name=COMMISSION_ADMIN_GROUP)
+    permissions = Permission.objects.filter(content_type__app_label__in=["organizations"]).exclude(
+        codename__in=[
+            "add_auditevent",
+            "change_auditevent",
+            "delete_auditevent",
+            "add_auditchain",
+            "change_auditchain",
+            "delete_auditchain",
+        ]
+    )
+    group.permissions.add(*permissions)
+    return group

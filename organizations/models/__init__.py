@@ -1,0 +1,17 @@
+from organizations.models.access import CommissionStaff, OrganizationRole, Role
+from organizations.models.audit import GENESIS_HASH, AuditChain, AuditEvent
+from organizations.models.core import WEEKDAY_NAMES, License, Membership, Organization, Person
+
+__all__ = [
+    "GENESIS_HASH",
+    "WEEKDAY_NAMES",
+    "AuditChain",
+    "AuditEvent",
+    "CommissionStaff",
+    "License",
+    "Membership",
+    "Organization",
+    "OrganizationRole",
+    "Person",
+    "Role",
+]

@@ -1,0 +1,80 @@
+"""Reads for organization pages, always given the organization or the user's scope."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.db.models import Count, Prefetch, QuerySet
+
+from organizations.access import visible_organizations
+from organizations.models import AuditEvent, License, Membership, Organization
+
+REPORT_DUE_AFTER_DAYS = 10  # 961 CMR 3.05(1)(a): filed within ten days after the occasion.
+
+
+@dataclass(frozen=True)
+class AuthorizedDay:
+    day: dt.date
+    license: License
+
+    @property
+    def report_due(self) -> dt.date:
+        return self.day + dt.timedelta(days=REPORT_DUE_AFTER_DAYS)
+
+
+def _licenses(organization: Organization) -> list[License]:
+    if hasattr(organization, "prefetched_licenses"):
+        return organization.prefetched_licenses
+    return list(organization.licenses.filter(status=License.Status.ACTIVE))
+
+
+def authorized_days(
+    organization: Organization, start: dt.date, end: dt.date
+) -> list[AuthorizedDay]:
+    days = [
+        AuthorizedDay(day, lic)
+        for lic in _licenses(organization)
+        if lic.status == License.Status.ACTIVE
+        for day in lic.authorized_dates(start, end)
+    ]
+    return sorted(days, key=lambda d: d.day)
+
+
+def upcoming_authorized_days(
+    organization: Organization, today: dt.date, count: int = 4
+) -> list[AuthorizedDay]:
+    return authorized_days(organization, today, today + dt.timedelta(days=7 * count + 6))[:count]
+
+
+def days_with_report_due(organization: Organization, today: dt.date) -> list[AuthorizedDay]:
+    """Authorized days whose financial report is due now or soon (within the ten-day window)."""
+    start = today - dt.timedelta(days=REPORT_DUE_AFTER_DAYS)
+    return authorized_days(organization, start, today - dt.timedelta(days=1))
+
+
+def organizations_for_user(user: object) -> QuerySet[Organization]:
+    return (
+        visible_organizations(user)
+        .prefetch_related(
+            Prefetch(
+                "licenses",
+                queryset=License.objects.filter(status=License.Status.ACTIVE),
+                to_attr="prefetched_licenses",
+            )
+        )
+        .annotate(member_count=Count("memberships", distinct=True))
+        .order_by("name")
+    )
+
+
+def memberships(organization: Organization) -> QuerySet[Membership]:
+    return (
+        Membership.objects.filter(organization=organization)
+        .select_related("person", "family_of__person")
+        .order_by("person__legal_name")
+    )
+
+
+def audit_events(organization: Organization) -> QuerySet[AuditEvent]:
+    return AuditEvent.objects.filter(organization=organization).order_by("-sequence")

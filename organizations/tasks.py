@@ -1,0 +1,24 @@
+"""Background work on organizations. Tasks take ids, reload, and call the service."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from organizations.audit import verify_chain
+from organizations.models import Organization
+
+
+@shared_task(name="organizations.verify_audit_chain")
+def verify_audit_chain(organization_id: int | None) -> dict[str, object]:
+    """Check an organization's audit chain (None: the Commission's) and return the result."""
+    organization = (
+        Organization.objects.get(pk=organization_id) if organization_id is not None else None
+    )
+    check = verify_chain(organization)
+    return {
+        "organization": organization_id,
+        "ok": check.ok,
+        "intact_through": check.intact_through,
+        "broken_at": check.broken_at,
+        "message": str(check),
+    }

@@ -1,0 +1,201 @@
+"""Organization pages. Every view goes through ``org_view`` (404 outside, 403 on writes)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+
+from organizations import selectors, services
+from organizations.access import commission_staff, get_for_org, org_view
+from organizations.audit import verify_chain
+from organizations.forms import AddMemberForm, MembershipForm, OrganizationDetailsForm
+from organizations.models import Membership, Role
+
+
+def _add_errors(form: object, error: ValidationError) -> None:
+    """Show a service's refusal on the form, field by field where it names fields."""
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            target = field if field in form.fields else None  # type: ignore[attr-defined]
+            for e in errors:
+                form.add_error(target, e)  # type: ignore[attr-defined]
+    else:
+        for message in error.messages:
+            form.add_error(None, message)  # type: ignore[attr-defined]
+
+
+@login_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    """The landing page, by role: member in charge sees the next occasions, bookkeeper the
+    reports coming due, inspector the organizations in scope, admin the Commission tools."""
+    today = timezone.localdate()
+    staff = commission_staff(request.user)
+    organizations = list(selectors.organizations_for_user(request.user))
+    roles_by_org: dict[int, set[str]] = {}
+    for assignment in request.user.org_roles.all():
+        roles_by_org.setdefault(assignment.organization_id, set()).add(assignment.role)
+    cards = [
+        {
+            "organization": org,
+            "roles": sorted(roles_by_org.get(org.pk, ())),
+            "license": next(iter(org.prefetched_licenses), None),
+            "upcoming": selectors.upcoming_authorized_days(org, today),
+            "reports_due": selectors.days_with_report_due(org, today),
+        }
+        for org in organizations
+    ]
+    return render(
+        request,
+        "organizations/dashboard.html",
+        {"cards": cards, "staff": staff, "today": today, "Role": Role},
+    )
+
+
+@org_view()
+def organization_home(request: HttpRequest) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    org = access.organization
+    today = timezone.localdate()
+    return render(
+        request,
+        "organizations/organization_home.html",
+        {
+            "org": org,
+            "access": access,
+            "licenses": org.licenses.order_by("-valid_from"),
+            "upcoming": selectors.upcoming_authorized_days(org, today, count=6),
+            "reports_due": selectors.days_with_report_due(org, today),
+        },
+    )
+
+
+@org_view(write_roles=(Role.HEAD,), form_page=True)
+def organization_edit(request: HttpRequest) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    org = access.organization
+    form = OrganizationDetailsForm(request.POST if request.method == "POST" else None, instance=org)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_organization_details(
+                organization=org,
+                by=request.user,
+                **{name: form.cleaned_data[name] for name in form.Meta.fields},
+            )
+        except ValidationError as error:
+            _add_errors(form, error)
+        else:
+            messages.success(request, "The organization's details were saved.")
+            return redirect("organization_home", org_id=org.pk)
+    org.refresh_from_db()
+    return render(
+        request,
+        "organizations/form_page.html",
+        {
+            "org": org,
+            "access": access,
+            "form": form,
+            "title": "Address and contact details",
+        },
+    )
+
+
+@org_view()
+def member_list(request: HttpRequest) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    today = timezone.localdate()
+    rows = [
+        {"m": m, "good_standing": m.in_good_standing_on(today), "age": m.person.age_on(today)}
+        for m in selectors.memberships(access.organization)
+    ]
+    return render(
+        request,
+        "organizations/member_list.html",
+        {
+            "org": access.organization,
+            "access": access,
+            "rows": rows,
+            "today": today,
+        },
+    )
+
+
+@org_view(write_roles=(Role.HEAD, Role.MEMBER_IN_CHARGE), form_page=True)
+def member_add(request: HttpRequest) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    org = access.organization
+    form = AddMemberForm(request.POST if request.method == "POST" else None, organization=org)
+    if request.method == "POST" and form.is_valid():
+        try:
+            membership = services.add_member(organization=org, by=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            _add_errors(form, error)
+        else:
+            messages.success(request, f"{membership.person} was added to the membership list.")
+            return redirect("member_list", org_id=org.pk)
+    return render(
+        request,
+        "organizations/form_page.html",
+        {
+            "org": org,
+            "access": access,
+            "form": form,
+            "title": "Add a member",
+        },
+    )
+
+
+@org_view(write_roles=(Role.HEAD, Role.MEMBER_IN_CHARGE), form_page=True)
+def member_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    membership = get_for_org(Membership.objects.select_related("person"), access, pk=pk)
+    form = MembershipForm(
+        request.POST if request.method == "POST" else None,
+        initial={
+            "kind": membership.kind,
+            "until": membership.until,
+            "relationship": membership.relationship,
+        },
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_membership(membership=membership, by=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            _add_errors(form, error)
+        else:
+            messages.success(request, f"{membership.person}'s standing was saved.")
+            return redirect("member_list", org_id=access.organization.pk)
+    return render(
+        request,
+        "organizations/form_page.html",
+        {
+            "org": access.organization,
+            "access": access,
+            "form": form,
+            "title": f"Standing of {membership.person}",
+        },
+    )
+
+
+@org_view()
+def audit_log(request: HttpRequest) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    if not access.can_read_audit:
+        raise PermissionDenied(
+            "The audit trail is open to the head, the bookkeeper and inspectors."
+        )
+    page = Paginator(selectors.audit_events(access.organization).select_related("actor"), 50)
+    return render(
+        request,
+        "organizations/audit_log.html",
+        {
+            "org": access.organization,
+            "access": access,
+            "page": page.get_page(request.GET.get("page")),
+            "check": verify_chain(access.organization),
+        },
+    )

@@ -1,0 +1,118 @@
+"""Shared fixtures: two organizations with a user for each role, an outsider's organization,
+an inspector (assigned and Commission-wide) and a Commission admin."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from organizations import services
+from organizations.models import CommissionStaff, License, Organization, Role
+
+PASSWORD = "correct-horse-battery-9"
+
+
+def make_user(username: str, **extra: Any) -> Any:
+    return get_user_model().objects.create_user(username=username, password=PASSWORD, **extra)
+
+
+def make_organization(
+    name: str, *, town: str = "Fairhaven", weekdays: list[int] | None = None
+) -> Organization:
+    org = Organization.objects.create(
+        name=name,
+        kind=Organization.Kind.VETERANS,
+        founded_on=dt.date(1950, 1, 1),
+        street="1 Main Street",
+        town=town,
+        zip_code="02719",
+    )
+    License.objects.create(
+        organization=org,
+        number=f"BN-{org.pk:04d}",
+        valid_from=dt.date(2020, 10, 1),
+        valid_to=dt.date(2030, 9, 30),
+        premises_name=f"{name} Hall",
+        premises_address="1 Main Street",
+        authorized_weekdays=weekdays if weekdays is not None else [4],
+        local_licensing_authority="Select Board",
+    )
+    return org
+
+
+@dataclass
+class Tenant:
+    organization: Organization
+    head: Any
+    member_in_charge: Any
+    bookkeeper: Any
+    worker: Any
+
+
+def make_tenant(name: str) -> Tenant:
+    org = make_organization(name)
+    slug = name.lower().replace(" ", "-")
+    users = {}
+    for role in Role:
+        user = make_user(f"{slug}-{role.value}")
+        services.assign_role(organization=org, by=None, user=user, role=role.value)
+        users[role.value] = user
+    return Tenant(
+        org, users["head"], users["member_in_charge"], users["bookkeeper"], users["worker"]
+    )
+
+
+@pytest.fixture
+def tenant(db: Any) -> Tenant:
+    return make_tenant("Post One")
+
+
+@pytest.fixture
+def other_tenant(db: Any) -> Tenant:
+    return make_tenant("Parish Two")
+
+
+@pytest.fixture
+def inspector(db: Any, tenant: Tenant) -> Any:
+    """An inspector assigned to ``tenant``'s organization only."""
+    user = make_user("inspector-assigned")
+    staff = CommissionStaff.objects.create(user=user, kind=CommissionStaff.Kind.INSPECTOR)
+    staff.organizations.add(tenant.organization)
+    return user
+
+
+@pytest.fixture
+def statewide_inspector(db: Any) -> Any:
+    user = make_user("inspector-all")
+    CommissionStaff.objects.create(
+        user=user, kind=CommissionStaff.Kind.INSPECTOR, all_organizations=True
+    )
+    return user
+
+
+@pytest.fixture
+def commission_admin(db: Any) -> Any:
+    from organizations.management.commands.seed_demo import commission_admin_group
+
+    user = make_user("commission-admin", is_staff=True)
+    CommissionStaff.objects.create(
+        user=user, kind=CommissionStaff.Kind.ADMIN, all_organizations=True
+    )
+    user.groups.add(commission_admin_group())
+    return user
+
+
+@pytest.fixture
+def member(tenant: Tenant) -> Any:
+    return services.add_member(
+        organization=tenant.organization,
+        by=tenant.head,
+        legal_name="Joseph Rebello",
+        date_of_birth=dt.date(1955, 6, 30),
+        kind="member",
+        since=dt.date(2015, 1, 1),
+    )

@@ -1,0 +1,122 @@
+import datetime as dt
+import itertools
+
+import pytest
+from django.db import transaction
+
+from organizations import services
+from organizations.audit import record_event, verify_chain
+from organizations.models import AuditChain, AuditEvent
+
+
+@pytest.fixture
+def events(tenant, member):
+    services.update_organization_details(
+        organization=tenant.organization, by=tenant.head, telephone="508-555-0100"
+    )
+    services.update_membership(membership=member, by=tenant.head, kind="lapsed", until=None)
+    return list(AuditEvent.objects.filter(organization=tenant.organization).order_by("sequence"))
+
+
+def test_it_chains_each_event_to_the_one_before(tenant, events):
+    assert [e.sequence for e in events] == list(range(1, len(events) + 1))
+    for before, after in itertools.pairwise(events):
+        assert after.prev_hash == before.hash
+    check = verify_chain(tenant.organization)
+    assert check.ok
+    assert check.intact_through == len(events)
+    assert str(check) == f"Intact through event {len(events)}."
+
+
+def test_it_records_who_what_and_the_old_and_new_values(tenant, events):
+    update = next(e for e in events if e.action == "organizations.organization.updated")
+    assert update.actor == tenant.head
+    assert update.actor_label == tenant.head.username
+    assert update.old_values == {"telephone": ""}
+    assert update.new_values == {"telephone": "508-555-0100"}
+    lapse = next(e for e in events if e.action == "organizations.membership.updated")
+    assert lapse.old_values == {"kind": "member"} and lapse.new_values == {"kind": "lapsed"}
+
+
+def test_it_finds_an_altered_event(tenant, events):
+    target = events[2]
+    AuditEvent.objects.filter(pk=target.pk).update(new_values={"telephone": "508-555-9999"})
+    check = verify_chain(tenant.organization)
+    assert not check.ok
+    assert check.broken_at == target.sequence
+    assert check.intact_through == target.sequence - 1
+    assert "changed" in check.reason
+
+
+def test_it_finds_an_event_rehashed_after_alteration(tenant, events):
+    """Recomputing the altered event's own hash still breaks the link from the next event."""
+    target = events[1]
+    target.new_values = {"role": "forged"}
+    target.hash = target.compute_hash()
+    target.save()
+    check = verify_chain(tenant.organization)
+    assert check.broken_at == target.sequence + 1
+    assert "does not follow" in check.reason
+
+
+def test_it_finds_a_deleted_event(tenant, events):
+    AuditEvent.objects.filter(pk=events[1].pk).delete()
+    check = verify_chain(tenant.organization)
+    assert check.broken_at == 2
+    assert "missing" in check.reason
+
+
+def test_it_finds_the_last_event_deleted(tenant, events):
+    AuditEvent.objects.filter(pk=events[-1].pk).delete()
+    check = verify_chain(tenant.organization)
+    assert check.broken_at == len(events)
+    assert AuditChain.objects.get(organization=tenant.organization).length == len(events)
+
+
+def test_each_organization_has_its_own_chain(tenant, other_tenant, events):
+    assert verify_chain(other_tenant.organization).ok
+    first_other = AuditEvent.objects.filter(organization=other_tenant.organization).first()
+    assert first_other.sequence == 1
+
+
+def test_it_masks_secrets(tenant):
+    with transaction.atomic():
+        event = record_event(
+            organization=tenant.organization,
+            actor=tenant.head,
+            action="test.secret",
+            target=tenant.organization,
+            new={"password": "hunter2", "winner_tin": "123-45-6789", "amount": "10.00"},
+        )
+    assert event.new_values == {"password": "•••", "winner_tin": "•••", "amount": "10.00"}
+    assert "123-45-6789" not in str(AuditEvent.objects.get(pk=event.pk).__dict__)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_refuses_to_write_outside_a_transaction(tenant):
+    with pytest.raises(RuntimeError, match="inside the service's transaction"):
+        record_event(
+            organization=tenant.organization,
+            actor=None,
+            action="test.outside",
+            target=tenant.organization,
+        )
+
+
+def test_a_rolled_back_change_leaves_no_event(tenant):
+    before = AuditEvent.objects.count()
+    with pytest.raises(ValueError, match="not editable"):
+        services.update_organization_details(
+            organization=tenant.organization, by=tenant.head, name="Renamed"
+        )
+    with pytest.raises(Exception):  # noqa: B017 - any refusal; the point is nothing was written
+        services.add_member(
+            organization=tenant.organization,
+            by=tenant.head,
+            legal_name="Nobody",
+            date_of_birth=dt.date(1990, 1, 1),
+            kind="family",
+            since=dt.date(2020, 1, 1),
+        )
+    assert AuditEvent.objects.count() == before
+    assert verify_chain(tenant.organization).ok

@@ -1,0 +1,232 @@
+"""Every organization page, from its own roles, from another organization (404) and as a
+Commission inspector (reads, never writes)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from organizations.models import AuditEvent, Membership, Organization
+
+# (url name, needs a membership pk, is a page that exists to write)
+ORG_PAGES = [
+    ("organization_home", False, False),
+    ("organization_edit", False, True),
+    ("member_list", False, False),
+    ("member_add", False, True),
+    ("member_edit", True, True),
+    ("audit_log", False, False),
+]
+
+
+def _patterns(resolver: URLResolver, prefix: str = "") -> list[str]:
+    names = []
+    for p in resolver.url_patterns:
+        if isinstance(p, URLResolver):
+            names += _patterns(p, prefix + str(p.pattern))
+        elif isinstance(p, URLPattern) and "<int:org_id>" in prefix + str(p.pattern):
+            names.append(p.name)
+    return names
+
+
+def test_every_organization_url_is_covered_here():
+    assert sorted(_patterns(get_resolver())) == sorted(name for name, _, _ in ORG_PAGES)
+
+
+def _url(name: str, org: Organization, membership: Membership | None, needs_pk: bool) -> str:
+    kwargs = {"org_id": org.pk}
+    if needs_pk:
+        kwargs["pk"] = membership.pk
+    return reverse(name, kwargs=kwargs)
+
+
+@pytest.mark.parametrize("name,needs_pk,_", ORG_PAGES)
+def test_it_answers_404_to_another_organization(
+    client, tenant, other_tenant, member, name, needs_pk, _
+):
+    client.force_login(other_tenant.head)
+    url = _url(name, tenant.organization, member, needs_pk)
+    assert client.get(url).status_code == 404
+    assert client.post(url, {"telephone": "1"}).status_code == 404
+
+
+@pytest.mark.parametrize("name", [name for name, needs_pk, _ in ORG_PAGES if needs_pk])
+def test_it_answers_404_for_another_organizations_object_under_your_own(
+    client, tenant, other_tenant, member, name
+):
+    client.force_login(other_tenant.head)
+    url = reverse(name, kwargs={"org_id": other_tenant.organization.pk, "pk": member.pk})
+    assert client.get(url).status_code == 404
+
+
+@pytest.mark.parametrize("name,needs_pk,form_page", ORG_PAGES)
+def test_an_inspector_reads_but_never_writes(
+    client, tenant, inspector, member, name, needs_pk, form_page
+):
+    client.force_login(inspector)
+    url = _url(name, tenant.organization, member, needs_pk)
+    events = AuditEvent.objects.count()
+    assert client.get(url).status_code == (403 if form_page else 200)
+    response = client.post(url, {"telephone": "617-555-0000", "kind": "lapsed"})
+    assert response.status_code == 403
+    assert AuditEvent.objects.count() == events
+
+
+@pytest.mark.parametrize("name,needs_pk,_", ORG_PAGES)
+def test_an_inspector_outside_their_scope_gets_404(
+    client, tenant, other_tenant, inspector, member, name, needs_pk, _
+):
+    client.force_login(inspector)
+    other_member = Membership.objects.create(
+        organization=other_tenant.organization,
+        person=member.person,
+        kind="member",
+        since=member.since,
+    )
+    url = _url(name, other_tenant.organization, other_member, needs_pk)
+    assert client.get(url).status_code == 404
+
+
+def test_a_statewide_inspector_sees_every_organization(
+    client, tenant, other_tenant, statewide_inspector
+):
+    client.force_login(statewide_inspector)
+    for org in (tenant.organization, other_tenant.organization):
+        assert client.get(reverse("organization_home", args=[org.pk])).status_code == 200
+    page = client.get(reverse("dashboard")).content.decode()
+    assert tenant.organization.name in page and other_tenant.organization.name in page
+
+
+def test_anonymous_users_are_sent_to_log_in(client, tenant):
+    response = client.get(reverse("organization_home", args=[tenant.organization.pk]))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+def test_the_head_edits_the_details_and_the_change_is_audited(client, tenant):
+    client.force_login(tenant.head)
+    url = reverse("organization_edit", args=[tenant.organization.pk])
+    response = client.post(
+        url,
+        {
+            "street": "9 Water St",
+            "town": "Fairhaven",
+            "zip_code": "02719",
+            "telephone": "508-555-0199",
+            "federal_id": "",
+        },
+    )
+    assert response.status_code == 302
+    tenant.organization.refresh_from_db()
+    assert tenant.organization.street == "9 Water St"
+    event = AuditEvent.objects.filter(organization=tenant.organization).last()
+    assert event.action == "organizations.organization.updated"
+    assert event.new_values == {"street": "9 Water St", "telephone": "508-555-0199"}
+
+
+def test_a_worker_may_not_edit_details_or_members(client, tenant, member):
+    client.force_login(tenant.worker)
+    assert (
+        client.get(reverse("organization_edit", args=[tenant.organization.pk])).status_code == 403
+    )
+    assert client.get(reverse("member_add", args=[tenant.organization.pk])).status_code == 403
+    assert client.get(reverse("member_list", args=[tenant.organization.pk])).status_code == 200
+    assert client.get(reverse("audit_log", args=[tenant.organization.pk])).status_code == 403
+
+
+def test_bad_input_gets_a_message_and_saves_nothing(client, tenant):
+    client.force_login(tenant.member_in_charge)
+    url = reverse("member_add", args=[tenant.organization.pk])
+    before = Membership.objects.count(), AuditEvent.objects.count()
+    for data in (
+        {},
+        {
+            "legal_name": "X" * 500,
+            "date_of_birth": "1990-01-01",
+            "kind": "member",
+            "since": "2020-01-01",
+        },
+        {
+            "legal_name": "Al",
+            "date_of_birth": "3020-01-01",
+            "kind": "member",
+            "since": "2020-01-01",
+        },
+        {"legal_name": "Al", "date_of_birth": "not a date", "kind": "boss", "since": "2020-01-01"},
+        {
+            "legal_name": "Al",
+            "date_of_birth": "1990-01-01",
+            "kind": "family",
+            "since": "2020-01-01",
+        },
+        {
+            "legal_name": "Al",
+            "date_of_birth": "1990-01-01",
+            "kind": "member",
+            "since": "2020-01-01",
+            "family_of": "999999",
+        },
+    ):
+        response = client.post(url, data)
+        assert response.status_code == 200
+        assert b"invalid-feedback" in response.content or b"alert-danger" in response.content
+    assert (Membership.objects.count(), AuditEvent.objects.count()) == before
+
+
+def test_the_member_in_charge_adds_a_family_member(client, tenant, member):
+    client.force_login(tenant.member_in_charge)
+    response = client.post(
+        reverse("member_add", args=[tenant.organization.pk]),
+        {
+            "legal_name": "Emily Rebello",
+            "date_of_birth": "2006-09-12",
+            "kind": "family",
+            "family_of": member.pk,
+            "relationship": "granddaughter",
+            "since": "2024-09-12",
+        },
+    )
+    assert response.status_code == 302
+    added = Membership.objects.get(person__legal_name="Emily Rebello")
+    assert added.family_of == member
+    page = client.get(reverse("member_list", args=[tenant.organization.pk])).content.decode()
+    assert "granddaughter of Joseph Rebello" in page
+
+
+def test_the_audit_page_shows_the_chain_check(client, tenant, member):
+    client.force_login(tenant.bookkeeper)
+    page = client.get(reverse("audit_log", args=[tenant.organization.pk])).content.decode()
+    assert "Intact through event" in page
+    assert "organizations.membership.added" in page
+
+
+@pytest.mark.parametrize("role", ["head", "member_in_charge", "bookkeeper", "worker"])
+def test_each_role_lands_on_its_dashboard(client, tenant, role):
+    client.force_login(getattr(tenant, role))
+    page = client.get(reverse("dashboard")).content.decode()
+    assert tenant.organization.name in page
+    if role in ("head", "member_in_charge", "worker"):
+        assert "Next authorized occasions" in page
+    if role in ("head", "bookkeeper"):
+        assert "Financial reports coming due" in page
+
+
+def test_the_dashboard_keeps_its_query_count_as_organizations_grow(
+    client, statewide_inspector, django_assert_num_queries
+):
+    from tests.conftest import make_organization
+
+    make_organization("Hall 1")
+    client.force_login(statewide_inspector)
+    client.get(reverse("dashboard"))
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as small:
+        client.get(reverse("dashboard"))
+    for i in range(2, 30):
+        make_organization(f"Hall {i}")
+    with CaptureQueriesContext(connection) as large:
+        response = client.get(reverse("dashboard"))
+    assert b"Hall 29" in response.content
+    assert len(large) == len(small)

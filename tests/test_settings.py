@@ -1,0 +1,50 @@
+"""The settings module as a whole, loaded in a fresh process with a given environment."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PRODUCTION = {
+    "DEBUG": "off",
+    "SECRET_KEY": "production-" + "x1y2z3w4v5" * 5,
+    "ALLOWED_HOSTS": "beano.example.org",
+    "DATABASE_URL": "postgres://beano@127.0.0.1:5432/beano",
+    "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
+}
+
+
+def run_manage(args: list[str], env: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess:
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in PRODUCTION and k not in ("REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")
+    }
+    clean["BEANO_DATA_DIR"] = str(tmp_path)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_it_passes_the_deployment_checks_with_production_values(tmp_path: Path) -> None:
+    result = run_manage(["check", "--deploy", "--fail-level", "WARNING"], PRODUCTION, tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_it_refuses_to_start_without_a_secret_key_in_production(tmp_path: Path) -> None:
+    env = {k: v for k, v in PRODUCTION.items() if k != "SECRET_KEY"}
+    result = run_manage(["check"], env, tmp_path)
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_it_refuses_to_start_with_a_misspelt_debug(tmp_path: Path) -> None:
+    result = run_manage(["check"], {"DEBUG": "ture"}, tmp_path)
+    assert result.returncode != 0
+    assert "DEBUG='ture' is not a yes/no value" in result.stderr
