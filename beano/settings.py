@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_celery_results",
     "beano",
+    "beano.rules",
     "organizations",
 ]
 

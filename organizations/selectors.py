@@ -7,8 +7,15 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, QuerySet
 
+from beano.rules import AuthorizationFact
 from organizations.access import visible_organizations
-from organizations.models import AuditEvent, License, Membership, Organization
+from organizations.models import (
+    AuditEvent,
+    DirectorAuthorization,
+    License,
+    Membership,
+    Organization,
+)
 
 REPORT_DUE_AFTER_DAYS = 10  # 961 CMR 3.05(1)(a): filed within ten days after the occasion.
 
@@ -78,3 +85,14 @@ def memberships(organization: Organization) -> QuerySet[Membership]:
 
 def audit_events(organization: Organization) -> QuerySet[AuditEvent]:
     return AuditEvent.objects.filter(organization=organization).order_by("-sequence")
+
+
+def authorization_facts(
+    organization: Organization, kinds: tuple[str, ...] = ()
+) -> list[AuthorizationFact]:
+    """The organization's Director's authorizations as the rules see them (validity is judged by
+    the rules on the action's date)."""
+    rows = DirectorAuthorization.objects.filter(organization=organization)
+    if kinds:
+        rows = rows.filter(kind__in=kinds)
+    return [a.as_fact() for a in rows]

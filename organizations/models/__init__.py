@@ -1,5 +1,6 @@
 from organizations.models.access import CommissionStaff, OrganizationRole, Role
 from organizations.models.audit import GENESIS_HASH, AuditChain, AuditEvent
+from organizations.models.authorizations import DirectorAuthorization
 from organizations.models.core import WEEKDAY_NAMES, License, Membership, Organization, Person
 
 __all__ = [
@@ -8,6 +9,7 @@ __all__ = [
     "AuditChain",
     "AuditEvent",
     "CommissionStaff",
+    "DirectorAuthorization",
     "License",
     "Membership",
     "Organization",

@@ -1,0 +1,63 @@
+"""The legal figures in force on a date. Figures are dated rows (LawLimit), never constants:
+a 2025 occasion is judged by the figures in force in 2025."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db import models
+
+
+class LimitName(models.TextChoices):
+    BEANO_TAX_RATE = "beano_tax_rate", "Beano tax, share of gross receipts"
+    REPORT_DUE_DAYS = "report_due_days", "Financial report due, days after the occasion"
+    MAX_PRIZE_SINGLE_GAME = "max_prize_single_game", "Maximum prize, single game"
+    MAX_BONUS_PRIZE = "max_bonus_prize", "Maximum bonus prize"
+    MAX_PROGRESSIVE_JACKPOT = "max_progressive_jackpot", "Maximum progressive jackpot"
+    MAX_TOTAL_PRIZES_OCCASION = "max_total_prizes_occasion", "Maximum total prizes per occasion"
+    MAX_PROGRESSIVE_GAMES = "max_progressive_games", "Progressive jackpot games per occasion"
+    HOURS_START = "hours_start", "Earliest hour of play (hour of day)"
+    HOURS_END = "hours_end", "Latest hour of play (hour of day)"
+    RECORDS_RETENTION_YEARS = "records_retention_years", "Retention of records, years"
+    MAX_DOOR_PRIZES_OCCASION = (
+        "max_door_prizes_occasion",
+        "Door prizes, aggregate value per occasion",
+    )
+    MIN_ADMISSION = "min_admission", "Minimum admission charge"
+    MAX_ORGANIZATIONS_PER_WORKER = "max_orgs_per_worker", "Organizations a worker may assist a year"
+    MIN_FAMILY_WORKER_AGE = "min_family_worker_age", "Minimum age of a family member on the list"
+    CALLER_CONVICTION_YEARS = "caller_conviction_years", "Caller: years without a conviction"
+    CHARITY_TICKET_MAX_KEEP = "charity_max_keep", "Charity game tickets: licensee keeps at most"
+    CHARITY_TICKET_MIN_PRIZES = "charity_min_prizes", "Charity game tickets: prizes at least"
+    W2G_THRESHOLD = "w2g_threshold", "Single win needing Form W-2G"
+    LATE_INTEREST_RATE = "late_interest_rate", "Interest on late payment, a year"
+    LICENSE_FEE = "license_fee", "License fee, a year"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The figures in force on ``on``. A missing or blank figure means "no limit known"."""
+
+    on: dt.date
+    values: dict[str, Decimal | None] = field(default_factory=dict)
+
+    def get(self, name: str) -> Decimal | None:
+        return self.values.get(name)
+
+    def require(self, name: str) -> Decimal:
+        value = self.values.get(name)
+        if value is None:
+            raise LookupError(f"no figure for {name} is in force on {self.on}")
+        return value
+
+
+def limits_in_force(on: dt.date) -> Limits:
+    """Read the LawLimit table: for each figure, the row with the latest effective date ≤ ``on``."""
+    from beano.rules.models import LawLimit
+
+    values: dict[str, Decimal | None] = {}
+    for row in LawLimit.objects.filter(effective_from__lte=on).order_by("name", "effective_from"):
+        values[row.name] = row.value
+    return Limits(on=on, values=values)

@@ -1,0 +1,13 @@
+"""Loads every rule module so that the registry is complete."""
+
+import importlib
+
+RULE_MODULES = (
+    "beano.rules.workers",
+    "beano.rules.equipment",
+)
+
+
+def load_all() -> None:
+    for name in RULE_MODULES:
+        importlib.import_module(name)

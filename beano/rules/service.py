@@ -1,0 +1,128 @@
+"""``enforce``: judge an action before it is saved; ``atomic``: the transaction a service runs in,
+which records a refusal after the refused write has rolled back."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+import threading
+from collections.abc import Sequence
+from contextlib import ContextDecorator
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import transaction
+
+from beano.rules.authorizations import AuthorizationFact
+from beano.rules.base import Decision, RuleViolation, Violation, Waiver, rules_for
+from beano.rules.limits import Limits, limits_in_force
+
+
+def judge(
+    action: str,
+    facts: Any,
+    *,
+    on: dt.date,
+    authorizations: Sequence[AuthorizationFact] = (),
+    limits: Limits | None = None,
+) -> Decision:
+    """Every rule guarding ``action`` over ``facts``; a waivable rule's violations pass when an
+    authorization of its kind (for the person, where it is granted to a person) is valid on ``on``."""
+    rules = rules_for(action)
+    if not rules:
+        raise LookupError(f"no rule guards the action {action!r}")
+    limits = limits if limits is not None else limits_in_force(on)
+    person_id = getattr(facts, "person_id", None)
+    decision = Decision(action=action)
+    for rule in rules:
+        decision.checked.append(rule.code)
+        messages = list(rule.check(facts, limits))
+        if not messages:
+            continue
+        if rule.waiver is not None:
+            granted = next(
+                (a for a in authorizations if a.covers(rule.waiver, on, person_id)), None
+            )
+            if granted is not None:
+                decision.waivers.append(
+                    Waiver(rule.code, rule.citation, granted.pk, granted.reference)
+                )
+                continue
+        decision.violations.extend(
+            Violation(rule.code, rule.citation, m, rule.waivable) for m in messages
+        )
+    return decision
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        value = dataclasses.asdict(value)
+    return json.loads(json.dumps(value, cls=DjangoJSONEncoder, default=str))
+
+
+def enforce(
+    action: str,
+    facts: Any,
+    *,
+    on: dt.date,
+    actor: Any,
+    organization: Any = None,
+    authorizations: Sequence[AuthorizationFact] = (),
+    limits: Limits | None = None,
+) -> Decision:
+    """Judge the action and raise one RuleViolation with every violation, or return the decision
+    (with any waivers, which the service records on what it saves)."""
+    decision = judge(action, facts, on=on, authorizations=authorizations, limits=limits)
+    if decision.allowed:
+        return decision
+    user = actor if getattr(actor, "is_authenticated", False) else None
+    refusal = {
+        "user": user,
+        "username": user.get_username() if user else "system",
+        "organization_id": getattr(organization, "pk", None),
+        "organization_name": str(organization) if organization is not None else "",
+        "action": action,
+        "on_date": on,
+        "facts": _plain({"facts": facts, "authorizations": list(authorizations)}),
+        "violations": [v.as_dict() for v in decision.violations],
+        "citations": ", ".join(sorted({v.citation for v in decision.violations})),
+    }
+    raise RuleViolation(decision, refusal)
+
+
+_state = threading.local()
+
+
+def record_refusal(error: RuleViolation) -> None:
+    """Write the refusal once, in its own transaction."""
+    from beano.rules.models import RefusedAction
+
+    if error.recorded or error.refusal is None:
+        return
+    with transaction.atomic():
+        RefusedAction.objects.create(**error.refusal)
+    error.recorded = True
+
+
+class atomic(ContextDecorator):
+    """``transaction.atomic`` for services: when a RuleViolation leaves the outermost service,
+    its transaction has rolled back, and the refusal is recorded then, so it survives."""
+
+    def _recreate_cm(self) -> atomic:
+        return atomic()  # a fresh one per decorated call: the instance holds per-call state
+
+    def __enter__(self) -> atomic:
+        _state.depth = getattr(_state, "depth", 0) + 1
+        self._inner = transaction.atomic()
+        self._inner.__enter__()
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+        try:
+            self._inner.__exit__(exc_type, exc, tb)
+        finally:
+            _state.depth -= 1
+        if isinstance(exc, RuleViolation) and _state.depth == 0:
+            record_refusal(exc)
+        return False

@@ -1,0 +1,319 @@
+"""961 CMR 3.04(1) and (2): who may conduct or assist in the conduct of Beano."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from django.db import models
+
+from beano.rules.authorizations import AuthorizationKind
+from beano.rules.base import rule
+from beano.rules.limits import LimitName, Limits
+
+ADD = "worker_list.add"
+UPDATE = "worker_list.update"
+SIGN_IN = "occasion.sign_in_worker"
+REVIEW = "worker_list.review"
+OPEN = "occasion.open"
+RECORD_WINNER = "game.record_winner"
+ON_THE_LIST = (ADD, UPDATE, SIGN_IN)
+
+
+class WorkerRole(models.TextChoices):
+    MEMBER_IN_CHARGE = "member_in_charge", "Member in charge"
+    CALLER = "caller", "Caller"
+    CALLER_ASSISTANT = "caller_assistant", "Assistant to the caller"
+    SELLER = "seller", "Seller"
+    FLOOR_WORKER = "floor_worker", "Floor worker"
+    BOOKKEEPER = "bookkeeper", "Bookkeeper"
+    ACCOUNTANT = "accountant", "Accountant"
+    GROSS_RECEIPTS = "gross_receipts", "Head of organization or designee for gross receipts"
+
+
+COMPENSABLE_ROLES = frozenset({WorkerRole.BOOKKEEPER, WorkerRole.ACCOUNTANT})
+CALLER_ROLES = frozenset({WorkerRole.CALLER, WorkerRole.CALLER_ASSISTANT})
+GOOD_STANDING_KINDS = frozenset({"member", "auxiliary", "family"})
+
+
+@dataclass(frozen=True)
+class MembershipFact:
+    kind: str  # member, auxiliary, family, lapsed
+    since: dt.date
+    until: dt.date | None
+    family_of_in_good_standing: bool | None = None  # for a family member: their member, that day
+
+    def in_good_standing_on(self, day: dt.date) -> bool:
+        return (
+            self.kind in GOOD_STANDING_KINDS
+            and self.since <= day
+            and (self.until is None or day <= self.until)
+        )
+
+
+@dataclass(frozen=True)
+class ConvictionFact:
+    convicted_on: dt.date
+    traffic_only: bool
+
+
+@dataclass(frozen=True)
+class WorkerFacts:
+    """One person on (or joining) an organization's worker list, judged on ``on``."""
+
+    person_id: int
+    name: str
+    date_of_birth: dt.date
+    on: dt.date
+    roles: tuple[str, ...]
+    membership: MembershipFact | None
+    supplier_connected: bool = False
+    organizations_this_year: tuple[int, ...] = ()  # lists the person is on that year, this one too
+    compensated: bool = False
+    good_moral_character_attested: bool = False
+    convictions: tuple[ConvictionFact, ...] = ()
+    identification: str = ""
+
+
+def age_on(born: dt.date, day: dt.date) -> int:
+    years = day.year - born.year
+    return years - 1 if (day.month, day.day) < (born.month, born.day) else years
+
+
+def years_before(day: dt.date, years: int) -> dt.date:
+    """The same calendar day ``years`` earlier (29 February falls back to the 28th)."""
+    try:
+        return day.replace(year=day.year - years)
+    except ValueError:
+        return day.replace(year=day.year - years, day=28)
+
+
+@rule(
+    code="W-1A-MIC-MEMBER",
+    citation="961 CMR 3.04(1)(a)",
+    title="The member in charge is a bona fide active member in good standing",
+    guards=ON_THE_LIST,
+)
+def member_in_charge_is_a_member(f: WorkerFacts, limits: Limits) -> Iterator[str]:
+    """A member in charge must be an active member in good standing, not an auxiliary or family
+    member."""
+    if WorkerRole.MEMBER_IN_CHARGE not in f.roles:
+        return
+    m = f.membership
+    if m is None or m.kind != "member" or not m.in_good_standing_on(f.on):
+        yield f"{f.name} is not an active member in good standing and cannot be member in charge."
+
+
+@dataclass(frozen=True)
+class WorkerListFacts:
+    year: int
+    member_in_charge_count: int
+    gross_receipts_count: int
+
+
+@rule(
+    code="W-1A-DESIGNATED",
+    citation="961 CMR 3.04(1)(a)",
+    title="A member in charge is designated",
+    guards=(REVIEW, OPEN),
+)
+def a_member_in_charge_is_designated(f: WorkerListFacts, limits: Limits) -> Iterator[str]:
+    """The worker list for the year names at least one member in charge."""
+    if f.member_in_charge_count < 1:
+        yield f"The {f.year} worker list designates no member in charge."
+
+
+@rule(
+    code="W-1E-DESIGNATED",
+    citation="961 CMR 3.04(1)(e)",
+    title="The person responsible for gross receipts is designated",
+    guards=(REVIEW, OPEN),
+)
+def gross_receipts_person_is_designated(f: WorkerListFacts, limits: Limits) -> Iterator[str]:
+    """The head of the organization or a designee is named as responsible for gross receipts."""
+    if f.gross_receipts_count < 1:
+        yield f"The {f.year} worker list names no one responsible for gross receipts."
+
+
+@rule(
+    code="W-1B-ELIGIBLE",
+    citation="961 CMR 3.04(1)(b)",
+    title="Every worker is a member, an auxiliary member, or family of a member, aged 18 or over",
+    guards=ON_THE_LIST,
+)
+def worker_is_eligible(f: WorkerFacts, limits: Limits) -> Iterator[str]:
+    """Members and auxiliary members in good standing, and immediate family members of a member
+    in good standing who are at least 18 on the day judged."""
+    m = f.membership
+    if m is None or not m.in_good_standing_on(f.on):
+        yield f"{f.name} is not in good standing with the organization on {f.on:%B %-d, %Y}."
+        return
+    if m.kind == "family":
+        minimum = limits.get(LimitName.MIN_FAMILY_WORKER_AGE)
+        minimum_age = int(minimum) if minimum is not None else 18
+        if age_on(f.date_of_birth, f.on) < minimum_age:
+            yield (
+                f"{f.name} is a family member under {minimum_age} on {f.on:%B %-d, %Y} "
+                f"(born {f.date_of_birth:%B %-d, %Y})."
+            )
+        if not m.family_of_in_good_standing:
+            yield f"{f.name}'s family member is not a member in good standing."
+
+
+@rule(
+    code="W-1C-FOUR-ORGANIZATIONS",
+    citation="961 CMR 3.04(1)(c)",
+    title="No one assists more than four licensed organizations in a calendar year",
+    guards=ON_THE_LIST,
+    waiver=AuthorizationKind.MORE_THAN_FOUR_ORGANIZATIONS,
+)
+def at_most_four_organizations(f: WorkerFacts, limits: Limits) -> Iterator[str]:
+    """Counted across every organization in the system, for the calendar year of the day judged."""
+    limit = limits.get(LimitName.MAX_ORGANIZATIONS_PER_WORKER)
+    if limit is None:
+        return
+    count = len(set(f.organizations_this_year))
+    if count > int(limit):
+        yield (
+            f"{f.name} would be on the worker lists of {count} licensed organizations in "
+            f"{f.on.year}; the limit is {int(limit)}."
+        )
+
+
+@rule(
+    code="W-1D-IDENTIFICATION",
+    citation="961 CMR 3.04(1)(d)",
+    title="Every worker displays the identification the Director specifies",
+    guards=(SIGN_IN,),
+)
+def worker_displays_identification(f: WorkerFacts, limits: Limits) -> Iterator[str]:
+    """A worker whose badge or ID number is not recorded cannot be signed in."""
+    if not f.identification.strip():
+        yield f"{f.name} has no identification recorded and cannot be signed in."
+
+
+@rule(
+    code="W-1E-GROSS-RECEIPTS",
+    citation="961 CMR 3.04(1)(e)",
+    title="The person responsible for gross receipts is on the membership list",
+    guards=ON_THE_LIST,
+)
+def gross_receipts_person_is_a_member(f: WorkerFacts, limits: Limits) -> Iterator[str]:
+    """The head of the organization or designee for gross receipts appears on the membership
+    list required by 961 CMR 3.03(2), as a member in good standing."""
+    if WorkerRole.GROSS_RECEIPTS not in f.roles:
+        return
+    m = f.membership
+    if m is None or m.kind != "member" or not m.in_good_standing_on(f.on):
+        yield f"{f.name} is not on the membership list and cannot be responsible for gross receipts."
+
+
+@rule(
+    code="W-1F-NO-COMPENSATION",
+    citation="961 CMR 3.04(1)(f)",
+    title="No worker is paid, except bookkeepers and accountants",
+    guards=ON_THE_LIST,
+)
+def workers_are_not_paid(f: WorkerFacts, limits: Limits) -> Iterator[str]:
+    """No commission, salary, compensation or gift to anyone conducting or assisting in Beano;
+    (1)(g) lets bookkeepers and accountants be paid, and (3)(e) a police officer (not a worker)."""
+    if f.compensated and not COMPENSABLE_ROLES.intersection(f.roles):
+        yield f"{f.name} cannot be compensated: only a bookkeeper or accountant may be."
+
+
+@rule(
+    code="W-1G-BOOKKEEPER-ONLY",
+    citation="961 CMR 3.04(1)(g)",
+    title="A compensated bookkeeper or accountant holds no other role",
+    guards=ON_THE_LIST,
+    waiver=AuthorizationKind.BOOKKEEPER_OTHER_CAPACITY,
+)
+def paid_bookkeeper_has_no_other_role(f: WorkerFacts, limits: Limits) -> Iterator[str]:
+    """A compensated bookkeeper or accountant may not participate or assist in another capacity."""
+    if not f.compensated or not COMPENSABLE_ROLES.intersection(f.roles):
+        return
+    others = sorted(set(f.roles) - COMPENSABLE_ROLES)
+    if others:
+        labels = ", ".join(WorkerRole(r).label.lower() for r in others)
+        yield f"{f.name} is a compensated bookkeeper or accountant and cannot also be {labels}."
+
+
+@dataclass(frozen=True)
+class BookkeeperPresenceFacts:
+    person_id: int
+    name: str
+    compensated: bool
+    present: bool
+
+
+@rule(
+    code="W-1G-PRESENT",
+    citation="961 CMR 3.04(1)(g)",
+    title="A compensated bookkeeper or accountant is present during the occasion",
+    guards=("occasion.close",),
+    waiver=AuthorizationKind.BOOKKEEPER_OTHER_CAPACITY,
+)
+def paid_bookkeeper_is_present(f: BookkeeperPresenceFacts, limits: Limits) -> Iterator[str]:
+    """A bookkeeper or accountant who is paid must be present while Beano is conducted."""
+    if f.compensated and not f.present:
+        yield f"{f.name} is a compensated bookkeeper but was not present during the occasion."
+
+
+@dataclass(frozen=True)
+class PlayerFacts:
+    person_id: int
+    name: str
+    on_worker_list: bool
+
+
+@rule(
+    code="W-1H-WORKER-PLAYS",
+    citation="961 CMR 3.04(1)(h)",
+    title="No one on the worker list plays in the organization's games",
+    guards=(RECORD_WINNER,),
+    waiver=AuthorizationKind.WORKER_AS_PLAYER,
+)
+def workers_do_not_play(f: PlayerFacts, limits: Limits) -> Iterator[str]:
+    """A person on the organization's worker list cannot be recorded as a player or winner."""
+    if f.on_worker_list:
+        yield f"{f.name} is on this organization's worker list and cannot play or win."
+
+
+@rule(
+    code="W-1I-CALLER",
+    citation="961 CMR 3.04(1)(i)",
+    title="A caller or assistant is of good moral character, without a conviction in five years",
+    guards=ON_THE_LIST,
+)
+def caller_is_qualified(f: WorkerFacts, limits: Limits) -> Iterator[str]:
+    """Attested good moral character, and no conviction other than a traffic violation during the
+    past five years, counted to the day: a conviction on the same calendar day five years before
+    still falls within the five years. (1)(c)'s conditions are judged by their own rules."""
+    if not CALLER_ROLES.intersection(f.roles):
+        return
+    if not f.good_moral_character_attested:
+        yield f"{f.name}'s good moral character is not attested; they cannot call or assist."
+    figure = limits.get(LimitName.CALLER_CONVICTION_YEARS)
+    years = int(figure) if figure is not None else 5
+    since = years_before(f.on, years)
+    for c in f.convictions:
+        if not c.traffic_only and since <= c.convicted_on <= f.on:
+            yield (
+                f"{f.name} was convicted on {c.convicted_on:%B %-d, %Y}, within {years} years; "
+                "they cannot call or assist the caller."
+            )
+
+
+@rule(
+    code="W-2-SUPPLIER",
+    citation="961 CMR 3.04(2)",
+    title="No one connected with a Beano supplier takes part in the conduct of Beano",
+    guards=ON_THE_LIST,
+    waiver=AuthorizationKind.SUPPLIER_PERSON,
+)
+def no_supplier_people(f: WorkerFacts, limits: Limits) -> Iterator[str]:
+    """A person connected with the manufacture, sale or distribution of Beano equipment or
+    supplies, or their agent, servant or employee, may not conduct, assist or render service."""
+    if f.supplier_connected:
+        yield f"{f.name} is connected with a Beano supplier."
