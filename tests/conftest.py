@@ -116,3 +116,9 @@ def member(tenant: Tenant) -> Any:
         kind="member",
         since=dt.date(2015, 1, 1),
     )
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    """Tests make many users; a deliberately slow hasher would dominate the suite's time."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

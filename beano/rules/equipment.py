@@ -62,7 +62,7 @@ def rental_fee_is_a_sum_certain(f: EquipmentFacts, limits: Limits) -> Iterator[s
     guards=HELD,
 )
 def no_service_charge(f: EquipmentFacts, limits: Limits) -> Iterator[str]:
-    """Consideration for equipment, directly or as a service charge, only under an approved lease."""
+    """Paying for equipment, directly or as a service charge, only under an approved lease."""
     if f.pays_service_charge:
         yield f"{f.description}: paying for equipment through a service charge is prohibited."
 

@@ -28,7 +28,7 @@ def judge(
     limits: Limits | None = None,
 ) -> Decision:
     """Every rule guarding ``action`` over ``facts``; a waivable rule's violations pass when an
-    authorization of its kind (for the person, where it is granted to a person) is valid on ``on``."""
+    authorization of its kind (for the person, where granted to a person) is valid on ``on``."""
     rules = rules_for(action)
     if not rules:
         raise LookupError(f"no rule guards the action {action!r}")

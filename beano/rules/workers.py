@@ -206,7 +206,7 @@ def gross_receipts_person_is_a_member(f: WorkerFacts, limits: Limits) -> Iterato
         return
     m = f.membership
     if m is None or m.kind != "member" or not m.in_good_standing_on(f.on):
-        yield f"{f.name} is not on the membership list and cannot be responsible for gross receipts."
+        yield f"{f.name} is not on the membership list; they cannot hold the gross receipts."
 
 
 @rule(
