@@ -8,14 +8,16 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from organizations.models import AuditEvent, Membership, Organization
 
-# (url name, needs a membership pk, is a page that exists to write)
+# Every page under /org/<org_id>/: (url name, the fixture giving the object its <pk> names, or
+# None, and whether the page exists only to write). Add each new organization URL here; the first
+# test fails until you do.
 ORG_PAGES = [
-    ("organization_home", False, False),
-    ("organization_edit", False, True),
-    ("member_list", False, False),
-    ("member_add", False, True),
-    ("member_edit", True, True),
-    ("audit_log", False, False),
+    ("organization_home", None, False),
+    ("organization_edit", None, True),
+    ("member_list", None, False),
+    ("member_add", None, True),
+    ("member_edit", "member", True),
+    ("audit_log", None, False),
 ]
 
 
@@ -33,38 +35,39 @@ def test_every_organization_url_is_covered_here():
     assert sorted(_patterns(get_resolver())) == sorted(name for name, _, _ in ORG_PAGES)
 
 
-def _url(name: str, org: Organization, membership: Membership | None, needs_pk: bool) -> str:
+def _url(request, name: str, org: Organization, fixture: str | None) -> str:
     kwargs = {"org_id": org.pk}
-    if needs_pk:
-        kwargs["pk"] = membership.pk
+    if fixture is not None:
+        kwargs["pk"] = request.getfixturevalue(fixture).pk
     return reverse(name, kwargs=kwargs)
 
 
-@pytest.mark.parametrize("name,needs_pk,_", ORG_PAGES)
+@pytest.mark.parametrize("name,fixture,_", ORG_PAGES)
 def test_it_answers_404_to_another_organization(
-    client, tenant, other_tenant, member, name, needs_pk, _
+    request, client, tenant, other_tenant, name, fixture, _
 ):
     client.force_login(other_tenant.head)
-    url = _url(name, tenant.organization, member, needs_pk)
+    url = _url(request, name, tenant.organization, fixture)
     assert client.get(url).status_code == 404
     assert client.post(url, {"telephone": "1"}).status_code == 404
 
 
-@pytest.mark.parametrize("name", [name for name, needs_pk, _ in ORG_PAGES if needs_pk])
+@pytest.mark.parametrize("name,fixture", [(n, f) for n, f, _ in ORG_PAGES if f])
 def test_it_answers_404_for_another_organizations_object_under_your_own(
-    client, tenant, other_tenant, member, name
+    request, client, tenant, other_tenant, name, fixture
 ):
     client.force_login(other_tenant.head)
-    url = reverse(name, kwargs={"org_id": other_tenant.organization.pk, "pk": member.pk})
+    url = _url(request, name, other_tenant.organization, fixture)
     assert client.get(url).status_code == 404
+    assert client.post(url, {}).status_code == 404
 
 
-@pytest.mark.parametrize("name,needs_pk,form_page", ORG_PAGES)
+@pytest.mark.parametrize("name,fixture,form_page", ORG_PAGES)
 def test_an_inspector_reads_but_never_writes(
-    client, tenant, inspector, member, name, needs_pk, form_page
+    request, client, tenant, inspector, name, fixture, form_page
 ):
     client.force_login(inspector)
-    url = _url(name, tenant.organization, member, needs_pk)
+    url = _url(request, name, tenant.organization, fixture)
     events = AuditEvent.objects.count()
     assert client.get(url).status_code == (403 if form_page else 200)
     response = client.post(url, {"telephone": "617-555-0000", "kind": "lapsed"})
@@ -72,18 +75,12 @@ def test_an_inspector_reads_but_never_writes(
     assert AuditEvent.objects.count() == events
 
 
-@pytest.mark.parametrize("name,needs_pk,_", ORG_PAGES)
+@pytest.mark.parametrize("name,fixture,_", ORG_PAGES)
 def test_an_inspector_outside_their_scope_gets_404(
-    client, tenant, other_tenant, inspector, member, name, needs_pk, _
+    request, client, tenant, other_tenant, inspector, name, fixture, _
 ):
     client.force_login(inspector)
-    other_member = Membership.objects.create(
-        organization=other_tenant.organization,
-        person=member.person,
-        kind="member",
-        since=member.since,
-    )
-    url = _url(name, other_tenant.organization, other_member, needs_pk)
+    url = _url(request, name, other_tenant.organization, fixture)
     assert client.get(url).status_code == 404
 
 
