@@ -23,5 +23,6 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("admin/", admin.site.urls),
+    path("", include("beano.rules.urls")),
     path("", include("organizations.urls")),
 ]

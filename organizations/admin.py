@@ -9,10 +9,12 @@ from django.contrib import admin
 from django.forms import ModelForm
 from django.http import HttpRequest
 
+from beano.rules.models import LawLimit, RefusedAction
 from organizations.audit import record_event
 from organizations.models import (
     AuditEvent,
     CommissionStaff,
+    DirectorAuthorization,
     License,
     Membership,
     Organization,
@@ -126,6 +128,47 @@ class AuditEventAdmin(admin.ModelAdmin):
     ]
     list_filter = ["action"]
     search_fields = ["target_repr", "actor_label", "action"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(DirectorAuthorization)
+class DirectorAuthorizationAdmin(AuditedAdmin):
+    list_display = [
+        "reference_number",
+        "organization",
+        "kind",
+        "person",
+        "valid_from",
+        "valid_to",
+        "revoked_on",
+    ]
+    list_filter = ["kind"]
+    search_fields = ["reference_number", "organization__name", "person__legal_name", "subject"]
+    autocomplete_fields = ["organization", "person"]
+
+
+@admin.register(LawLimit)
+class LawLimitAdmin(AuditedAdmin):
+    """The dated legal figures. A change of the law is a new row from its effective date; the
+    old row stays so that earlier occasions are still judged by the figures of their day."""
+
+    list_display = ["name", "value", "unit", "effective_from", "status", "source"]
+    list_filter = ["status", "name"]
+
+
+@admin.register(RefusedAction)
+class RefusedActionAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "username", "organization_name", "action", "citations"]
+    list_filter = ["action"]
+    search_fields = ["username", "organization_name", "citations"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

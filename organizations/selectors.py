@@ -96,3 +96,11 @@ def authorization_facts(
     if kinds:
         rows = rows.filter(kind__in=kinds)
     return [a.as_fact() for a in rows]
+
+
+def authorizations(organization: Organization) -> QuerySet[DirectorAuthorization]:
+    return (
+        DirectorAuthorization.objects.filter(organization=organization)
+        .select_related("person")
+        .order_by("kind", "-valid_from")
+    )

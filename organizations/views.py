@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.views.decorators.http import require_safe
 
+from beano.rules.models import RefusedAction
+from beano.rules.views import refused_actions_page
 from organizations import selectors, services
-from organizations.access import commission_staff, get_for_org, org_view
+from organizations.access import commission_staff, get_for_org, org_view, visible_organizations
 from organizations.audit import verify_chain
 from organizations.forms import AddMemberForm, MembershipForm, OrganizationDetailsForm
-from organizations.models import Membership, Role
+from organizations.models import DirectorAuthorization, Membership, Role
 
 
 def _add_errors(form: object, error: ValidationError) -> None:
@@ -198,4 +203,56 @@ def audit_log(request: HttpRequest) -> HttpResponse:
             "page": page.get_page(request.GET.get("page")),
             "check": verify_chain(access.organization),
         },
+    )
+
+
+@org_view()
+def authorization_list(request: HttpRequest) -> HttpResponse:
+    """The Director's written authorizations: read-only here, managed by Commission admins."""
+    access = request.access  # type: ignore[attr-defined]
+    today = timezone.localdate()
+    rows = [
+        {"a": a, "valid_today": a.valid_on(today)}
+        for a in selectors.authorizations(access.organization)
+    ]
+    return render(
+        request,
+        "organizations/authorization_list.html",
+        {"org": access.organization, "access": access, "rows": rows, "today": today},
+    )
+
+
+@org_view()
+def authorization_document(request: HttpRequest, pk: int) -> FileResponse:
+    access = request.access  # type: ignore[attr-defined]
+    authorization = get_for_org(DirectorAuthorization.objects.all(), access, pk=pk)
+    if not authorization.document:
+        raise Http404("No scanned document is on file.")
+    return FileResponse(
+        authorization.document.open("rb"),
+        as_attachment=False,
+        filename=Path(authorization.document.name).name,
+    )
+
+
+@org_view()
+def refused_actions(request: HttpRequest) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    if not access.can_read_audit:
+        raise PermissionDenied(
+            "The refused actions are open to the head, the bookkeeper and inspectors."
+        )
+    queryset = RefusedAction.objects.filter(organization_id=access.organization.pk)
+    return refused_actions_page(request, queryset, {"org": access.organization, "access": access})
+
+
+@require_safe
+@login_required
+def commission_refused_actions(request: HttpRequest) -> HttpResponse:
+    """Every refused action in the Commission user's scope."""
+    if commission_staff(request.user) is None:
+        raise PermissionDenied("This log is for the Commission's staff.")
+    scope = visible_organizations(request.user).values_list("pk", flat=True)
+    return refused_actions_page(
+        request, RefusedAction.objects.filter(organization_id__in=list(scope)), {}
     )

@@ -122,3 +122,21 @@ def member(tenant: Tenant) -> Any:
 def _fast_password_hashing(settings: Any) -> None:
     """Tests make many users; a deliberately slow hasher would dominate the suite's time."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def authorization(tenant: Tenant) -> Any:
+    """A Director's authorization of ``tenant``'s: permissible winning arrangements."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from organizations.models import DirectorAuthorization
+
+    return DirectorAuthorization.objects.create(
+        organization=tenant.organization,
+        kind="6c_arrangement",
+        reference_number="MSLC-TEST-0001",
+        subject="Letter X, four corners, coverall",
+        valid_from=dt.date(2025, 1, 1),
+        valid_to=dt.date(2030, 12, 31),
+        document=SimpleUploadedFile("letter.pdf", b"%PDF-1.4 letter", "application/pdf"),
+    )

@@ -56,8 +56,13 @@ def judge(
 
 
 def _plain(value: Any) -> Any:
+    """JSON-ready copy of facts: dataclasses (at any depth) become dicts."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         value = dataclasses.asdict(value)
+    elif isinstance(value, dict):
+        value = {k: _plain(v) for k, v in value.items()}
+    elif isinstance(value, list | tuple):
+        value = [_plain(v) for v in value]
     return json.loads(json.dumps(value, cls=DjangoJSONEncoder, default=str))
 
 

@@ -18,6 +18,9 @@ ORG_PAGES = [
     ("member_add", None, True),
     ("member_edit", "member", True),
     ("audit_log", None, False),
+    ("authorization_list", None, False),
+    ("authorization_document", "authorization", False),
+    ("org_refused_actions", None, False),
 ]
 
 

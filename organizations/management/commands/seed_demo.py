@@ -13,9 +13,11 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
+from beano.rules import AuthorizationKind
 from organizations import services
 from organizations.models import (
     CommissionStaff,
+    DirectorAuthorization,
     License,
     Membership,
     Organization,
@@ -273,6 +275,23 @@ class Command(BaseCommand):
                         person=Person.objects.get(legal_name=name, date_of_birth=born),
                     )
                     logins.append((username, f"{Role(role).label}, {org.name}"))
+        for key, reference in (
+            ("post171", "MSLC-BN-2026-0171-6C"),
+            ("stanne", "MSLC-BN-2026-0818-6C"),
+        ):
+            DirectorAuthorization.objects.get_or_create(
+                reference_number=reference,
+                defaults={
+                    "organization": organizations[key],
+                    "kind": AuthorizationKind.WINNING_ARRANGEMENT,
+                    "subject": "Single line, four corners, two lines, letter X, postage stamp, "
+                    "picture frame, letter T, six pack, small diamond, letter H, inner square, "
+                    "coverall",
+                    "valid_from": valid_from,
+                    "valid_to": valid_to,
+                    "granted_by": "Director, Charitable Gaming Division",
+                },
+            )
         inspector = self._user("inspector", "Dana", "Whitfield")
         CommissionStaff.objects.get_or_create(
             user=inspector,
@@ -305,6 +324,9 @@ def commission_admin_group() -> Group:
             "change_auditevent",
             "delete_auditevent",
             "add_auditchain",
+            "add_refusedaction",
+            "change_refusedaction",
+            "delete_refusedaction",
             "change_auditchain",
             "delete_auditchain",
         ]
