@@ -40,8 +40,21 @@ class LawLimit(models.Model):
         ]
 
     def __str__(self) -> str:
-        shown = "none known" if self.value is None else f"{self.value.normalize():f}"
-        return f"{self.get_name_display()}: {shown} from {self.effective_from}"
+        return f"{self.get_name_display()}: {self.display_value} from {self.effective_from}"
+
+    @property
+    def display_value(self) -> str:
+        """The figure as a person reads it: $1,200.00, 5 %, 10 days; or "none known"."""
+        if self.value is None:
+            return "none known"
+        if self.unit.startswith("USD"):
+            rest = self.unit[3:]
+            amount = f"${self.value:,.2f}".removesuffix(".00")
+            return f"{amount}{rest}"
+        if self.unit.startswith("rate"):
+            percent = (self.value * 100).normalize()
+            return f"{percent:f} %{self.unit[4:]}"
+        return f"{self.value.normalize():f} {self.unit}".strip()
 
 
 class RefusedAction(models.Model):

@@ -283,3 +283,20 @@ def test_the_initial_figures_are_those_of_the_beano_law_page(db):
     assert figure("beano_tax_rate").status == "verified"
     assert figure("max_door_prizes_occasion").value == 200
     assert figure("max_total_prizes_occasion").status == "unknown"
+
+
+@pytest.mark.parametrize(
+    "value,unit,shown",
+    [
+        ("1200", "USD", "$1,200"),
+        ("1.00", "USD", "$1"),
+        ("50", "USD a year", "$50 a year"),
+        ("0.05", "rate", "5 %"),
+        ("0.12", "rate a year", "12 % a year"),
+        ("10", "days", "10 days"),
+        (None, "USD", "none known"),
+    ],
+)
+def test_a_figure_reads_as_a_person_would_write_it(value, unit, shown):
+    row = LawLimit(name="w2g_threshold", value=Decimal(value) if value else None, unit=unit)
+    assert row.display_value == shown
