@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "beano",
     "beano.rules",
     "organizations",
+    "occasions",
 ]
 
 MIDDLEWARE = [

@@ -25,4 +25,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("beano.rules.urls")),
     path("", include("organizations.urls")),
+    path("", include("occasions.urls")),
 ]

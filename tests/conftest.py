@@ -140,3 +140,13 @@ def authorization(tenant: Tenant) -> Any:
         valid_to=dt.date(2030, 12, 31),
         document=SimpleUploadedFile("letter.pdf", b"%PDF-1.4 letter", "application/pdf"),
     )
+
+
+@pytest.fixture
+def occasion(tenant: Tenant) -> Any:
+    """A scheduled occasion of ``tenant``'s on an authorized Friday."""
+    from occasions import services as occasion_services
+
+    return occasion_services.occasion_for_day(
+        organization=tenant.organization, day=dt.date(2026, 12, 4), by=tenant.member_in_charge
+    )

@@ -3,6 +3,8 @@ no ORM) and the limits in force, returning the messages of its violations."""
 
 from __future__ import annotations
 
+import inspect
+import typing
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +28,13 @@ class Rule:
     @property
     def waivable(self) -> bool:
         return self.waiver is not None
+
+    @property
+    def facts_type(self) -> type:
+        """The dataclass the check reads (its first parameter's annotation)."""
+        hints = typing.get_type_hints(self.check)
+        first = next(iter(inspect.signature(self.check).parameters))
+        return hints[first]
 
     @property
     def description(self) -> str:

@@ -5,6 +5,7 @@ import importlib
 RULE_MODULES = (
     "beano.rules.workers",
     "beano.rules.equipment",
+    "beano.rules.reporting",
 )
 
 

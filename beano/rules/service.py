@@ -26,21 +26,33 @@ def judge(
     on: dt.date,
     authorizations: Sequence[AuthorizationFact] = (),
     limits: Limits | None = None,
+    require_all: bool = False,
 ) -> Decision:
-    """Every rule guarding ``action`` over ``facts``; a waivable rule's violations pass when an
-    authorization of its kind (for the person, where granted to a person) is valid on ``on``."""
+    """Every rule guarding ``action`` over the facts of its kind; a waivable rule's violations
+    pass when an authorization of its kind (for the person, where granted to a person) is valid
+    on ``on``. ``facts`` is one dataclass or a sequence of them; a rule whose kind of facts is
+    not given is skipped, unless ``require_all`` (as ``enforce`` asks), which refuses to judge."""
     rules = rules_for(action)
     if not rules:
         raise LookupError(f"no rule guards the action {action!r}")
+    given = list(facts) if isinstance(facts, list | tuple) else [facts]
+    by_type = {type(f): f for f in given}
     limits = limits if limits is not None else limits_in_force(on)
-    person_id = getattr(facts, "person_id", None)
     decision = Decision(action=action)
     for rule in rules:
+        fact = by_type.get(rule.facts_type)
+        if fact is None:
+            if require_all:
+                raise LookupError(
+                    f"{action}: rule {rule.code} needs {rule.facts_type.__name__}, not given"
+                )
+            continue
         decision.checked.append(rule.code)
-        messages = list(rule.check(facts, limits))
+        messages = list(rule.check(fact, limits))
         if not messages:
             continue
         if rule.waiver is not None:
+            person_id = getattr(fact, "person_id", None)
             granted = next(
                 (a for a in authorizations if a.covers(rule.waiver, on, person_id)), None
             )
@@ -52,6 +64,8 @@ def judge(
         decision.violations.extend(
             Violation(rule.code, rule.citation, m, rule.waivable) for m in messages
         )
+    if not decision.checked:
+        raise LookupError(f"{action}: none of the facts given is judged by its rules")
     return decision
 
 
@@ -78,7 +92,9 @@ def enforce(
 ) -> Decision:
     """Judge the action and raise one RuleViolation with every violation, or return the decision
     (with any waivers, which the service records on what it saves)."""
-    decision = judge(action, facts, on=on, authorizations=authorizations, limits=limits)
+    decision = judge(
+        action, facts, on=on, authorizations=authorizations, limits=limits, require_all=True
+    )
     if decision.allowed:
         return decision
     user = actor if getattr(actor, "is_authenticated", False) else None

@@ -19,7 +19,7 @@ from organizations.models import Organization
 
 DAY = dt.date(2026, 12, 4)
 LIMITS = Limits(on=DAY, values={})
-CITATION = re.compile(r"^961 CMR 3\.04\(\d+\)(\([a-z]\))?$|^M\.G\.L\. c\. 10 § \d+$")
+CITATION = re.compile(r"^961 CMR 3\.0[3-6]\(\d+\)(\([a-z]\))?$|^M\.G\.L\. c\. 10 § \d+$")
 
 
 def test_every_rule_has_a_stable_code_a_citation_in_house_form_and_a_title():
@@ -300,3 +300,35 @@ def test_the_initial_figures_are_those_of_the_beano_law_page(db):
 def test_a_figure_reads_as_a_person_would_write_it(value, unit, shown):
     row = LawLimit(name="w2g_threshold", value=Decimal(value) if value else None, unit=unit)
     assert row.display_value == shown
+
+
+def test_every_rule_names_the_facts_it_reads():
+    for r in rules.all_rules():
+        assert r.facts_type.__dataclass_params__.frozen, r.code
+
+
+def test_enforce_refuses_to_judge_with_facts_missing(db, tenant):
+    """A service that forgot a kind of facts must not pass an action unchecked."""
+    from beano.rules.reporting import ResumptionFacts
+
+    with pytest.raises(LookupError, match="needs WorkerListFacts"):
+        rules.enforce(
+            "occasion.open",
+            ResumptionFacts(False, None, None),
+            on=DAY,
+            actor=None,
+            organization=tenant.organization,
+        )
+
+
+def test_judge_reads_several_kinds_of_facts_for_one_action(db):
+    from beano.rules.reporting import ResumptionFacts
+    from beano.rules.workers import WorkerListFacts
+
+    decision = rules.judge(
+        "occasion.open",
+        [ResumptionFacts(False, None, None), WorkerListFacts(2026, 0, 1)],
+        on=DAY,
+    )
+    assert decision.checked == ["W-1A-DESIGNATED", "W-1E-DESIGNATED", "R-305-1B-RESUMPTION-NOTICE"]
+    assert [v.code for v in decision.violations] == ["W-1A-DESIGNATED"]

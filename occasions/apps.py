@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class OccasionsConfig(AppConfig):
+    name = "occasions"
+    verbose_name = "Occasions"

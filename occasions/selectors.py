@@ -1,0 +1,85 @@
+"""Reads for occasions, always given the organization."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from beano.rules.reporting import ResumptionFacts
+from occasions.models import Occasion, ResumptionNotice
+from organizations.models import License, Organization
+
+
+@dataclass(frozen=True)
+class CalendarDay:
+    day: dt.date
+    license: License
+    occasion: Occasion | None
+
+    @property
+    def status(self) -> str:
+        return self.occasion.status if self.occasion else Occasion.Status.SCHEDULED
+
+    @property
+    def status_label(self) -> str:
+        return Occasion.Status(self.status).label
+
+
+def active_licenses(organization: Organization) -> list[License]:
+    return list(organization.licenses.filter(status=License.Status.ACTIVE))
+
+
+def authorized_license(organization: Organization, day: dt.date) -> License | None:
+    """The active license authorizing ``day``, if any."""
+    for lic in active_licenses(organization):
+        if lic.valid_from <= day <= lic.valid_to and day.weekday() in lic.authorized_weekdays:
+            return lic
+    return None
+
+
+def calendar(organization: Organization, start: dt.date, end: dt.date) -> list[CalendarDay]:
+    """Every authorized day in [start, end] with its occasion where one is recorded, and any
+    recorded occasion in the range whose day is no longer authorized (a license changed)."""
+    occasions = {
+        o.date: o
+        for o in Occasion.objects.filter(organization=organization, date__range=(start, end))
+    }
+    days: dict[dt.date, CalendarDay] = {}
+    for lic in active_licenses(organization):
+        for day in lic.authorized_dates(start, end):
+            days[day] = CalendarDay(day, lic, occasions.get(day))
+    for day, occasion in occasions.items():
+        days.setdefault(day, CalendarDay(day, occasion.license, occasion))
+    return [days[d] for d in sorted(days)]
+
+
+def previous_authorized_days(organization: Organization, day: dt.date, count: int) -> list[dt.date]:
+    days: set[dt.date] = set()
+    for lic in active_licenses(organization):
+        days.update(
+            lic.authorized_dates(
+                day - dt.timedelta(days=7 * (count + 8)), day - dt.timedelta(days=1)
+            )
+        )
+    return sorted(days)[-count:]
+
+
+def resumption_facts(organization: Organization, day: dt.date) -> ResumptionFacts:
+    """For 961 CMR 3.05(1)(b): were the two authorized days before ``day`` both not played?"""
+    previous = previous_authorized_days(organization, day, 2)
+    not_played = set(
+        Occasion.objects.filter(
+            organization=organization, date__in=previous, status=Occasion.Status.NOT_PLAYED
+        ).values_list("date", flat=True)
+    )
+    both = len(previous) == 2 and set(previous) <= not_played
+    notice = (
+        ResumptionNotice.objects.filter(organization=organization, sent_on__lte=day)
+        .order_by("-sent_on")
+        .first()
+    )
+    return ResumptionFacts(
+        previous_two_not_played=both,
+        last_not_played_on=max(previous) if both else None,
+        notice_sent_on=notice.sent_on if notice else None,
+    )

@@ -1,0 +1,23 @@
+from django.urls import path
+
+from occasions import views
+
+urlpatterns = [
+    path("org/<int:org_id>/occasions/", views.calendar, name="occasion_calendar"),
+    path(
+        "org/<int:org_id>/occasions/day/<str:day>/",
+        views.occasion_for_day,
+        name="occasion_for_day",
+    ),
+    path("org/<int:org_id>/occasions/<int:pk>/", views.occasion_detail, name="occasion_detail"),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/not-played/",
+        views.occasion_not_played,
+        name="occasion_not_played",
+    ),
+    path(
+        "org/<int:org_id>/occasions/resumption-notice/",
+        views.resumption_notice,
+        name="resumption_notice",
+    ),
+]

@@ -1,0 +1,141 @@
+"""The calendar of occasions and each occasion's page, for the member in charge."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from occasions import selectors, services
+from occasions.forms import NotPlayedForm, ResumptionNoticeForm
+from occasions.models import Occasion, ResumptionNotice
+from organizations.access import OrgAccess, get_for_org, org_view
+from organizations.models import Role
+
+RUNS_THE_NIGHT = (Role.HEAD, Role.MEMBER_IN_CHARGE)
+
+
+def get_occasion(access: OrgAccess, pk: int) -> Occasion:
+    """An occasion of this organization, or 404."""
+    return get_for_org(Occasion.objects.select_related("license", "organization"), access, pk=pk)
+
+
+def _month(value: str | None, today: dt.date) -> dt.date:
+    try:
+        return dt.date.fromisoformat(f"{value}-01") if value else today.replace(day=1)
+    except ValueError:
+        return today.replace(day=1)
+
+
+@org_view()
+def calendar(request: HttpRequest) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    org = access.organization
+    today = timezone.localdate()
+    start = _month(request.GET.get("month"), today)
+    end = (start + dt.timedelta(days=32)).replace(day=1) - dt.timedelta(days=1)
+    facts = selectors.resumption_facts(org, today)
+    return render(
+        request,
+        "occasions/calendar.html",
+        {
+            "org": org,
+            "access": access,
+            "tab": "occasions",
+            "days": selectors.calendar(org, start, end),
+            "month": start,
+            "previous_month": (start - dt.timedelta(days=1)).replace(day=1),
+            "next_month": end + dt.timedelta(days=1),
+            "today": today,
+            "notice_needed": facts.previous_two_not_played
+            and (facts.notice_sent_on is None or facts.notice_sent_on < facts.last_not_played_on),
+            "notices": ResumptionNotice.objects.filter(organization=org)[:5],
+            "can_run": access.has_role(*RUNS_THE_NIGHT),
+        },
+    )
+
+
+@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@require_POST
+def occasion_for_day(request: HttpRequest, day: str) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    try:
+        occasion = services.occasion_for_day(
+            organization=access.organization, day=dt.date.fromisoformat(day), by=request.user
+        )
+    except (ValueError, ValidationError) as error:
+        text = "; ".join(error.messages) if isinstance(error, ValidationError) else "Not a date."
+        messages.error(request, text)
+        return redirect("occasion_calendar", org_id=access.organization.pk)
+    return redirect("occasion_detail", org_id=access.organization.pk, pk=occasion.pk)
+
+
+@org_view()
+def occasion_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    occasion = get_occasion(access, pk)
+    return render(
+        request,
+        "occasions/occasion_detail.html",
+        {
+            "org": access.organization,
+            "access": access,
+            "occasion": occasion,
+            "can_run": access.has_role(*RUNS_THE_NIGHT),
+            "not_played_form": NotPlayedForm(),
+        },
+    )
+
+
+@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@require_POST
+def occasion_not_played(request: HttpRequest, pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    occasion = get_occasion(access, pk)
+    form = NotPlayedForm(request.POST)
+    if form.is_valid():
+        try:
+            services.mark_not_played(
+                occasion=occasion, reason=form.cleaned_data["reason"], by=request.user
+            )
+        except ValidationError as error:
+            messages.error(request, "; ".join(error.messages))
+        else:
+            messages.success(request, "Recorded as not played; its report is still owed.")
+    else:
+        messages.error(request, "Say why Beano was not played (up to 300 characters).")
+    return redirect("occasion_detail", org_id=access.organization.pk, pk=occasion.pk)
+
+
+@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+def resumption_notice(request: HttpRequest) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    form = ResumptionNoticeForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.record_resumption_notice(
+                organization=access.organization, by=request.user, **form.cleaned_data
+            )
+        except ValidationError as error:
+            for message in error.messages:
+                form.add_error(None, message)
+        else:
+            messages.success(request, "The notice of resumption is recorded.")
+            return redirect("occasion_calendar", org_id=access.organization.pk)
+    return render(
+        request,
+        "occasions/form_page.html",
+        {
+            "org": access.organization,
+            "access": access,
+            "tab": "occasions",
+            "form": form,
+            "title": "Notice to the Commission before play resumes",
+            "citation": "961 CMR 3.05(1)(b)",
+        },
+    )
