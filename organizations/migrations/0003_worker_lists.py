@@ -2,8 +2,9 @@
 
 import django.core.validators
 import django.db.models.deletion
-import organizations.models.workers
 from django.db import migrations, models
+
+import organizations.models.workers
 
 
 class Migration(migrations.Migration):

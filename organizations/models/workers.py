@@ -46,7 +46,9 @@ class WorkerList(models.Model):
     class Meta:
         ordering = ["organization", "-year"]
         constraints = [
-            models.UniqueConstraint(fields=["organization", "year"], name="worker_list_unique_year"),
+            models.UniqueConstraint(
+                fields=["organization", "year"], name="worker_list_unique_year"
+            ),
         ]
 
     def __str__(self) -> str:
