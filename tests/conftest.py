@@ -122,3 +122,26 @@ def member(tenant: Tenant) -> Any:
 def _fast_password_hashing(settings: Any) -> None:
     """Tests make many users; a deliberately slow hasher would dominate the suite's time."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def worker_entry(tenant: Tenant, member: Any) -> Any:
+    """``member`` on ``tenant``'s worker list for this year, as a seller."""
+    from django.utils import timezone
+
+    from organizations.worker_services import add_to_worker_list
+
+    today = timezone.localdate()
+    return add_to_worker_list(
+        organization=tenant.organization,
+        year=today.year,
+        person=member.person,
+        roles=["seller"],
+        identification="B-101",
+        compensated=False,
+        compensation_note="",
+        good_moral_character_attested=False,
+        attested_by="",
+        on=today,
+        by=tenant.head,
+    )

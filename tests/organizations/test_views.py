@@ -18,6 +18,12 @@ ORG_PAGES = [
     ("member_add", None, True),
     ("member_edit", "member", True),
     ("audit_log", None, False),
+    ("worker_list", None, False),
+    ("worker_list_print", None, False),
+    ("worker_add", None, True),
+    ("worker_edit", "worker_entry", True),
+    ("worker_remove", "worker_entry", True),
+    ("conviction_add", None, True),
 ]
 
 
