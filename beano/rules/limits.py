@@ -23,7 +23,7 @@ class LimitName(models.TextChoices):
     RECORDS_RETENTION_YEARS = "records_retention_years", "Retention of records, years"
     MAX_DOOR_PRIZES_OCCASION = (
         "max_door_prizes_occasion",
-        "Door prizes, aggregate per occasion",
+        "Door prizes, aggregate value per occasion",
     )
     MIN_ADMISSION = "min_admission", "Minimum admission charge"
     MAX_ORGANIZATIONS_PER_WORKER = "max_orgs_per_worker", "Organizations a worker may assist a year"
