@@ -95,9 +95,13 @@ def resolve_access(user: Any, organization_id: int) -> OrgAccess:
     return OrgAccess(user=user, organization=organization, roles=roles, commission=staff)
 
 
-def get_for_org(queryset: models.QuerySet[M], access: OrgAccess, **lookup: Any) -> M:
-    """An object of this organization, or 404: another organization's object does not exist."""
-    return get_object_or_404(queryset.filter(organization=access.organization), **lookup)
+def get_for_org(
+    queryset: models.QuerySet[M], access: OrgAccess, *, via: str = "organization", **lookup: Any
+) -> M:
+    """An object of this organization, or 404: another organization's object does not exist.
+    ``via`` names the path to the organization for objects that belong to it through another
+    (e.g. ``worker_list__organization``)."""
+    return get_object_or_404(queryset.filter(**{via: access.organization}), **lookup)
 
 
 ViewFunc = Callable[..., HttpResponse]

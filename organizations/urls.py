@@ -1,6 +1,6 @@
 from django.urls import path
 
-from organizations import views
+from organizations import views, worker_views
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
@@ -19,5 +19,21 @@ urlpatterns = [
     path("org/<int:org_id>/refused/", views.refused_actions, name="org_refused_actions"),
     path(
         "commission/refused/", views.commission_refused_actions, name="commission_refused_actions"
+    ),
+    path("org/<int:org_id>/workers/", worker_views.worker_list, name="worker_list"),
+    path(
+        "org/<int:org_id>/workers/print/", worker_views.worker_list_print, name="worker_list_print"
+    ),
+    path("org/<int:org_id>/workers/add/", worker_views.worker_add, name="worker_add"),
+    path("org/<int:org_id>/workers/<int:pk>/", worker_views.worker_edit, name="worker_edit"),
+    path(
+        "org/<int:org_id>/workers/<int:pk>/remove/",
+        worker_views.worker_remove,
+        name="worker_remove",
+    ),
+    path(
+        "org/<int:org_id>/workers/convictions/add/",
+        worker_views.conviction_add,
+        name="conviction_add",
     ),
 ]

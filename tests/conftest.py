@@ -150,3 +150,26 @@ def occasion(tenant: Tenant) -> Any:
     return occasion_services.occasion_for_day(
         organization=tenant.organization, day=dt.date(2026, 12, 4), by=tenant.member_in_charge
     )
+
+
+@pytest.fixture
+def worker_entry(tenant: Tenant, member: Any) -> Any:
+    """``member`` on ``tenant``'s worker list for this year, as a seller."""
+    from django.utils import timezone
+
+    from organizations.worker_services import add_to_worker_list
+
+    today = timezone.localdate()
+    return add_to_worker_list(
+        organization=tenant.organization,
+        year=today.year,
+        person=member.person,
+        roles=["seller"],
+        identification="B-101",
+        compensated=False,
+        compensation_note="",
+        good_moral_character_attested=False,
+        attested_by="",
+        on=today,
+        by=tenant.head,
+    )

@@ -2,6 +2,7 @@ from organizations.models.access import CommissionStaff, OrganizationRole, Role
 from organizations.models.audit import GENESIS_HASH, AuditChain, AuditEvent
 from organizations.models.authorizations import DirectorAuthorization
 from organizations.models.core import WEEKDAY_NAMES, License, Membership, Organization, Person
+from organizations.models.workers import Conviction, WorkerList, WorkerListEntry
 
 __all__ = [
     "GENESIS_HASH",
@@ -9,6 +10,7 @@ __all__ = [
     "AuditChain",
     "AuditEvent",
     "CommissionStaff",
+    "Conviction",
     "DirectorAuthorization",
     "License",
     "Membership",
@@ -16,4 +18,6 @@ __all__ = [
     "OrganizationRole",
     "Person",
     "Role",
+    "WorkerList",
+    "WorkerListEntry",
 ]

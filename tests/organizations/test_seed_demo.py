@@ -11,9 +11,21 @@ from organizations.models import (
     Organization,
     OrganizationRole,
     Person,
+    WorkerList,
+    WorkerListEntry,
 )
 
-MODELS = [Organization, License, Person, Membership, OrganizationRole, CommissionStaff, AuditEvent]
+MODELS = [
+    Organization,
+    License,
+    Person,
+    Membership,
+    OrganizationRole,
+    CommissionStaff,
+    AuditEvent,
+    WorkerList,
+    WorkerListEntry,
+]
 
 
 def _dump() -> str:
@@ -49,3 +61,19 @@ def test_seed_demo_gives_every_role_a_login_and_a_working_password(db, client):
     assert all(verify_chain(org).ok for org in Organization.objects.all())
     shared = Person.objects.get(legal_name="Mary Gallagher")
     assert shared.memberships.count() == 2
+    assert shared.worker_list_entries.filter(removed_on__isnull=True).count() == 2
+
+
+def test_seed_demo_gives_each_organization_a_complete_worker_list(db):
+    from django.utils import timezone
+
+    from organizations.worker_selectors import worker_list_review
+
+    call_command("seed_demo", force=True)
+    today = timezone.localdate()
+    for org in Organization.objects.all():
+        review = worker_list_review(org, today.year, today=today)
+        assert review.warnings == [], org
+        assert review.ineligible_count == 0, org
+        roles = {role for r in review.active for role in r.entry.roles}
+        assert {"member_in_charge", "gross_receipts", "caller", "bookkeeper"} <= roles

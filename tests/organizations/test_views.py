@@ -26,6 +26,12 @@ ORG_PAGES = [
     ("occasion_detail", "occasion", False),
     ("occasion_not_played", "occasion", True),
     ("resumption_notice", None, True),
+    ("worker_list", None, False),
+    ("worker_list_print", None, False),
+    ("worker_add", None, True),
+    ("worker_edit", "worker_entry", True),
+    ("worker_remove", "worker_entry", True),
+    ("conviction_add", None, True),
 ]
 
 

@@ -23,7 +23,9 @@ from organizations.models import (
     Organization,
     Person,
     Role,
+    WorkerListEntry,
 )
+from organizations.worker_services import add_to_worker_list
 
 DEMO_PASSWORD = "Beano-Demo-2026"
 COMMISSION_ADMIN_GROUP = "Commission admins"
@@ -113,6 +115,16 @@ ORGANIZATIONS = [
             ),
             ("Paul Costa", dt.date(1949, 12, 1), "", "lapsed", None, "", None, None),
         ],
+        "workers": [
+            # (name, roles, badge, paid for, attested by): the list for the current year
+            ("Robert Medeiros", ["gross_receipts"], "P171-01", "", ""),
+            ("Linda Souza", ["member_in_charge"], "P171-02", "", ""),
+            ("Karen Pacheco", ["bookkeeper"], "P171-03", "$50 an occasion: the report", ""),
+            ("Thomas Ferreira", ["caller"], "P171-04", "", "Robert Medeiros, Commander"),
+            ("Joseph Rebello", ["caller_assistant"], "P171-05", "", "Robert Medeiros, Commander"),
+            ("Mary Gallagher", ["seller"], "P171-06", "", ""),
+            ("Emily Souza", ["seller", "floor_worker"], "", "", ""),
+        ],
     },
     {
         "key": "stanne",
@@ -175,6 +187,13 @@ ORGANIZATIONS = [
                 "worker",
             ),
             ("Mary Gallagher", dt.date(1960, 4, 17), "MA-W-100176", "member", None, "", None, None),
+        ],
+        "workers": [
+            ("Michael Duarte", ["gross_receipts", "member_in_charge"], "SA-01", "", ""),
+            ("Anne Sullivan", ["member_in_charge"], "SA-02", "", ""),
+            ("Patricia Moniz", ["bookkeeper"], "SA-03", "", ""),
+            ("George Almeida", ["caller"], "SA-04", "", "Rev. Paul Medeiros, Pastor"),
+            ("Mary Gallagher", ["seller", "caller_assistant"], "SA-05", "", "Rev. Paul Medeiros"),
         ],
     },
 ]
@@ -275,6 +294,7 @@ class Command(BaseCommand):
                         person=Person.objects.get(legal_name=name, date_of_birth=born),
                     )
                     logins.append((username, f"{Role(role).label}, {org.name}"))
+            self._seed_worker_list(org, members, spec["workers"], today)
         for key, reference in (
             ("post171", "MSLC-BN-2026-0171-6C"),
             ("stanne", "MSLC-BN-2026-0818-6C"),
@@ -313,6 +333,37 @@ class Command(BaseCommand):
         admin.groups.add(group)
         logins.append(("commission-admin", "Commission admin (licenses, authorizations, limits)"))
         return logins
+
+    def _seed_worker_list(
+        self,
+        org: Organization,
+        members: dict[str, Membership],
+        workers: list[tuple[str, list[str], str, str, str]],
+        today: dt.date,
+    ) -> None:
+        """This year's worker list (961 CMR 3.04(1)(b)), added through the service so that every
+        entry is judged by the rules like one added on the page."""
+        listed = set(
+            WorkerListEntry.objects.filter(
+                worker_list__organization=org, worker_list__year=today.year
+            ).values_list("person__legal_name", flat=True)
+        )
+        for name, roles, badge, paid_for, attested_by in workers:
+            if name in listed:
+                continue
+            add_to_worker_list(
+                organization=org,
+                year=today.year,
+                person=members[name].person,
+                roles=roles,
+                identification=badge,
+                compensated=bool(paid_for),
+                compensation_note=paid_for,
+                good_moral_character_attested=bool(attested_by),
+                attested_by=attested_by,
+                on=today,
+                by=None,
+            )
 
 
 def commission_admin_group() -> Group:
