@@ -2,14 +2,18 @@ from organizations.models.access import CommissionStaff, OrganizationRole, Role
 from organizations.models.audit import GENESIS_HASH, AuditChain, AuditEvent
 from organizations.models.authorizations import DirectorAuthorization
 from organizations.models.core import WEEKDAY_NAMES, License, Membership, Organization, Person
+from organizations.models.equipment import CardPurchase, CardUsage, Equipment
 
 __all__ = [
     "GENESIS_HASH",
     "WEEKDAY_NAMES",
     "AuditChain",
     "AuditEvent",
+    "CardPurchase",
+    "CardUsage",
     "CommissionStaff",
     "DirectorAuthorization",
+    "Equipment",
     "License",
     "Membership",
     "Organization",
