@@ -1,6 +1,6 @@
 from django.urls import path
 
-from organizations import views
+from organizations import equipment_views, views
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
@@ -10,4 +10,40 @@ urlpatterns = [
     path("org/<int:org_id>/members/add/", views.member_add, name="member_add"),
     path("org/<int:org_id>/members/<int:pk>/", views.member_edit, name="member_edit"),
     path("org/<int:org_id>/audit/", views.audit_log, name="audit_log"),
+]
+
+urlpatterns += [
+    path("org/<int:org_id>/equipment/", equipment_views.equipment_list, name="equipment_list"),
+    path("org/<int:org_id>/equipment/add/", equipment_views.equipment_add, name="equipment_add"),
+    path(
+        "org/<int:org_id>/equipment/<int:pk>/",
+        equipment_views.equipment_edit,
+        name="equipment_edit",
+    ),
+    path(
+        "org/<int:org_id>/equipment/<int:pk>/retire/",
+        equipment_views.equipment_retire,
+        name="equipment_retire",
+    ),
+    path(
+        "org/<int:org_id>/equipment/<int:pk>/proof/",
+        equipment_views.equipment_proof,
+        name="equipment_proof",
+    ),
+    path("org/<int:org_id>/inventory/", equipment_views.card_inventory, name="card_inventory"),
+    path(
+        "org/<int:org_id>/inventory/add/",
+        equipment_views.card_purchase_add,
+        name="card_purchase_add",
+    ),
+    path(
+        "org/<int:org_id>/inventory/<int:pk>/use/",
+        equipment_views.card_usage_add,
+        name="card_usage_add",
+    ),
+    path(
+        "org/<int:org_id>/inventory/<int:pk>/proof/",
+        equipment_views.card_purchase_proof,
+        name="card_purchase_proof",
+    ),
 ]
