@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from organizations import services
+from organizations.management.commands._demo_equipment import seed_equipment
 from organizations.models import (
     CommissionStaff,
     License,
@@ -293,6 +294,7 @@ class Command(BaseCommand):
         group = commission_admin_group()
         admin.groups.add(group)
         logins.append(("commission-admin", "Commission admin (licenses, authorizations, limits)"))
+        seed_equipment(organizations, valid_from, valid_to, today)
         return logins
 
 
