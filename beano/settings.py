@@ -138,12 +138,13 @@ CELERY_BROKER_URL = env_url(
     "CELERY_BROKER_URL", env_str("REDIS_URL", "filesystem://"), BROKER_SCHEMES
 )
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    for folder in ("queue", "processed"):
+    for folder in ("queue", "processed", "control"):
         (BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),
         "processed_folder": str(BROKER_DIR / "processed"),
+        "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
     }
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", "django-db")

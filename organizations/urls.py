@@ -1,6 +1,6 @@
 from django.urls import path
 
-from organizations import views, worker_views
+from organizations import equipment_views, views, worker_views
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
@@ -35,5 +35,41 @@ urlpatterns = [
         "org/<int:org_id>/workers/convictions/add/",
         worker_views.conviction_add,
         name="conviction_add",
+    ),
+]
+
+urlpatterns += [
+    path("org/<int:org_id>/equipment/", equipment_views.equipment_list, name="equipment_list"),
+    path("org/<int:org_id>/equipment/add/", equipment_views.equipment_add, name="equipment_add"),
+    path(
+        "org/<int:org_id>/equipment/<int:pk>/",
+        equipment_views.equipment_edit,
+        name="equipment_edit",
+    ),
+    path(
+        "org/<int:org_id>/equipment/<int:pk>/retire/",
+        equipment_views.equipment_retire,
+        name="equipment_retire",
+    ),
+    path(
+        "org/<int:org_id>/equipment/<int:pk>/proof/",
+        equipment_views.equipment_proof,
+        name="equipment_proof",
+    ),
+    path("org/<int:org_id>/inventory/", equipment_views.card_inventory, name="card_inventory"),
+    path(
+        "org/<int:org_id>/inventory/add/",
+        equipment_views.card_purchase_add,
+        name="card_purchase_add",
+    ),
+    path(
+        "org/<int:org_id>/inventory/<int:pk>/use/",
+        equipment_views.card_usage_add,
+        name="card_usage_add",
+    ),
+    path(
+        "org/<int:org_id>/inventory/<int:pk>/proof/",
+        equipment_views.card_purchase_proof,
+        name="card_purchase_proof",
     ),
 ]

@@ -173,3 +173,55 @@ def worker_entry(tenant: Tenant, member: Any) -> Any:
         on=today,
         by=tenant.head,
     )
+
+
+@pytest.fixture
+def media_root(settings: Any, tmp_path: Any) -> Any:
+    """Uploaded proofs go to a temporary folder, never the developer's media."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings.MEDIA_ROOT
+
+
+def pdf_upload(name: str = "proof.pdf") -> Any:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return SimpleUploadedFile(name, b"%PDF-1.4\n% demo proof\n", content_type="application/pdf")
+
+
+@pytest.fixture
+def equipment_item(tenant: Tenant, media_root: Any) -> Any:
+    """A blower ``tenant`` owns, with its bill of sale on file."""
+    from organizations.equipment_services import register_equipment
+
+    return register_equipment(
+        organization=tenant.organization,
+        by=tenant.head,
+        description="Blower",
+        kind="receptacle",
+        ownership="owned",
+        serial_number="BK-1001",
+        proof_of_ownership=pdf_upload("bill-of-sale.pdf"),
+    )
+
+
+@pytest.fixture
+def card_purchase(tenant: Tenant, media_root: Any) -> Any:
+    """100 admission cards, serials 1–100, bought by ``tenant`` with the invoice on file."""
+    from decimal import Decimal
+
+    from organizations.equipment_services import record_card_purchase
+
+    return record_card_purchase(
+        organization=tenant.organization,
+        by=tenant.bookkeeper,
+        supplier="Bay State Bingo Supply",
+        invoice_number="INV-1",
+        invoice_date=dt.date(2026, 10, 1),
+        card_type="admission",
+        series="Blue",
+        serial_from=1,
+        serial_to=100,
+        quantity=100,
+        unit_cost=Decimal("0.12"),
+        proof=pdf_upload("invoice-1.pdf"),
+    )

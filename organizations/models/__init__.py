@@ -2,6 +2,7 @@ from organizations.models.access import CommissionStaff, OrganizationRole, Role
 from organizations.models.audit import GENESIS_HASH, AuditChain, AuditEvent
 from organizations.models.authorizations import DirectorAuthorization
 from organizations.models.core import WEEKDAY_NAMES, License, Membership, Organization, Person
+from organizations.models.equipment import CardPurchase, CardUsage, Equipment
 from organizations.models.workers import Conviction, WorkerList, WorkerListEntry
 
 __all__ = [
@@ -9,9 +10,12 @@ __all__ = [
     "WEEKDAY_NAMES",
     "AuditChain",
     "AuditEvent",
+    "CardPurchase",
+    "CardUsage",
     "CommissionStaff",
     "Conviction",
     "DirectorAuthorization",
+    "Equipment",
     "License",
     "Membership",
     "Organization",

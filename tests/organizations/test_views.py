@@ -32,6 +32,15 @@ ORG_PAGES = [
     ("worker_edit", "worker_entry", True),
     ("worker_remove", "worker_entry", True),
     ("conviction_add", None, True),
+    ("equipment_list", None, False),
+    ("equipment_add", None, True),
+    ("equipment_edit", "equipment_item", True),
+    ("equipment_retire", "equipment_item", True),
+    ("equipment_proof", "equipment_item", False),
+    ("card_inventory", None, False),
+    ("card_purchase_add", None, True),
+    ("card_usage_add", "card_purchase", True),
+    ("card_purchase_proof", "card_purchase", False),
 ]
 
 

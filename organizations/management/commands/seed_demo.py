@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from beano.rules import AuthorizationKind
 from organizations import services
+from organizations.management.commands._demo_equipment import seed_equipment
 from organizations.models import (
     CommissionStaff,
     DirectorAuthorization,
@@ -332,6 +333,7 @@ class Command(BaseCommand):
         group = commission_admin_group()
         admin.groups.add(group)
         logins.append(("commission-admin", "Commission admin (licenses, authorizations, limits)"))
+        seed_equipment(organizations, valid_from, valid_to, today)
         return logins
 
     def _seed_worker_list(

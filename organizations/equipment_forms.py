@@ -1,0 +1,170 @@
+"""Forms for equipment and the card inventory: they shape input; the services and the rules of
+961 CMR 3.04(4) decide."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.core.files.uploadedfile import UploadedFile
+
+from organizations.equipment_selectors import lease_authorizations_of
+from organizations.forms import DateInput, _CrispyForm
+from organizations.models import CardPurchase, DirectorAuthorization, Equipment, Organization
+from organizations.models.equipment import PROOF_EXTENSIONS, proof_validators
+
+MAX_PROOF_BYTES = 10 * 1024 * 1024
+MAX_QUANTITY = 1_000_000
+MAX_SERIAL = 2_147_483_647
+
+
+class MoneyField(forms.DecimalField):
+    """Dollars and cents: never negative, never more than two decimals."""
+
+    default_error_messages = {
+        "max_decimal_places": "Give the amount in dollars and cents, with at most two decimals.",
+        "max_digits": "That amount is too large.",
+        "max_whole_digits": "That amount is too large.",
+        "min_value": "An amount cannot be negative.",
+        "invalid": "Give the amount as a number, e.g. 150.00.",
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_digits", 12)
+        kwargs.setdefault("decimal_places", 2)
+        kwargs.setdefault("min_value", Decimal("0"))
+        super().__init__(**kwargs)
+        self.widget.attrs.update({"step": "0.01", "inputmode": "decimal"})
+
+
+class ProofField(forms.FileField):
+    """A scanned proof of ownership: PDF, PNG or JPG, at most 10 MB (961 CMR 3.04(4)(e))."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("validators", proof_validators)
+        super().__init__(**kwargs)
+        self.widget.attrs["accept"] = ",".join(f".{ext}" for ext in PROOF_EXTENSIONS)
+
+    def clean(self, data: Any, initial: Any = None) -> Any:
+        value = super().clean(data, initial)
+        if isinstance(value, UploadedFile) and value.size > MAX_PROOF_BYTES:
+            raise forms.ValidationError("The file is larger than 10 MB.")
+        return value
+
+
+class EquipmentForm(_CrispyForm, forms.Form):
+    submit_label = "Save equipment"
+    description = forms.CharField(max_length=200, help_text="e.g. 'Blower, Bingo King Gold'.")
+    kind = forms.ChoiceField(choices=Equipment.Kind.choices)
+    serial_number = forms.CharField(max_length=100, required=False)
+    ownership = forms.ChoiceField(
+        choices=Equipment.Ownership.choices, widget=forms.RadioSelect, initial="owned"
+    )
+    proof_of_ownership = ProofField(
+        label="Proof of ownership (file)",
+        help_text="Bill of sale or receipt: PDF, PNG or JPG. 961 CMR 3.04(4)(e).",
+    )
+    proof_reference = forms.CharField(
+        max_length=100,
+        required=False,
+        label="Proof of ownership (reference)",
+        help_text="Or where the paper proof is kept, e.g. 'Bill of sale 2019-0311'.",
+    )
+    lessor = forms.CharField(max_length=200, required=False, help_text="Leased equipment only.")
+    lease_authorization = forms.ModelChoiceField(
+        queryset=DirectorAuthorization.objects.none(),
+        required=False,
+        label="Director's approval of the lease",
+        help_text="Leased equipment only. 961 CMR 3.04(4)(a).",
+    )
+    rental_fee = MoneyField(
+        required=False, label="Rental fee ($)", help_text="The lease's sum certain, in dollars."
+    )
+    pays_service_charge = forms.BooleanField(
+        required=False, label="We pay a 'service charge' for this equipment"
+    )
+    supplies_tie_in = forms.BooleanField(
+        required=False, label="It was given to us in return for buying our supplies"
+    )
+    in_good_repair = forms.BooleanField(
+        required=False, initial=True, label="In good repair and sound working condition"
+    )
+
+    def __init__(self, *args: Any, organization: Organization, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["lease_authorization"].queryset = lease_authorizations_of(organization)
+        self.helper = self._helper()
+
+    @staticmethod
+    def initial_for(equipment: Equipment) -> dict[str, Any]:
+        names = [
+            "description",
+            "kind",
+            "serial_number",
+            "ownership",
+            "proof_reference",
+            "lessor",
+            "lease_authorization",
+            "rental_fee",
+            "pays_service_charge",
+            "supplies_tie_in",
+            "in_good_repair",
+        ]
+        return {name: getattr(equipment, name) for name in names}
+
+
+class RetireEquipmentForm(_CrispyForm, forms.Form):
+    submit_label = "Retire from use"
+    retired_on = forms.DateField(widget=DateInput, initial=dt.date.today, label="Out of use from")
+    reason = forms.CharField(max_length=200, required=False, help_text="e.g. 'sold', 'broken'.")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.helper = self._helper()
+        self.helper.inputs[0].field_classes = "btn btn-danger btn-lg"
+
+
+class CardPurchaseForm(_CrispyForm, forms.Form):
+    submit_label = "Record the purchase"
+    supplier = forms.CharField(max_length=200)
+    invoice_number = forms.CharField(max_length=60, required=False)
+    invoice_date = forms.DateField(widget=DateInput, initial=dt.date.today)
+    card_type = forms.ChoiceField(choices=CardPurchase.CardType.choices)
+    series = forms.CharField(max_length=60, required=False, help_text="Series or color.")
+    serial_from = forms.IntegerField(min_value=0, max_value=MAX_SERIAL, required=False)
+    serial_to = forms.IntegerField(min_value=0, max_value=MAX_SERIAL, required=False)
+    quantity = forms.IntegerField(min_value=1, max_value=MAX_QUANTITY, label="Cards bought")
+    unit_cost = MoneyField(label="Cost per card ($)")
+    proof = ProofField(label="Invoice or receipt (file)", help_text="PDF, PNG or JPG.")
+    proof_reference = forms.CharField(
+        max_length=100,
+        required=False,
+        label="Invoice or receipt (reference)",
+        help_text="Or where the paper invoice is filed.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.helper = self._helper()
+
+
+class CardUsageForm(_CrispyForm, forms.Form):
+    submit_label = "Record"
+    used_on = forms.DateField(widget=DateInput, initial=dt.date.today, label="Date")
+    quantity_used = forms.IntegerField(
+        min_value=0, max_value=MAX_QUANTITY, initial=0, label="Cards used"
+    )
+    quantity_voided = forms.IntegerField(
+        min_value=0, max_value=MAX_QUANTITY, initial=0, label="Cards voided"
+    )
+    occasion_label = forms.CharField(
+        max_length=100, required=False, label="Occasion", help_text="e.g. 'Friday Dec 4'."
+    )
+    note = forms.CharField(max_length=300, required=False, help_text="e.g. why cards were voided.")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.helper = self._helper()

@@ -1,0 +1,215 @@
+"""Equipment and card inventory pages (961 CMR 3.04(4)(a), (b), (e)). Reads are open to every
+role of the organization and to its inspectors; writes to the head, the member in charge and the
+bookkeeper. Proof files are served only here, after the same access check, never as media."""
+
+from __future__ import annotations
+
+import mimetypes
+from pathlib import PurePath
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.db.models.fields.files import FieldFile
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+
+from organizations import equipment_selectors as selectors
+from organizations import equipment_services as services
+from organizations.access import get_for_org, org_view
+from organizations.equipment_forms import (
+    CardPurchaseForm,
+    CardUsageForm,
+    EquipmentForm,
+    RetireEquipmentForm,
+)
+from organizations.models import CardPurchase, Equipment, Role
+from organizations.views import _add_errors
+
+EDIT_ROLES = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.BOOKKEEPER)
+
+
+def _form_page(
+    request: HttpRequest, form: Any, title: str, *, tab: str, **extra: Any
+) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    return render(
+        request,
+        "organizations/equipment_form.html",
+        {
+            "org": access.organization,
+            "access": access,
+            "form": form,
+            "title": title,
+            "form_tab": tab,
+            **extra,
+        },
+    )
+
+
+def _serve_proof(file: FieldFile) -> FileResponse:
+    if not file:
+        raise Http404("No proof file is on record.")
+    try:
+        handle = file.open("rb")
+    except FileNotFoundError as missing:
+        raise Http404("The proof file is missing from storage.") from missing
+    name = PurePath(file.name).name
+    content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
+    response = FileResponse(handle, filename=name, content_type=content_type)
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@org_view()
+def equipment_list(request: HttpRequest) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    today = timezone.localdate()
+    return render(
+        request,
+        "organizations/equipment_list.html",
+        {
+            "org": access.organization,
+            "access": access,
+            "today": today,
+            "rows": selectors.equipment_statuses(access.organization, today),
+            "can_edit": access.has_role(*EDIT_ROLES),
+        },
+    )
+
+
+@org_view(write_roles=EDIT_ROLES, form_page=True)
+def equipment_add(request: HttpRequest) -> HttpResponse:
+    org = request.access.organization  # type: ignore[attr-defined]
+    post = request.method == "POST"
+    form = EquipmentForm(
+        request.POST if post else None, request.FILES if post else None, organization=org
+    )
+    if post and form.is_valid():
+        try:
+            item = services.register_equipment(
+                organization=org, by=request.user, **form.cleaned_data
+            )
+        except ValidationError as error:
+            _add_errors(form, error)
+        else:
+            messages.success(request, f"{item} was registered.")
+            return redirect("equipment_list", org_id=org.pk)
+    return _form_page(request, form, "Register equipment", tab="equipment")
+
+
+@org_view(write_roles=EDIT_ROLES, form_page=True)
+def equipment_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    item = get_for_org(Equipment.objects.select_related("lease_authorization"), access, pk=pk)
+    if item.retired_on is not None:
+        messages.info(request, f"{item} is retired; its record is kept as it was.")
+        return redirect("equipment_list", org_id=access.organization.pk)
+    post = request.method == "POST"
+    form = EquipmentForm(
+        request.POST if post else None,
+        request.FILES if post else None,
+        initial=EquipmentForm.initial_for(item),
+        organization=access.organization,
+    )
+    if post and form.is_valid():
+        try:
+            services.update_equipment(equipment=item, by=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            _add_errors(form, error)
+        else:
+            messages.success(request, f"{item} was saved.")
+            return redirect("equipment_list", org_id=access.organization.pk)
+    return _form_page(
+        request, form, f"Edit {item}", tab="equipment", proof_on_file=item.proof_of_ownership
+    )
+
+
+@org_view(write_roles=EDIT_ROLES, form_page=True)
+def equipment_retire(request: HttpRequest, pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    item = get_for_org(Equipment.objects.all(), access, pk=pk)
+    form = RetireEquipmentForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.retire_equipment(
+                equipment=item,
+                by=request.user,
+                on=form.cleaned_data["retired_on"],
+                reason=form.cleaned_data["reason"],
+            )
+        except ValidationError as error:
+            _add_errors(form, error)
+        else:
+            messages.success(request, f"{item} was retired from use.")
+            return redirect("equipment_list", org_id=access.organization.pk)
+    return _form_page(request, form, f"Retire {item}", tab="equipment")
+
+
+@org_view()
+def equipment_proof(request: HttpRequest, pk: int) -> FileResponse:
+    item = get_for_org(Equipment.objects.all(), request.access, pk=pk)  # type: ignore[attr-defined]
+    return _serve_proof(item.proof_of_ownership)
+
+
+@org_view()
+def card_inventory(request: HttpRequest) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    groups = selectors.inventory_by_card_type(access.organization)
+    totals = {
+        key: sum(getattr(g, key) for g in groups) for key in ("bought", "used", "voided", "on_hand")
+    }
+    return render(
+        request,
+        "organizations/card_inventory.html",
+        {
+            "org": access.organization,
+            "access": access,
+            "groups": groups,
+            "totals": totals,
+            "can_edit": access.has_role(*EDIT_ROLES),
+        },
+    )
+
+
+@org_view(write_roles=EDIT_ROLES, form_page=True)
+def card_purchase_add(request: HttpRequest) -> HttpResponse:
+    org = request.access.organization  # type: ignore[attr-defined]
+    post = request.method == "POST"
+    form = CardPurchaseForm(request.POST if post else None, request.FILES if post else None)
+    if post and form.is_valid():
+        try:
+            purchase = services.record_card_purchase(
+                organization=org, by=request.user, **form.cleaned_data
+            )
+        except ValidationError as error:
+            _add_errors(form, error)
+        else:
+            messages.success(request, f"{purchase.quantity} cards were added to the inventory.")
+            return redirect("card_inventory", org_id=org.pk)
+    return _form_page(request, form, "Record a card purchase", tab="inventory")
+
+
+@org_view(write_roles=EDIT_ROLES, form_page=True)
+def card_usage_add(request: HttpRequest, pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    purchase = get_for_org(selectors.card_purchases(access.organization), access, pk=pk)
+    form = CardUsageForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.record_card_usage(purchase=purchase, by=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            _add_errors(form, error)
+        else:
+            messages.success(request, f"Cards used and voided were recorded for {purchase}.")
+            return redirect("card_inventory", org_id=access.organization.pk)
+    return _form_page(
+        request, form, f"Cards used or voided: {purchase}", tab="inventory", purchase=purchase
+    )
+
+
+@org_view()
+def card_purchase_proof(request: HttpRequest, pk: int) -> FileResponse:
+    purchase = get_for_org(CardPurchase.objects.all(), request.access, pk=pk)  # type: ignore[attr-defined]
+    return _serve_proof(purchase.proof)
