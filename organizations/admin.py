@@ -13,13 +13,17 @@ from beano.rules.models import LawLimit, RefusedAction
 from organizations.audit import record_event
 from organizations.models import (
     AuditEvent,
+    CardPurchase,
     CommissionStaff,
+    Conviction,
     DirectorAuthorization,
+    Equipment,
     License,
     Membership,
     Organization,
     OrganizationRole,
     Person,
+    WorkerListEntry,
 )
 
 
@@ -178,3 +182,42 @@ class RefusedActionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Records the organizations keep through their own pages, where the rules judge every
+    change; the Commission reads them here but never edits around the rules."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(WorkerListEntry)
+class WorkerListEntryAdmin(ReadOnlyAdmin):
+    list_display = ["person", "worker_list", "identification", "compensated", "removed_on"]
+    list_filter = ["worker_list__year"]
+    search_fields = ["person__legal_name", "identification", "worker_list__organization__name"]
+
+
+@admin.register(Conviction)
+class ConvictionAdmin(ReadOnlyAdmin):
+    list_display = ["person", "convicted_on", "traffic_only", "recorded_by_organization"]
+
+
+@admin.register(Equipment)
+class EquipmentAdmin(ReadOnlyAdmin):
+    list_display = ["description", "organization", "kind", "ownership", "in_good_repair"]
+    list_filter = ["ownership", "kind"]
+    search_fields = ["description", "serial_number", "organization__name"]
+
+
+@admin.register(CardPurchase)
+class CardPurchaseAdmin(ReadOnlyAdmin):
+    list_display = ["invoice_number", "organization", "card_type", "series", "quantity"]
+    search_fields = ["invoice_number", "organization__name", "series"]

@@ -68,10 +68,11 @@ def membership_fact(membership: Membership | None, on: dt.date) -> MembershipFac
 
 def organizations_on_lists(person_ids: Iterable[int], year: int) -> dict[int, set[int]]:
     """For each person, the distinct organizations whose worker list for the calendar ``year``
-    has them on it (not removed), across every organization in the system (3.04(1)(c))."""
+    has had them on it, across every organization in the system (3.04(1)(c)). Someone taken off
+    a list in June still assisted that organization that year, so removal frees no place."""
     out: dict[int, set[int]] = {}
     rows = WorkerListEntry.objects.filter(
-        person_id__in=list(person_ids), worker_list__year=year, removed_on__isnull=True
+        person_id__in=list(person_ids), worker_list__year=year
     ).values_list("person_id", "worker_list__organization_id")
     for person_id, organization_id in rows:
         out.setdefault(person_id, set()).add(organization_id)

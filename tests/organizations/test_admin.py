@@ -69,3 +69,15 @@ def test_inspectors_and_organization_users_have_no_admin(client, tenant, inspect
         client.force_login(user)
         response = client.get(reverse("admin:index"))
         assert response.status_code == 302
+
+
+def test_the_commission_reads_rule_judged_records_in_the_admin_but_cannot_edit_them(
+    client, tenant, commission_admin, worker_entry, equipment_item
+):
+    client.force_login(commission_admin)
+    for model, obj in (("workerlistentry", worker_entry), ("equipment", equipment_item)):
+        assert client.get(reverse(f"admin:organizations_{model}_changelist")).status_code == 200
+        url = reverse(f"admin:organizations_{model}_change", args=[obj.pk])
+        assert client.get(url).status_code == 200
+        assert client.post(url, {}).status_code == 403
+        assert client.get(reverse(f"admin:organizations_{model}_add")).status_code == 403

@@ -144,11 +144,13 @@ def test_a_new_calendar_year_resets_the_count(db):
     assert add(orgs[4], person, on=dt.date(YEAR, 1, 2)).pk
 
 
-def test_a_person_taken_off_a_list_no_longer_counts_toward_four(db):
+def test_a_person_taken_off_a_list_still_counts_toward_four_that_year(db):
     orgs, person = _five_organizations()
     entries = [add(org, person) for org in orgs[:4]]
     remove_from_worker_list(entry=entries[0], on=ON + dt.timedelta(days=1), by=None)
-    assert add(orgs[4], person, on=ON + dt.timedelta(days=2)).pk
+    with pytest.raises(RuleViolation) as refused:
+        add(orgs[4], person, on=ON + dt.timedelta(days=2))
+    assert refused.value.citations == ["961 CMR 3.04(1)(c)"]
 
 
 def _authorization(org: Organization, person: Person, **kw: Any) -> DirectorAuthorization:
