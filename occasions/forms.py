@@ -1,9 +1,11 @@
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 
 from django import forms
 
+from occasions.models import PriceListItem
 from organizations.forms import DateInput
 
 
@@ -23,3 +25,55 @@ class ResumptionNoticeForm(forms.Form):
         if sent_on > dt.date.today():
             raise forms.ValidationError("A notice cannot be sent in the future.")
         return sent_on
+
+
+class PriceRowForm(forms.Form):
+    category = forms.ChoiceField(
+        choices=[("", "—"), *list(PriceListItem.Category.choices)], required=False
+    )
+    label = forms.CharField(max_length=100, required=False)
+    price = forms.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        min_value=Decimal("0.00"),
+        required=False,
+        error_messages={
+            "max_decimal_places": "Use dollars and cents (at most two decimals).",
+            "max_digits": "That amount is too large.",
+        },
+    )
+    package_contents = forms.CharField(max_length=200, required=False)
+
+    def clean(self) -> dict:
+        data = super().clean()
+        filled = [data.get("category"), data.get("label"), data.get("price")]
+        if any(v not in (None, "") for v in filled) and not all(
+            v not in (None, "") for v in filled
+        ):
+            raise forms.ValidationError("Give each row a category, a label and a price.")
+        return data
+
+    @property
+    def is_blank(self) -> bool:
+        return not self.cleaned_data.get("category")
+
+
+class BasePriceFormSet(forms.BaseFormSet):
+    def clean(self) -> None:
+        if any(self.errors):
+            return
+        if not [f for f in self.forms if not f.is_blank]:
+            raise forms.ValidationError("The price list is empty.")
+
+    def items(self) -> list[dict]:
+        return [
+            {
+                k: f.cleaned_data.get(k) or ""
+                for k in ("category", "label", "price", "package_contents")
+            }
+            for f in self.forms
+            if not f.is_blank
+        ]
+
+
+PriceFormSet = forms.formset_factory(PriceRowForm, formset=BasePriceFormSet, extra=2, max_num=20)

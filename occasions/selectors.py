@@ -83,3 +83,40 @@ def resumption_facts(organization: Organization, day: dt.date) -> ResumptionFact
         last_not_played_on=max(previous) if both else None,
         notice_sent_on=notice.sent_on if notice else None,
     )
+
+
+#: The prices of a typical night (shared/SAMPLE-NIGHT.md), offered for a first price list.
+DEFAULT_PRICES = [
+    ("admission", "Admission (3-on regular card for all regular games)", "2.00"),
+    ("extra_regular", "Extra regular card (3-on)", "1.00"),
+    ("bonus", "Bonus card", "1.00"),
+    ("special", "Special game card", "2.00"),
+    ("winner_take_all", "Winner-take-all card", "1.00"),
+]
+
+
+def proposed_prices(occasion: Occasion) -> list[dict[str, str]]:
+    """The occasion's own list; else the last list this organization posted; else the usual."""
+    items = list(occasion.price_items.all())
+    if not items:
+        previous = (
+            Occasion.objects.filter(organization=occasion.organization, price_items__isnull=False)
+            .exclude(pk=occasion.pk)
+            .order_by("-date")
+            .first()
+        )
+        items = list(previous.price_items.all()) if previous else []
+    if items:
+        return [
+            {
+                "category": i.category,
+                "label": i.label,
+                "price": str(i.price),
+                "package_contents": i.package_contents,
+            }
+            for i in items
+        ]
+    return [
+        {"category": c, "label": label, "price": p, "package_contents": ""}
+        for c, label, p in DEFAULT_PRICES
+    ]

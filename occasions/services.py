@@ -4,15 +4,18 @@ enforced before anything is saved."""
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
 
 from beano import rules
-from occasions.models import Occasion, ResumptionNotice
+from beano.rules.charges import PackageFacts, PriceItemFact, PriceListFacts
+from occasions.models import Occasion, PriceListItem, ResumptionNotice
 from occasions.selectors import authorized_license
 from organizations.audit import record_event
 from organizations.models import Organization
+from organizations.selectors import authorization_facts
 
 
 @rules.atomic()
@@ -82,3 +85,65 @@ def record_resumption_notice(
         new={"sent_on": sent_on, "reference": notice.reference},
     )
     return notice
+
+
+def _price_row(item: PriceListItem) -> dict[str, Any]:
+    return {"category": item.category, "label": item.label, "price": str(item.price)}
+
+
+@rules.atomic()
+def set_price_list(
+    *, occasion: Occasion, items: list[dict[str, Any]], by: Any
+) -> list[PriceListItem]:
+    """Post the occasion's price list, replacing the one before; refused once the occasion has
+    opened (961 CMR 3.04(4)(c)). Each item: category, label, price, package_contents."""
+    occasion = Occasion.objects.select_for_update().get(pk=occasion.pk)
+    authorizations = authorization_facts(
+        occasion.organization, kinds=(rules.AuthorizationKind.PACKAGES,)
+    )
+    facts = [
+        PriceListFacts(
+            occasion_open_or_closed=occasion.status != Occasion.Status.SCHEDULED,
+            items=tuple(
+                PriceItemFact(i["category"], i["label"].strip(), Decimal(i["price"])) for i in items
+            ),
+        ),
+        PackageFacts(
+            tuple(
+                i["label"].strip() for i in items if i["category"] == PriceListItem.Category.PACKAGE
+            )
+        ),
+    ]
+    decision = rules.enforce(
+        "prices.set",
+        facts,
+        on=occasion.date,
+        actor=by,
+        organization=occasion.organization,
+        authorizations=authorizations,
+    )
+    package_authorization = decision.authorization_pks[0] if decision.authorization_pks else None
+    old = [_price_row(i) for i in occasion.price_items.all()]
+    occasion.price_items.all().delete()
+    created = [
+        PriceListItem.objects.create(
+            occasion=occasion,
+            category=i["category"],
+            label=i["label"].strip(),
+            price=Decimal(i["price"]),
+            package_contents=i.get("package_contents", "").strip(),
+            authorization_id=package_authorization
+            if i["category"] == PriceListItem.Category.PACKAGE
+            else None,
+        )
+        for i in items
+    ]
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="occasions.price_list.set",
+        target=occasion,
+        old={"items": old},
+        new={"items": [_price_row(i) for i in created]},
+    )
+    return created

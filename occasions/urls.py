@@ -20,4 +20,10 @@ urlpatterns = [
         views.resumption_notice,
         name="resumption_notice",
     ),
+    path("org/<int:org_id>/occasions/<int:pk>/prices/", views.price_list, name="price_list"),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/prices/print/",
+        views.price_list_print,
+        name="price_list_print",
+    ),
 ]

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from occasions import selectors, services
-from occasions.forms import NotPlayedForm, ResumptionNoticeForm
+from occasions.forms import NotPlayedForm, PriceFormSet, ResumptionNoticeForm
 from occasions.models import Occasion, ResumptionNotice
 from organizations.access import OrgAccess, get_for_org, org_view
 from organizations.models import Role
@@ -138,4 +138,55 @@ def resumption_notice(request: HttpRequest) -> HttpResponse:
             "title": "Notice to the Commission before play resumes",
             "citation": "961 CMR 3.05(1)(b)",
         },
+    )
+
+
+@org_view(write_roles=RUNS_THE_NIGHT)
+def price_list(request: HttpRequest, pk: int) -> HttpResponse:
+    """The posted price list: editable until the occasion opens, then fixed (3.04(4)(c))."""
+    access = request.access  # type: ignore[attr-defined]
+    occasion = get_occasion(access, pk)
+    editable = occasion.status == Occasion.Status.SCHEDULED and access.has_role(*RUNS_THE_NIGHT)
+    formset = None
+    if editable:
+        if request.method == "POST":
+            formset = PriceFormSet(request.POST)
+            if formset.is_valid():
+                try:
+                    services.set_price_list(
+                        occasion=occasion, items=formset.items(), by=request.user
+                    )
+                except ValidationError as error:
+                    formset._non_form_errors = formset.error_class(error.messages)
+                else:
+                    messages.success(request, "The price list is posted.")
+                    return redirect("price_list", org_id=access.organization.pk, pk=occasion.pk)
+        else:
+            formset = PriceFormSet(initial=selectors.proposed_prices(occasion))
+    elif request.method == "POST":
+        messages.error(
+            request,
+            "961 CMR 3.04(4)(c): The occasion has opened: its posted prices cannot be changed.",
+        )
+    return render(
+        request,
+        "occasions/price_list.html",
+        {
+            "org": access.organization,
+            "access": access,
+            "occasion": occasion,
+            "items": occasion.price_items.all(),
+            "formset": formset,
+        },
+    )
+
+
+@org_view()
+def price_list_print(request: HttpRequest, pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    occasion = get_occasion(access, pk)
+    return render(
+        request,
+        "occasions/price_list_print.html",
+        {"org": access.organization, "occasion": occasion, "items": occasion.price_items.all()},
     )

@@ -96,7 +96,7 @@ def statewide_inspector(db: Any) -> Any:
 
 @pytest.fixture
 def commission_admin(db: Any) -> Any:
-    from organizations.management.commands.seed_demo import commission_admin_group
+    from organizations.demo import commission_admin_group
 
     user = make_user("commission-admin", is_staff=True)
     CommissionStaff.objects.create(

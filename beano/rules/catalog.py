@@ -20,6 +20,7 @@ ACTION_LABELS = {
     "equipment.use": "using equipment in an occasion",
     "inventory.purchase": "recording a card purchase",
     "inventory.use": "recording cards used or voided",
+    "prices.set": "setting the posted price list",
 }
 
 

@@ -6,6 +6,7 @@ RULE_MODULES = (
     "beano.rules.workers",
     "beano.rules.equipment",
     "beano.rules.reporting",
+    "beano.rules.charges",
 )
 
 

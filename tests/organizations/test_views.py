@@ -26,6 +26,8 @@ ORG_PAGES = [
     ("occasion_detail", "occasion", False),
     ("occasion_not_played", "occasion", True),
     ("resumption_notice", None, True),
+    ("price_list", "occasion", False),
+    ("price_list_print", "occasion", False),
     ("worker_list", None, False),
     ("worker_list_print", None, False),
     ("worker_add", None, True),

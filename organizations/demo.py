@@ -1,21 +1,17 @@
-"""Demo data a new user can log in to: two organizations, their people and roles, an inspector
-and a Commission admin. Idempotent: running it again changes nothing."""
+"""The organizations' demo data: two organizations, their people, roles, worker lists,
+equipment and cards, an inspector and a Commission admin. Idempotent."""
 
 from __future__ import annotations
 
 import datetime as dt
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
-from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
-from django.utils import timezone
 
 from beano.rules import AuthorizationKind
 from organizations import services
-from organizations.management.commands._demo_equipment import seed_equipment
+from organizations.demo_equipment import seed_equipment
 from organizations.models import (
     CommissionStaff,
     DirectorAuthorization,
@@ -206,24 +202,8 @@ def license_year(today: dt.date) -> tuple[dt.date, dt.date]:
     return dt.date(start_year, 10, 1), dt.date(start_year + 1, 9, 30)
 
 
-class Command(BaseCommand):
-    help = "Load the demo organizations, people and logins (idempotent)."
-
-    def add_arguments(self, parser: Any) -> None:
-        parser.add_argument(
-            "--force", action="store_true", help="Allow it with DEBUG off (never in production)."
-        )
-
-    def handle(self, *args: Any, **options: Any) -> None:
-        if not settings.DEBUG and not options["force"]:
-            raise CommandError("seed_demo makes users with a published password; DEBUG is off.")
-        with transaction.atomic():
-            logins = self._seed(timezone.localdate())
-        self.stdout.write(
-            self.style.SUCCESS(f"Demo data is loaded. Logins (password for all: {DEMO_PASSWORD}):")
-        )
-        for username, description in logins:
-            self.stdout.write(f"  {username:<22} {description}")
+class Seeder:
+    """Loads the organizations' part of the demo; returns the logins it made."""
 
     def _user(self, username: str, first: str, last: str, *, is_staff: bool = False) -> Any:
         User = get_user_model()
@@ -236,7 +216,7 @@ class Command(BaseCommand):
             user.save(update_fields=["password"])
         return user
 
-    def _seed(self, today: dt.date) -> list[tuple[str, str]]:
+    def seed(self, today: dt.date) -> list[tuple[str, str]]:
         logins: list[tuple[str, str]] = []
         valid_from, valid_to = license_year(today)
         organizations = {}

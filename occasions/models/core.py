@@ -34,6 +34,14 @@ class Occasion(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     not_played_reason = models.CharField(max_length=300, blank=True)
+    play_started_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the first game began; prices and options are fixed."
+    )
+    second_half_started_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="961 CMR 3.04(5)(c): attendance is announced before the second half starts.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,0 +1,4 @@
+from occasions.models.core import Occasion, ResumptionNotice
+from occasions.models.prices import PriceListItem
+
+__all__ = ["Occasion", "PriceListItem", "ResumptionNotice"]
