@@ -24,8 +24,8 @@ from organizations.equipment_forms import (
     EquipmentForm,
     RetireEquipmentForm,
 )
+from organizations.forms import show_refusal
 from organizations.models import CardPurchase, Equipment, Role
-from organizations.views import _add_errors
 
 EDIT_ROLES = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.BOOKKEEPER)
 
@@ -92,7 +92,7 @@ def equipment_add(request: HttpRequest) -> HttpResponse:
                 organization=org, by=request.user, **form.cleaned_data
             )
         except ValidationError as error:
-            _add_errors(form, error)
+            show_refusal(form, error)
         else:
             messages.success(request, f"{item} was registered.")
             return redirect("equipment_list", org_id=org.pk)
@@ -117,7 +117,7 @@ def equipment_edit(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.update_equipment(equipment=item, by=request.user, **form.cleaned_data)
         except ValidationError as error:
-            _add_errors(form, error)
+            show_refusal(form, error)
         else:
             messages.success(request, f"{item} was saved.")
             return redirect("equipment_list", org_id=access.organization.pk)
@@ -140,7 +140,7 @@ def equipment_retire(request: HttpRequest, pk: int) -> HttpResponse:
                 reason=form.cleaned_data["reason"],
             )
         except ValidationError as error:
-            _add_errors(form, error)
+            show_refusal(form, error)
         else:
             messages.success(request, f"{item} was retired from use.")
             return redirect("equipment_list", org_id=access.organization.pk)
@@ -184,7 +184,7 @@ def card_purchase_add(request: HttpRequest) -> HttpResponse:
                 organization=org, by=request.user, **form.cleaned_data
             )
         except ValidationError as error:
-            _add_errors(form, error)
+            show_refusal(form, error)
         else:
             messages.success(request, f"{purchase.quantity} cards were added to the inventory.")
             return redirect("card_inventory", org_id=org.pk)
@@ -200,7 +200,7 @@ def card_usage_add(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.record_card_usage(purchase=purchase, by=request.user, **form.cleaned_data)
         except ValidationError as error:
-            _add_errors(form, error)
+            show_refusal(form, error)
         else:
             messages.success(request, f"Cards used and voided were recorded for {purchase}.")
             return redirect("card_inventory", org_id=access.organization.pk)

@@ -7,8 +7,21 @@ import datetime as dt
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
+from django.core.exceptions import ValidationError
 
 from organizations.models import Membership, Organization
+
+
+def show_refusal(form: forms.Form, error: ValidationError) -> None:
+    """Put a service's refusal on the form, field by field where it names a field of the form;
+    a RuleViolation's messages each start with the citation of the paragraph that refused."""
+    if hasattr(error, "error_dict"):
+        for name, errors in error.error_dict.items():
+            for e in errors:
+                form.add_error(name if name in form.fields else None, e)
+    else:
+        for message in error.messages:
+            form.add_error(None, message)
 
 
 class _CrispyForm:

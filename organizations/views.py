@@ -18,20 +18,13 @@ from beano.rules.views import refused_actions_page
 from organizations import selectors, services
 from organizations.access import commission_staff, get_for_org, org_view, visible_organizations
 from organizations.audit import verify_chain
-from organizations.forms import AddMemberForm, MembershipForm, OrganizationDetailsForm
+from organizations.forms import (
+    AddMemberForm,
+    MembershipForm,
+    OrganizationDetailsForm,
+    show_refusal,
+)
 from organizations.models import DirectorAuthorization, Membership, Role
-
-
-def _add_errors(form: object, error: ValidationError) -> None:
-    """Show a service's refusal on the form, field by field where it names fields."""
-    if hasattr(error, "error_dict"):
-        for field, errors in error.error_dict.items():
-            target = field if field in form.fields else None  # type: ignore[attr-defined]
-            for e in errors:
-                form.add_error(target, e)  # type: ignore[attr-defined]
-    else:
-        for message in error.messages:
-            form.add_error(None, message)  # type: ignore[attr-defined]
 
 
 @login_required
@@ -92,7 +85,7 @@ def organization_edit(request: HttpRequest) -> HttpResponse:
                 **{name: form.cleaned_data[name] for name in form.Meta.fields},
             )
         except ValidationError as error:
-            _add_errors(form, error)
+            show_refusal(form, error)
         else:
             messages.success(request, "The organization's details were saved.")
             return redirect("organization_home", org_id=org.pk)
@@ -138,7 +131,7 @@ def member_add(request: HttpRequest) -> HttpResponse:
         try:
             membership = services.add_member(organization=org, by=request.user, **form.cleaned_data)
         except ValidationError as error:
-            _add_errors(form, error)
+            show_refusal(form, error)
         else:
             messages.success(request, f"{membership.person} was added to the membership list.")
             return redirect("member_list", org_id=org.pk)
@@ -170,7 +163,7 @@ def member_edit(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.update_membership(membership=membership, by=request.user, **form.cleaned_data)
         except ValidationError as error:
-            _add_errors(form, error)
+            show_refusal(form, error)
         else:
             messages.success(request, f"{membership.person}'s standing was saved.")
             return redirect("member_list", org_id=access.organization.pk)

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from organizations import worker_selectors, worker_services
 from organizations.access import get_for_org, org_view
+from organizations.forms import show_refusal
 from organizations.models import Role, WorkerListEntry
 from organizations.worker_forms import (
     AddWorkerForm,
@@ -36,18 +37,6 @@ def _year(request: HttpRequest) -> int:
     except (TypeError, ValueError):
         return today.year
     return year if FIRST_YEAR <= year <= LAST_YEAR else today.year
-
-
-def _show_refusal(form: forms.Form, error: ValidationError) -> None:
-    """Each message of a refusal on the form; a RuleViolation's messages start with the
-    citation of the paragraph that refused."""
-    if hasattr(error, "error_dict"):
-        for name, errors in error.error_dict.items():
-            for e in errors:
-                form.add_error(name if name in form.fields else None, e)
-    else:
-        for message in error.messages:
-            form.add_error(None, message)
 
 
 def _list_url(org_id: int, year: int) -> str:
@@ -131,7 +120,7 @@ def worker_add(request: HttpRequest) -> HttpResponse:
                 by=request.user,
             )
         except ValidationError as error:
-            _show_refusal(form, error)
+            show_refusal(form, error)
         else:
             messages.success(request, f"{entry.person} is on the {year} worker list.")
             return redirect(_list_url(org.pk, year))
@@ -171,7 +160,7 @@ def worker_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 **form.cleaned_data,
             )
         except ValidationError as error:
-            _show_refusal(form, error)
+            show_refusal(form, error)
         else:
             messages.success(request, f"{entry.person}'s place on the list was saved.")
             return redirect(_list_url(access.organization.pk, year))
@@ -198,7 +187,7 @@ def worker_remove(request: HttpRequest, pk: int) -> HttpResponse:
                 entry=entry, on=form.cleaned_data["removed_on"], by=request.user
             )
         except ValidationError as error:
-            _show_refusal(form, error)
+            show_refusal(form, error)
         else:
             messages.success(request, f"{entry.person} was taken off the {year} worker list.")
             return redirect(_list_url(access.organization.pk, year))
@@ -220,7 +209,7 @@ def conviction_add(request: HttpRequest) -> HttpResponse:
                 **form.cleaned_data,
             )
         except ValidationError as error:
-            _show_refusal(form, error)
+            show_refusal(form, error)
         else:
             messages.success(request, f"The conviction of {conviction.person} was recorded.")
             return redirect(_list_url(org.pk, year))
