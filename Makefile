@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0
 
-.PHONY: run test venv system-deps lint format migrate seed clean
+.PHONY: run test venv system-deps lint format migrate seed clean bench bench-quick
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -37,6 +37,13 @@ run: system-deps seed
 
 test: system-deps $(STAMP)
 	BEANO_DATA_DIR=$${BEANO_DATA_DIR:-$(CURDIR)/var/test} $(PY) -m pytest $(PYTEST_ARGS)
+
+# Speed is measured here, never asserted by timing tests (see bench/RESULTS.md).
+bench: $(STAMP)
+	$(PY) bench/queries.py
+
+bench-quick: $(STAMP)
+	$(PY) bench/queries.py --quick
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

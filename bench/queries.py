@@ -1,0 +1,108 @@
+"""Query scaling of the busy pages: queries and server time at 1x and 10x data.
+
+Speed is measured here, never asserted by timing tests. Run with `make bench-quick` (one line
+per figure) or `make bench` (also writes bench/RESULTS.json and the table in bench/RESULTS.md).
+Each scenario builds its data in a fresh SQLite database under a temporary folder."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("BEANO_DATA_DIR", tempfile.mkdtemp(prefix="beano-bench-"))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "beano.settings")
+os.environ.setdefault("DEBUG", "on")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.core.signals import request_finished, request_started  # noqa: E402
+from django.db import close_old_connections, connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+
+from bench import scenarios  # noqa: E402
+
+
+@dataclass
+class Figure:
+    page: str
+    scale: int
+    rows: int
+    queries: int
+    median_ms: float
+    p95_ms: float
+
+
+def measure(name: str, build: Callable[[int], tuple], scale: int, runs: int) -> Figure:
+    user, url, rows = build(scale)
+    client = Client()
+    client.force_login(user)
+    response = client.get(url)
+    assert response.status_code == 200, (name, url, response.status_code)
+    connection.queries_log.clear()  # a full log (it keeps 9,000) would hide the count
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url)
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        client.get(url)
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
+    return Figure(
+        name, scale, rows, len(queries), round(statistics.median(times), 1), round(p95, 1)
+    )
+
+
+def main() -> int:
+    quick = "--quick" in sys.argv
+    runs = 10 if quick else 40
+    setup_test_environment()
+    # As in Django's own test runner: keep one connection, so its queries can be counted.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    call_command("migrate", verbosity=0)
+    figures: list[Figure] = []
+    ok = True
+    for name, build in scenarios.SCENARIOS.items():
+        small = measure(name, build, 1, runs)
+        large = measure(name, build, 10, runs)
+        figures += [small, large]
+        flat = small.queries == large.queries
+        ok &= flat
+        print(
+            f"{name:<28} queries {small.queries:>3} → {large.queries:>3} "
+            f"({'constant' if flat else 'GROWS'})  "
+            f"median {small.median_ms:>6.1f} ms → {large.median_ms:>6.1f} ms  "
+            f"(rows {small.rows} → {large.rows})"
+        )
+    if not quick:
+        out = {
+            "taken": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
+            f"{platform.python_version()}, SQLite {connection.Database.sqlite_version}",
+            "figures": [asdict(f) for f in figures],
+        }
+        (ROOT / "bench" / "RESULTS.json").write_text(json.dumps(out, indent=2) + "\n")
+        print("wrote bench/RESULTS.json")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

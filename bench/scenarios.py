@@ -1,0 +1,138 @@
+"""The busy pages and how to fill them at a given scale (1 = a typical organization)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from organizations import services
+from organizations.models import (
+    CardPurchase,
+    CommissionStaff,
+    License,
+    Membership,
+    Organization,
+    Person,
+    Role,
+    WorkerList,
+    WorkerListEntry,
+)
+
+_counter = itertools.count(1)
+
+
+def _user(role_org: Organization | None = None, role: str = Role.HEAD) -> Any:
+    user = get_user_model().objects.create_user(f"bench-{next(_counter)}", password="x" * 12)
+    if role_org is not None:
+        services.assign_role(organization=role_org, by=None, user=user, role=role)
+    return user
+
+
+def _organization() -> Organization:
+    n = next(_counter)
+    org = Organization.objects.create(
+        name=f"Bench Post {n}",
+        kind="veterans",
+        founded_on=dt.date(1950, 1, 1),
+        street=f"{n} Main St",
+        town="Fairhaven",
+        zip_code="02719",
+    )
+    License.objects.create(
+        organization=org,
+        number=f"BENCH-{n}",
+        valid_from=dt.date(2020, 1, 1),
+        valid_to=dt.date(2030, 12, 31),
+        premises_name="Hall",
+        premises_address="Main St",
+        authorized_weekdays=[4],
+        local_licensing_authority="Select Board",
+    )
+    return org
+
+
+def _people(org: Organization, count: int) -> list[Membership]:
+    n = next(_counter)
+    people = Person.objects.bulk_create(
+        Person(legal_name=f"Person {n}-{i}", date_of_birth=dt.date(1960, 1, 1) + dt.timedelta(i))
+        for i in range(count)
+    )
+    return Membership.objects.bulk_create(
+        Membership(organization=org, person=p, kind="member", since=dt.date(2010, 1, 1))
+        for p in people
+    )
+
+
+def inspector_dashboard(scale: int) -> tuple:
+    for _ in range(15 * scale):
+        _organization()
+    user = _user()
+    CommissionStaff.objects.create(user=user, kind="inspector", all_organizations=True)
+    return user, reverse("dashboard"), Organization.objects.count()
+
+
+def member_list(scale: int) -> tuple:
+    org = _organization()
+    _people(org, 40 * scale)
+    return _user(org), reverse("member_list", args=[org.pk]), 40 * scale
+
+
+def worker_list(scale: int) -> tuple:
+    org = _organization()
+    year = dt.date.today().year
+    wl = WorkerList.objects.create(organization=org, year=year)
+    WorkerListEntry.objects.bulk_create(
+        WorkerListEntry(
+            worker_list=wl,
+            person=m.person,
+            roles=["seller"],
+            identification=f"B-{i}",
+            added_on=dt.date(year, 1, 1),
+        )
+        for i, m in enumerate(_people(org, 15 * scale))
+    )
+    return _user(org), reverse("worker_list", args=[org.pk]), 15 * scale
+
+
+def audit_log(scale: int) -> tuple:
+    org = _organization()
+    user = _user(org)
+    for m in _people(org, 50 * scale)[: 50 * scale]:
+        services.update_membership(
+            membership=m, by=user, kind="member", until=None, relationship=f"r{m.pk}"
+        )
+    return user, reverse("audit_log", args=[org.pk]), 50 * scale
+
+
+def card_inventory(scale: int) -> tuple:
+    org = _organization()
+    CardPurchase.objects.bulk_create(
+        CardPurchase(
+            organization=org,
+            supplier="Supply",
+            invoice_number=f"INV-{i}",
+            invoice_date=dt.date(2026, 1, 1),
+            card_type="admission",
+            series=f"S{i}",
+            quantity=100,
+            unit_cost=Decimal("0.10"),
+            proof_reference="binder",
+        )
+        for i in range(10 * scale)
+    )
+    return _user(org), reverse("card_inventory", args=[org.pk]), 10 * scale
+
+
+SCENARIOS: dict[str, Callable[[int], tuple]] = {
+    "inspector dashboard": inspector_dashboard,
+    "member list": member_list,
+    "worker list": worker_list,
+    "audit trail": audit_log,
+    "card inventory": card_inventory,
+}
