@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Prefetch, Q, Sum
+from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
 from occasions.models import AttendanceAnnouncement, Occasion, PriceListItem, Sale, SaleLine
 
@@ -109,14 +109,9 @@ def recent_sales(occasion: Occasion, limit: int = 12) -> list[Sale]:
     )
 
 
-def sale_total(sale: Sale) -> Decimal:
-    """The money of one receipt, from its (prefetched) lines."""
-    return sum((line.amount for line in sale.lines.all()), Decimal("0.00"))
-
-
-def witnesses(occasion: Occasion) -> list[Any]:
+def witnesses(occasion: Occasion) -> QuerySet[Any]:
     """The people of the organization who may witness a void, by name."""
-    return list(
+    return (
         get_user_model()
         .objects.filter(org_roles__organization_id=occasion.organization_id)
         .distinct()

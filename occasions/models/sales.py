@@ -78,6 +78,15 @@ class Sale(models.Model):
     def is_voided(self) -> bool:
         return self.voided_at is not None
 
+    @property
+    def total(self) -> Decimal:
+        """The receipt's money, from its lines (prefetch them when listing receipts)."""
+        return sum((line.amount for line in self.lines.all()), Decimal("0.00"))
+
+    @property
+    def has_admission(self) -> bool:
+        return any(line.category == PriceListItem.Category.ADMISSION for line in self.lines.all())
+
 
 class SaleLine(models.Model):
     """A quantity of one posted item in a sale. The category and the price are copied from the
