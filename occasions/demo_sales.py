@@ -1,8 +1,8 @@
 """The demo door of an open occasion (shared/SAMPLE-NIGHT.md): 118 players, each one admission
-with a few extras, a handful buying more cards against their receipt at the intermission, one
-sale rung up wrong and voided before a witness, and the attendance announced. Everything goes
-through the services, so the rules judge it and the audit chain records it. Idempotent: an
-occasion that already has sales is left alone."""
+with a few extras; one sale rung up wrong and voided before a witness; play started; a handful
+buying more cards against their receipt at the intermission; the attendance announced. All of
+it goes through the services, so the rules judge it and the audit chain records it. Idempotent:
+an occasion that already has sales is left alone."""
 
 from __future__ import annotations
 
@@ -81,6 +81,7 @@ def seed_sales(occasion: Occasion, today: dt.date) -> None:
             occasion=occasion, lines=lines, admission_receipt=None, by=seller
         )
         receipts.append(sale.number)
+    services.start_play(occasion=occasion, by=in_charge)
     for number in rng.sample(receipts, 9):
         more = extras()
         if more:

@@ -119,6 +119,20 @@ class SaleLine(models.Model):
     def __str__(self) -> str:
         return f"{self.quantity} × {self.get_category_display()} at ${self.unit_price}"
 
+    #: How a receipt line reads in the door's list of recent sales, where room is short.
+    SHORT_LABELS = {
+        PriceListItem.Category.ADMISSION: "admission",
+        PriceListItem.Category.EXTRA_REGULAR: "extra",
+        PriceListItem.Category.BONUS: "bonus",
+        PriceListItem.Category.SPECIAL: "special",
+        PriceListItem.Category.WINNER_TAKE_ALL: "WTA",
+        PriceListItem.Category.PACKAGE: "package",
+    }
+
+    @property
+    def short_label(self) -> str:
+        return self.SHORT_LABELS.get(self.category, self.category)
+
     @staticmethod
     def amount_for(quantity: int, unit_price: Decimal) -> Decimal:
         return (unit_price * quantity).quantize(Decimal("0.01"))

@@ -304,6 +304,8 @@ def test_the_demo_door_sells_a_realistic_night_once(tenant, open_occasion):
     assert counts.voided == 1
     assert counts.quantity("extra_regular") > 0 and counts.quantity("special") > 0
     assert selectors.attendance_check(open_occasion).announcement.players == 118
+    open_occasion.refresh_from_db()
+    assert open_occasion.play_started_at is not None
     voided = Sale.objects.get(voided_at__isnull=False)
     assert voided.void_witness not in (voided.sold_by, voided.voided_by)
     sales = Sale.objects.count()
