@@ -1,6 +1,6 @@
 from django.urls import path
 
-from occasions import views
+from occasions import sales_views, views
 
 urlpatterns = [
     path("org/<int:org_id>/occasions/", views.calendar, name="occasion_calendar"),
@@ -25,5 +25,36 @@ urlpatterns = [
         "org/<int:org_id>/occasions/<int:pk>/prices/print/",
         views.price_list_print,
         name="price_list_print",
+    ),
+    path("org/<int:org_id>/occasions/<int:pk>/sales/", sales_views.door_sales, name="door_sales"),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/sales/counts/",
+        sales_views.sale_counts,
+        name="sale_counts",
+    ),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/sales/record/",
+        sales_views.sale_record,
+        name="sale_record",
+    ),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/sales/void/",
+        sales_views.sale_void,
+        name="sale_void",
+    ),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/sales/attendance/",
+        sales_views.attendance_announce,
+        name="attendance_announce",
+    ),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/sales/start-play/",
+        sales_views.start_play,
+        name="occasion_start_play",
+    ),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/sales/second-half/",
+        sales_views.start_second_half,
+        name="occasion_start_second_half",
     ),
 ]

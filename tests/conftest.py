@@ -225,3 +225,50 @@ def card_purchase(tenant: Tenant, media_root: Any) -> Any:
         unit_cost=Decimal("0.12"),
         proof=pdf_upload("invoice-1.pdf"),
     )
+
+
+#: The prices of shared/SAMPLE-NIGHT.md.
+SAMPLE_PRICES = [
+    {"category": "admission", "label": "Admission (3-on regular card)", "price": "2.00"},
+    {"category": "extra_regular", "label": "Extra regular card (3-on)", "price": "1.00"},
+    {"category": "bonus", "label": "Bonus card", "price": "1.00"},
+    {"category": "special", "label": "Special game card", "price": "2.00"},
+    {"category": "winner_take_all", "label": "Winner-take-all card", "price": "1.00"},
+]
+
+
+def open_for_tests(occasion: Any) -> Any:
+    """Open an occasion the short way (the opening checklist is another part's work): the
+    status is set directly, after its price list is posted."""
+    from django.utils import timezone
+
+    from occasions import services as occasion_services
+    from occasions.models import Occasion
+
+    if not occasion.price_items.exists():
+        occasion_services.set_price_list(occasion=occasion, items=SAMPLE_PRICES, by=None)
+    Occasion.objects.filter(pk=occasion.pk).update(
+        status=Occasion.Status.OPEN, opened_at=timezone.now()
+    )
+    occasion.refresh_from_db()
+    return occasion
+
+
+@pytest.fixture
+def open_occasion(occasion: Any) -> Any:
+    """``occasion``, its sample price list posted, open at the door."""
+    return open_for_tests(occasion)
+
+
+@pytest.fixture
+def sale(open_occasion: Any, tenant: Tenant) -> Any:
+    """Receipt 1: an admission and two extra regular cards, sold by ``tenant``'s worker."""
+    from occasions.sales_services import record_sale
+
+    items = {i.category: i for i in open_occasion.price_items.all()}
+    return record_sale(
+        occasion=open_occasion,
+        lines=[(items["admission"], 1), (items["extra_regular"], 2)],
+        admission_receipt=None,
+        by=tenant.worker,
+    )

@@ -21,6 +21,10 @@ ACTION_LABELS = {
     "inventory.purchase": "recording a card purchase",
     "inventory.use": "recording cards used or voided",
     "prices.set": "setting the posted price list",
+    "sale.record": "recording a sale at the door",
+    "sale.void": "voiding a sale",
+    "attendance.announce": "announcing the attendance",
+    "occasion.start_second_half": "starting the second half",
 }
 
 

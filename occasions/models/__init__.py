@@ -1,4 +1,12 @@
 from occasions.models.core import Occasion, ResumptionNotice
 from occasions.models.prices import PriceListItem
+from occasions.models.sales import AttendanceAnnouncement, Sale, SaleLine
 
-__all__ = ["Occasion", "PriceListItem", "ResumptionNotice"]
+__all__ = [
+    "AttendanceAnnouncement",
+    "Occasion",
+    "PriceListItem",
+    "ResumptionNotice",
+    "Sale",
+    "SaleLine",
+]

@@ -1,0 +1,127 @@
+"""The door's forms: they only shape input. Whether a sale, a void or an announcement is allowed
+is the rules' answer, given by the services with its citation."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from django import forms
+
+from occasions.models import PriceListItem
+from occasions.sales_services import MAX_QUANTITY
+
+QUANTITY_FIELD = re.compile(r"qty_(\d{1,18})")
+RECEIPT_MAX = 10**9
+QUANTITY_ERRORS = {
+    "invalid": "Each quantity is a whole number.",
+    "min_value": "A quantity cannot be negative.",
+    "max_value": f"At most {MAX_QUANTITY} of one item in a sale.",
+}
+
+
+def quantity_field(label: str) -> forms.IntegerField:
+    return forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_QUANTITY,
+        label=label,
+        error_messages=QUANTITY_ERRORS,
+    )
+
+
+class SaleForm(forms.Form):
+    """One number box per posted item, and the admission receipt extras are sold against.
+    There is deliberately no field for a card's numbers (961 CMR 3.04(4)(d)1)."""
+
+    admission_receipt = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=RECEIPT_MAX,
+        label="Against admission receipt #",
+        error_messages={
+            "invalid": "A receipt number is a whole number.",
+            "min_value": "Receipt numbers start at 1.",
+            "max_value": "No receipt has that number.",
+        },
+    )
+
+    def __init__(self, *args: Any, items: Iterable[PriceListItem], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.items = list(items)
+        for item in self.items:
+            self.fields[f"qty_{item.pk}"] = quantity_field(item.label)
+        self.lines: list[tuple[int, int]] = []
+
+    def item_fields(self) -> list[tuple[PriceListItem, forms.BoundField]]:
+        return [(item, self[f"qty_{item.pk}"]) for item in self.items]
+
+    @property
+    def focus_name(self) -> str:
+        """The box the cursor starts in: the first with an error, else the first extra (the
+        admission box already holds its 1), else the first box."""
+        names = [f"qty_{item.pk}" for item in self.items]
+        if self.is_bound and self.errors:
+            wrong = [name for name in [*names, "admission_receipt"] if name in self.errors]
+            if wrong:
+                return wrong[0]
+        extras = [
+            f"qty_{item.pk}"
+            for item in self.items
+            if item.category != PriceListItem.Category.ADMISSION
+        ]
+        return (extras or names or ["admission_receipt"])[0]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        lines = [
+            (item.pk, data[f"qty_{item.pk}"]) for item in self.items if data.get(f"qty_{item.pk}")
+        ]
+        # A box for an item no longer on this list (a stale screen, another occasion's page) is
+        # passed on as it is: the rules refuse it with their citation, and the refusal is logged.
+        for key, value in self.data.items():
+            match = QUANTITY_FIELD.fullmatch(key)
+            if match is None or key in self.fields or not str(value).strip():
+                continue
+            quantity = quantity_field(key).clean(value)
+            if quantity:
+                lines.append((int(match.group(1)), quantity))
+        if not lines and not self.errors:
+            raise forms.ValidationError("Enter a quantity for at least one item.")
+        self.lines = lines
+        return data
+
+
+class VoidForm(forms.Form):
+    """The reason and the witness are left to the rules (961 CMR 3.04(4)(d)), so that a void
+    missing either is refused with its citation and logged."""
+
+    receipt = forms.IntegerField(
+        min_value=1,
+        max_value=RECEIPT_MAX,
+        error_messages={"required": "Give the receipt number.", "invalid": "Not a receipt number."},
+    )
+    reason = forms.CharField(max_length=300, required=False)
+    witness = forms.ModelChoiceField(queryset=None, required=False, empty_label="Witness…")
+
+    def __init__(self, *args: Any, witnesses: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["witness"].queryset = witnesses
+        self.fields["witness"].error_messages["invalid_choice"] = (
+            "The witness must be a person of this organization."
+        )
+
+
+class AttendanceForm(forms.Form):
+    players = forms.IntegerField(
+        min_value=0,
+        max_value=100_000,
+        label="Players in attendance",
+        error_messages={
+            "required": "Give the number of players announced.",
+            "invalid": "The number of players is a whole number.",
+            "min_value": "The number of players cannot be negative.",
+            "max_value": "That is more players than a hall holds.",
+        },
+    )

@@ -1,0 +1,119 @@
+"""Reads of the door: the count by category kept for 961 CMR 3.04(4)(d)2, available at any time
+during the occasion and at its close, the recent receipts, and the attendance announced."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+
+from occasions.models import AttendanceAnnouncement, Occasion, PriceListItem, Sale, SaleLine
+
+CENT = Decimal("0.01")
+Category = PriceListItem.Category
+
+
+@dataclass(frozen=True)
+class CategoryCount:
+    category: str
+    label: str
+    quantity: int
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class DoorCounts:
+    """What the door sold, voided sales left out: a count and the money for each category."""
+
+    categories: tuple[CategoryCount, ...]
+    total: Decimal
+    receipts: int
+    voided: int
+
+    def quantity(self, category: str) -> int:
+        return next((c.quantity for c in self.categories if c.category == category), 0)
+
+    @property
+    def admissions(self) -> int:
+        return self.quantity(Category.ADMISSION)
+
+
+def door_counts(occasion: Occasion) -> DoorCounts:
+    """Counts and money by category in one aggregate query, whatever the number of sales."""
+    live = Q(sale__voided_at__isnull=True)
+    aggregates: dict[str, Any] = {
+        "receipts": Count("sale", distinct=True, filter=live),
+        "voided": Count("sale", distinct=True, filter=~live),
+    }
+    for value in Category.values:
+        in_category = live & Q(category=value)
+        aggregates[f"{value}__quantity"] = Sum("quantity", filter=in_category)
+        aggregates[f"{value}__amount"] = Sum("amount", filter=in_category)
+    row = SaleLine.objects.filter(sale__occasion=occasion).aggregate(**aggregates)
+    categories = tuple(
+        CategoryCount(
+            category=value,
+            label=label,
+            quantity=row[f"{value}__quantity"] or 0,
+            amount=Decimal(row[f"{value}__amount"] or 0).quantize(CENT),
+        )
+        for value, label in Category.choices
+    )
+    return DoorCounts(
+        categories=categories,
+        total=sum((c.amount for c in categories), Decimal("0.00")),
+        receipts=row["receipts"],
+        voided=row["voided"],
+    )
+
+
+@dataclass(frozen=True)
+class AttendanceCheck:
+    """The attendance announced (961 CMR 3.04(5)(c)) beside the admissions sold."""
+
+    announcement: AttendanceAnnouncement | None
+    admissions_sold: int
+
+    @property
+    def announced(self) -> bool:
+        return self.announcement is not None
+
+    @property
+    def difference(self) -> int | None:
+        """Admissions sold less players announced: above 0, paid players who were not counted."""
+        if self.announcement is None:
+            return None
+        return self.admissions_sold - self.announcement.players
+
+
+def attendance_check(occasion: Occasion, counts: DoorCounts | None = None) -> AttendanceCheck:
+    counts = counts if counts is not None else door_counts(occasion)
+    announcement = (
+        AttendanceAnnouncement.objects.filter(occasion=occasion)
+        .select_related("announced_by")
+        .first()
+    )
+    return AttendanceCheck(announcement=announcement, admissions_sold=counts.admissions)
+
+
+def recent_sales(occasion: Occasion, limit: int = 12) -> list[Sale]:
+    """The latest receipts first, each with its lines, in two queries."""
+    return list(
+        Sale.objects.filter(occasion=occasion)
+        .select_related("sold_by", "voided_by", "void_witness", "admission_sale")
+        .prefetch_related(Prefetch("lines", queryset=SaleLine.objects.select_related("price_item")))
+        .order_by("-number")[:limit]
+    )
+
+
+def witnesses(occasion: Occasion) -> QuerySet[Any]:
+    """The people of the organization who may witness a void, by name."""
+    return (
+        get_user_model()
+        .objects.filter(org_roles__organization_id=occasion.organization_id)
+        .distinct()
+        .order_by("first_name", "last_name", "username")
+    )

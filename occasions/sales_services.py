@@ -1,0 +1,296 @@
+"""Writes at the door: sales, voids, the attendance and the halves. Each is one transaction that
+locks the occasion row, gathers the facts, lets the rules judge, saves and writes its audit
+event. Locking the occasion first, always, is what gives concurrent sellers distinct receipt
+numbers and loses no count."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db.models import Max
+from django.utils import timezone
+
+from beano import rules
+from beano.rules.charges import (
+    ANNOUNCE_ATTENDANCE,
+    RECORD_SALE,
+    START_SECOND_HALF,
+    VOID_SALE,
+    AttendanceFacts,
+    SaleFacts,
+    SaleLineFact,
+    SecondHalfFacts,
+    VoidFacts,
+)
+from occasions.models import AttendanceAnnouncement, Occasion, PriceListItem, Sale, SaleLine
+from occasions.sales_selectors import door_counts
+from organizations.audit import record_event
+from organizations.models import OrganizationRole
+
+#: The most of one item a single sale may carry: beyond it, a typing slip, not a player's order.
+MAX_QUANTITY = 99
+ZERO = Decimal("0.00")
+
+
+def _locked(occasion: Occasion) -> Occasion:
+    return Occasion.objects.select_for_update().select_related("organization").get(pk=occasion.pk)
+
+
+def _line_rows(lines: Sequence[SaleLine]) -> list[dict[str, Any]]:
+    return [
+        {
+            "item": line.price_item_id,
+            "category": line.category,
+            "quantity": line.quantity,
+            "unit_price": line.unit_price,
+            "amount": line.amount,
+        }
+        for line in lines
+    ]
+
+
+def _wanted_lines(
+    lines: Sequence[tuple[PriceListItem | int, int]],
+) -> dict[tuple[int, Decimal | None], int]:
+    """(item id, price the seller charged) → quantity. A PriceListItem given carries the price
+    the seller's screen showed; an id is charged at the posted price (None here)."""
+    wanted: dict[tuple[int, Decimal | None], int] = {}
+    for item, quantity in lines:
+        if isinstance(quantity, bool) or not isinstance(quantity, int):
+            raise ValidationError("Each quantity is a whole number.")
+        if not 1 <= quantity <= MAX_QUANTITY:
+            raise ValidationError(f"Each quantity is between 1 and {MAX_QUANTITY}.")
+        if isinstance(item, PriceListItem):
+            key = (item.pk, item.price)
+        elif isinstance(item, int) and not isinstance(item, bool):
+            key = (item, None)
+        else:
+            raise ValidationError("Each line names an item of the posted price list.")
+        wanted[key] = wanted.get(key, 0) + quantity
+    if not wanted:
+        raise ValidationError("Enter a quantity for at least one item.")
+    return wanted
+
+
+@rules.atomic()
+def record_sale(
+    *,
+    occasion: Occasion,
+    lines: list[tuple[PriceListItem | int, int]],
+    admission_receipt: int | None,
+    by: Any,
+) -> Sale:
+    """Sell posted items at their posted prices (961 CMR 3.04(4)(c)): a new admission with its
+    extras, or extras against the player's admission receipt (961 CMR 3.04(5)(b))."""
+    wanted = _wanted_lines(lines)
+    occasion = _locked(occasion)
+    posted = {i.pk: i for i in PriceListItem.objects.filter(occasion=occasion)}
+    facts_lines = []
+    for (item_id, charged), quantity in wanted.items():
+        item = posted.get(item_id)
+        facts_lines.append(
+            SaleLineFact(
+                label=item.label if item else f"Item #{item_id}",
+                category=item.category if item else "",
+                quantity=quantity,
+                unit_price=charged if charged is not None else (item.price if item else ZERO),
+                posted_price=item.price if item else None,
+            )
+        )
+    receipt = None
+    if admission_receipt is not None:
+        receipt = Sale.objects.filter(occasion=occasion, number=admission_receipt).first()
+    rules.enforce(
+        RECORD_SALE,
+        SaleFacts(
+            occasion_open=occasion.status == Occasion.Status.OPEN,
+            lines=tuple(facts_lines),
+            admission_receipt=admission_receipt,
+            receipt_is_admission=receipt is not None
+            and receipt.lines.filter(category=PriceListItem.Category.ADMISSION).exists(),
+            receipt_voided=receipt is not None and receipt.is_voided,
+        ),
+        on=occasion.date,
+        actor=by,
+        organization=occasion.organization,
+    )
+    last = Sale.objects.filter(occasion=occasion).aggregate(last=Max("number"))["last"] or 0
+    sale = Sale.objects.create(
+        occasion=occasion,
+        number=last + 1,
+        admission_sale=receipt,
+        sold_by=by,
+        sold_at=timezone.now(),
+    )
+    created = SaleLine.objects.bulk_create(
+        SaleLine(
+            sale=sale,
+            price_item=posted[item_id],
+            category=posted[item_id].category,
+            quantity=quantity,
+            unit_price=posted[item_id].price,
+            amount=SaleLine.amount_for(quantity, posted[item_id].price),
+        )
+        for (item_id, _), quantity in wanted.items()
+    )
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="occasions.sale.recorded",
+        target=sale,
+        new={
+            "number": sale.number,
+            "admission_receipt": admission_receipt,
+            "lines": _line_rows(created),
+            "total": sum((line.amount for line in created), ZERO),
+        },
+    )
+    return sale
+
+
+@rules.atomic()
+def void_sale(*, sale: Sale, reason: str, witness: Any | None, by: Any) -> Sale:
+    """Take a sale out of the count, keeping it on record with its reason and its witness: a
+    second person of the organization, neither the seller nor the one voiding (3.04(4)(d)2)."""
+    occasion = _locked(sale.occasion)
+    sale = Sale.objects.select_for_update().get(pk=sale.pk, occasion=occasion)
+    reason = " ".join((reason or "").split())[:300]
+    witness_id = getattr(witness, "pk", None)
+    rules.enforce(
+        VOID_SALE,
+        VoidFacts(
+            occasion_open=occasion.status == Occasion.Status.OPEN,
+            receipt=sale.number,
+            already_voided=sale.is_voided,
+            reason=reason,
+            has_witness=witness_id is not None,
+            witness_in_organization=witness_id is not None
+            and OrganizationRole.objects.filter(
+                user_id=witness_id, organization=occasion.organization
+            ).exists(),
+            witness_is_seller=witness_id is not None and witness_id == sale.sold_by_id,
+            witness_is_voider=witness_id is not None and witness_id == getattr(by, "pk", None),
+            live_extras_receipts=tuple(
+                sale.extra_sales.filter(voided_at__isnull=True)
+                .order_by("number")
+                .values_list("number", flat=True)
+            ),
+        ),
+        on=occasion.date,
+        actor=by,
+        organization=occasion.organization,
+    )
+    sale.voided_at = timezone.now()
+    sale.void_reason = reason
+    sale.voided_by = by
+    sale.void_witness = witness
+    sale.save(update_fields=["voided_at", "void_reason", "voided_by", "void_witness"])
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="occasions.sale.voided",
+        target=sale,
+        old={"voided_at": None},
+        new={
+            "number": sale.number,
+            "voided_at": sale.voided_at,
+            "reason": reason,
+            "witness": witness.get_username(),
+        },
+    )
+    return sale
+
+
+@rules.atomic()
+def announce_attendance(*, occasion: Occasion, players: int, by: Any) -> AttendanceAnnouncement:
+    """Record the number of players in attendance as announced in the hall (3.04(5)(c))."""
+    if isinstance(players, bool) or not isinstance(players, int) or players < 0:
+        raise ValidationError({"players": "The number of players is a whole number, 0 or more."})
+    occasion = _locked(occasion)
+    rules.enforce(
+        ANNOUNCE_ATTENDANCE,
+        AttendanceFacts(
+            occasion_open=occasion.status == Occasion.Status.OPEN,
+            already_announced=AttendanceAnnouncement.objects.filter(occasion=occasion).exists(),
+            players=players,
+            admissions_sold=door_counts(occasion).admissions,
+        ),
+        on=occasion.date,
+        actor=by,
+        organization=occasion.organization,
+    )
+    announcement = AttendanceAnnouncement.objects.create(
+        occasion=occasion, players=players, announced_at=timezone.now(), announced_by=by
+    )
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="occasions.attendance.announced",
+        target=occasion,
+        new={"players": players, "announced_at": announcement.announced_at},
+    )
+    return announcement
+
+
+def _require_open(occasion: Occasion, what: str) -> None:
+    if occasion.status != Occasion.Status.OPEN:
+        raise ValidationError(
+            f"This occasion is {occasion.get_status_display().lower()}: {what} only while it "
+            "is open."
+        )
+
+
+@rules.atomic()
+def start_play(*, occasion: Occasion, by: Any) -> Occasion:
+    """The first game begins: the time is kept, once, while the occasion is open."""
+    occasion = _locked(occasion)
+    _require_open(occasion, "play starts")
+    if occasion.play_started_at is not None:
+        raise ValidationError(f"Play started at {timezone.localtime(occasion.play_started_at):%X}.")
+    occasion.play_started_at = timezone.now()
+    occasion.save(update_fields=["play_started_at"])
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="occasions.occasion.play_started",
+        target=occasion,
+        old={"play_started_at": None},
+        new={"play_started_at": occasion.play_started_at},
+    )
+    return occasion
+
+
+@rules.atomic()
+def start_second_half(*, occasion: Occasion, by: Any) -> Occasion:
+    """The second half begins, never before the attendance is announced (3.04(5)(c))."""
+    occasion = _locked(occasion)
+    _require_open(occasion, "the second half starts")
+    if occasion.play_started_at is None:
+        raise ValidationError("Play has not started: start the first half first.")
+    if occasion.second_half_started_at is not None:
+        raise ValidationError(
+            f"The second half started at {timezone.localtime(occasion.second_half_started_at):%X}."
+        )
+    rules.enforce(
+        START_SECOND_HALF,
+        SecondHalfFacts(
+            attendance_announced=AttendanceAnnouncement.objects.filter(occasion=occasion).exists()
+        ),
+        on=occasion.date,
+        actor=by,
+        organization=occasion.organization,
+    )
+    occasion.second_half_started_at = timezone.now()
+    occasion.save(update_fields=["second_half_started_at"])
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="occasions.occasion.second_half_started",
+        target=occasion,
+        old={"second_half_started_at": None},
+        new={"second_half_started_at": occasion.second_half_started_at},
+    )
+    return occasion

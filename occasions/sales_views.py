@@ -1,0 +1,215 @@
+"""The door-sales screen of the hall laptop and its actions. Workers, the member in charge and
+the head sell; voids, the attendance and the halves are the member in charge's or the head's.
+Every refusal is shown with its citation (status 200, or an htmx partial) and saves nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from occasions import sales_selectors as selectors
+from occasions import sales_services as services
+from occasions.models import Occasion, PriceListItem, Sale
+from occasions.sales_forms import AttendanceForm, SaleForm, VoidForm
+from occasions.views import RUNS_THE_NIGHT, get_occasion
+from organizations.access import OrgAccess, org_view
+from organizations.models import Role
+
+SELLS = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.WORKER)
+
+
+def _items(occasion: Occasion) -> list[PriceListItem]:
+    return list(PriceListItem.objects.filter(occasion=occasion).order_by("pk"))
+
+
+def _new_sale_form(items: list[PriceListItem]) -> SaleForm:
+    """A fresh form for the next player: one admission, nothing else yet."""
+    initial = {f"qty_{i.pk}": 1 for i in items if i.category == PriceListItem.Category.ADMISSION}
+    return SaleForm(items=items, initial=initial)
+
+
+def _context(access: OrgAccess, occasion: Occasion, **extra: Any) -> dict[str, Any]:
+    items = extra.pop("items", None) or _items(occasion)
+    counts = selectors.door_counts(occasion)
+    can_run = access.has_role(*RUNS_THE_NIGHT)
+    return {
+        "org": access.organization,
+        "access": access,
+        "occasion": occasion,
+        "items": items,
+        "counts": counts,
+        "attendance": selectors.attendance_check(occasion, counts),
+        "recent": selectors.recent_sales(occasion),
+        "witnesses": list(selectors.witnesses(occasion)) if can_run else [],
+        "can_sell": access.has_role(*SELLS),
+        "can_run": can_run,
+        "is_open": occasion.status == Occasion.Status.OPEN,
+        "sale_form": extra.pop("sale_form", None) or _new_sale_form(items),
+        "attendance_form": extra.pop("attendance_form", None)
+        or AttendanceForm(initial={"players": counts.admissions}),
+        **extra,
+    }
+
+
+def _page(request: HttpRequest, occasion: Occasion, **extra: Any) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    return render(request, "occasions/door/door_sales.html", _context(access, occasion, **extra))
+
+
+def _back(occasion: Occasion) -> HttpResponse:
+    return redirect("door_sales", org_id=occasion.organization_id, pk=occasion.pk)
+
+
+def _sale_summary(sale: Sale) -> str:
+    lines = ", ".join(
+        f"{line.quantity} × {line.get_category_display()}" for line in sale.lines.all()
+    )
+    return f"Receipt {sale.number} recorded — ${sale.total:.2f}: {lines}."
+
+
+def _read_only(request: HttpRequest) -> HttpResponse | None:
+    """Pages that only read answer other methods with 405, once the occasion is known to be
+    the organization's (another organization's is a 404 whatever the method)."""
+    if request.method in ("GET", "HEAD"):
+        return None
+    return HttpResponseNotAllowed(["GET", "HEAD"])
+
+
+@org_view(write_roles=SELLS)
+def door_sales(request: HttpRequest, pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    occasion = get_occasion(access, pk)
+    return _read_only(request) or _page(request, occasion)
+
+
+@org_view()
+def sale_counts(request: HttpRequest, pk: int) -> HttpResponse:
+    """The counts by category and the attendance, for htmx to refresh beside the sale form."""
+    access = request.access  # type: ignore[attr-defined]
+    occasion = get_occasion(access, pk)
+    if refused := _read_only(request):
+        return refused
+    counts = selectors.door_counts(occasion)
+    return render(
+        request,
+        "occasions/door/_counts.html",
+        {
+            "org": access.organization,
+            "occasion": occasion,
+            "counts": counts,
+            "attendance": selectors.attendance_check(occasion, counts),
+        },
+    )
+
+
+@org_view(write_roles=SELLS, form_page=True)
+@require_POST
+def sale_record(request: HttpRequest, pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    occasion = get_occasion(access, pk)
+    items = _items(occasion)
+    form = SaleForm(request.POST, items=items)
+    recorded = None
+    if form.is_valid():
+        try:
+            recorded = services.record_sale(
+                occasion=occasion,
+                lines=list(form.lines),
+                admission_receipt=form.cleaned_data["admission_receipt"],
+                by=request.user,
+            )
+        except ValidationError as error:
+            for message in error.messages:
+                form.add_error(None, message)
+    if recorded is not None and not request.htmx:
+        messages.success(request, _sale_summary(recorded))
+        return _back(occasion)
+    sale_form = _new_sale_form(items) if recorded is not None else form
+    context = _context(access, occasion, items=items, sale_form=sale_form)
+    if not request.htmx:
+        return render(request, "occasions/door/door_sales.html", context)
+    context["sold"] = _sale_summary(recorded) if recorded is not None else ""
+    return render(request, "occasions/door/_after_sale.html", context)
+
+
+@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@require_POST
+def sale_void(request: HttpRequest, pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    occasion = get_occasion(access, pk)
+    form = VoidForm(request.POST, witnesses=selectors.witnesses(occasion))
+    errors: list[str] = []
+    voided = None
+    if not form.is_valid():
+        errors = [e for field_errors in form.errors.values() for e in field_errors]
+    else:
+        sale = Sale.objects.filter(occasion=occasion, number=form.cleaned_data["receipt"]).first()
+        if sale is None:
+            errors = [f"No receipt {form.cleaned_data['receipt']} at this occasion."]
+        else:
+            try:
+                voided = services.void_sale(
+                    sale=sale,
+                    reason=form.cleaned_data["reason"],
+                    witness=form.cleaned_data["witness"],
+                    by=request.user,
+                )
+            except ValidationError as error:
+                errors = error.messages
+    done = f"Receipt {voided.number} is voided." if voided is not None else ""
+    if request.htmx:
+        context = _context(access, occasion, void_errors=errors, void_done=done)
+        return render(request, "occasions/door/_after_void.html", context)
+    if voided is not None:
+        messages.success(request, done)
+        return _back(occasion)
+    return _page(request, occasion, void_errors=errors)
+
+
+@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@require_POST
+def attendance_announce(request: HttpRequest, pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    occasion = get_occasion(access, pk)
+    form = AttendanceForm(request.POST)
+    if form.is_valid():
+        try:
+            announced = services.announce_attendance(
+                occasion=occasion, players=form.cleaned_data["players"], by=request.user
+            )
+        except ValidationError as error:
+            for message in error.messages:
+                form.add_error(None, message)
+        else:
+            messages.success(request, f"{announced.players} players in attendance, announced.")
+            return _back(occasion)
+    return _page(request, occasion, attendance_form=form)
+
+
+def _halves(request: HttpRequest, pk: int, start: Any, done: str) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    occasion = get_occasion(access, pk)
+    try:
+        start(occasion=occasion, by=request.user)
+    except ValidationError as error:
+        occasion.refresh_from_db()
+        return _page(request, occasion, halves_errors=error.messages)
+    messages.success(request, done)
+    return _back(occasion)
+
+
+@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@require_POST
+def start_play(request: HttpRequest, pk: int) -> HttpResponse:
+    return _halves(request, pk, services.start_play, "Play has started: the first half is on.")
+
+
+@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@require_POST
+def start_second_half(request: HttpRequest, pk: int) -> HttpResponse:
+    return _halves(request, pk, services.start_second_half, "The second half has started.")
