@@ -92,7 +92,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, for the test database too: the Celery worker process started by the
     # worker tests must see the rows the test wrote.
     DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / "test.sqlite3")}
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20}
+    # Take the write lock when a transaction begins, so two writers (two sellers, the web and
+    # the Celery worker) wait their turn instead of failing with "database is locked".
+    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
