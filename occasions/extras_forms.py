@@ -60,7 +60,7 @@ class ExtrasForm(forms.Form):
 class VaryingPrizesForm(ExtrasForm):
     title = "Prizes varying with attendance"
     submit_label = "Record the announcement"
-    persons_entitled_to_play = _count("Persons entitled to play, present")
+    persons_entitled_to_play = _count("Persons entitled to play")
     prizes_announced = forms.CharField(
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 2}),
@@ -87,8 +87,8 @@ class DoorPrizeForm(ExtrasForm):
     has_time = True
     description = forms.CharField(max_length=200)
     value = MoneyField(help_text="Cost, or fair market value if donated.")
-    donated = forms.BooleanField(required=False)
     winner_name = forms.CharField(max_length=200, required=False, label="Winner")
+    donated = forms.BooleanField(required=False)
 
 
 class GiftForm(ExtrasForm):

@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from occasions import extras_selectors as selectors
@@ -158,6 +159,7 @@ def raffle_permits(request: HttpRequest) -> HttpResponse:
             "access": access,
             "tab": "occasions",
             "permits": selectors.raffle_permits(org),
+            "today": timezone.localdate(),
             "form": form if can_edit else None,
         },
     )

@@ -23,7 +23,7 @@ CHARITY_REDEEM = "extras.charity_ticket.redeem"
 
 
 class GiftKind(models.TextChoices):
-    FREE_PLAY = "free_play", "Opportunity to play without charge"
+    FREE_PLAY = "free_play", "Free play"
     SERVICE = "service", "Service"
     THING = "thing", "Thing of value"
 
