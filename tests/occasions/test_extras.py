@@ -9,6 +9,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 from django.utils import timezone
 
 from beano import rules
@@ -482,3 +483,22 @@ def test_the_demo_extras_are_recorded_once(tenant, open_occasion):
         "Fairhaven",
         "Fall River",
     }
+
+
+def test_a_commission_admin_keeps_the_prevailing_police_rates_audited(client, commission_admin):
+    client.force_login(commission_admin)
+    response = client.post(
+        reverse("admin:occasions_prevailingpolicerate_add"),
+        {
+            "town": "New Bedford",
+            "hourly_rate": "61.50",
+            "effective_from": "2026-07-01",
+            "source": "New Bedford Police Department",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert PrevailingPoliceRate.objects.get().hourly_rate == Decimal("61.50")
+    event = AuditEvent.objects.get(action="admin.prevailingpolicerate.added")
+    assert event.organization is None and event.actor == commission_admin
+    for name in ("rafflepermit", "policedetail", "charityticketserialassignment"):
+        assert client.get(reverse(f"admin:occasions_{name}_changelist")).status_code == 200
