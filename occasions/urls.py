@@ -1,6 +1,7 @@
 from django.urls import path
 
-from occasions import sales_views, views
+from occasions import extras_views, sales_views, views
+from occasions.extras_forms import EXTRAS_FORMS
 
 urlpatterns = [
     path("org/<int:org_id>/occasions/", views.calendar, name="occasion_calendar"),
@@ -56,5 +57,32 @@ urlpatterns = [
         "org/<int:org_id>/occasions/<int:pk>/sales/second-half/",
         sales_views.start_second_half,
         name="occasion_start_second_half",
+    ),
+]
+
+urlpatterns += [
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/extras/",
+        extras_views.extras_page,
+        name="occasion_extras",
+    ),
+    *[
+        path(
+            f"org/<int:org_id>/occasions/<int:pk>/extras/{kind}/",
+            extras_views.record_extra,
+            {"kind": kind},
+            name=extras_views.url_name(kind),
+        )
+        for kind in EXTRAS_FORMS
+    ],
+    path(
+        "org/<int:org_id>/raffle-permits/",
+        extras_views.raffle_permits,
+        name="raffle_permits",
+    ),
+    path(
+        "org/<int:org_id>/raffle-permits/<int:pk>/document/",
+        extras_views.raffle_permit_document,
+        name="raffle_permit_document",
     ),
 ]

@@ -365,4 +365,16 @@ def commission_admin_group() -> Group:
         ]
     )
     group.permissions.add(*permissions)
+    # Commission data kept with the occasions: police rates (3.04(3)(e)), charity serials (8)(f).
+    group.permissions.add(
+        *Permission.objects.filter(
+            content_type__app_label="occasions",
+            content_type__model__in=["prevailingpolicerate", "charityticketserialassignment"],
+        ).exclude(codename__startswith="delete_"),
+        *Permission.objects.filter(
+            content_type__app_label="occasions",
+            content_type__model__in=["rafflepermit", "policedetail"],
+            codename__startswith="view_",
+        ),
+    )
     return group

@@ -247,9 +247,8 @@ def open_for_tests(occasion: Any) -> Any:
 
     if not occasion.price_items.exists():
         occasion_services.set_price_list(occasion=occasion, items=SAMPLE_PRICES, by=None)
-    Occasion.objects.filter(pk=occasion.pk).update(
-        status=Occasion.Status.OPEN, opened_at=timezone.now()
-    )
+    opened_at = timezone.make_aware(dt.datetime.combine(occasion.date, dt.time(17, 0)))
+    Occasion.objects.filter(pk=occasion.pk).update(status=Occasion.Status.OPEN, opened_at=opened_at)
     occasion.refresh_from_db()
     return occasion
 
@@ -271,4 +270,38 @@ def sale(open_occasion: Any, tenant: Tenant) -> Any:
         lines=[(items["admission"], 1), (items["extra_regular"], 2)],
         admission_receipt=None,
         by=tenant.worker,
+    )
+
+
+@pytest.fixture
+def raffle_permit(tenant: Tenant, media_root: Any) -> Any:
+    """``tenant``'s raffle permit from the Fairhaven town clerk, valid all 2026, scan on file."""
+    from occasions.raffle_services import record_raffle_permit
+
+    return record_raffle_permit(
+        organization=tenant.organization,
+        permit_number="FH-R-2026-0042",
+        issued_by="Town Clerk",
+        town="Fairhaven",
+        valid_from=dt.date(2026, 1, 1),
+        valid_to=dt.date(2026, 12, 31),
+        document=pdf_upload("raffle-permit.pdf"),
+        by=tenant.head,
+    )
+
+
+@pytest.fixture
+def door_prize(tenant: Tenant, open_occasion: Any) -> Any:
+    """A $45 fruit basket awarded at ``open_occasion``."""
+    from decimal import Decimal
+
+    from occasions.extras_services import award_door_prize
+
+    return award_door_prize(
+        occasion=open_occasion,
+        description="Fruit basket",
+        value=Decimal("45.00"),
+        donated=False,
+        winner_name="Mary Costa",
+        by=tenant.member_in_charge,
     )

@@ -25,6 +25,17 @@ ACTION_LABELS = {
     "sale.void": "voiding a sale",
     "attendance.announce": "announcing the attendance",
     "occasion.start_second_half": "starting the second half",
+    "extras.varying_prizes.announce": "announcing prizes varying with attendance",
+    "extras.refund.record": "recording a refund to a paid patron",
+    "extras.door_prize.award": "awarding a door prize",
+    "extras.gift.give": "giving free play or a thing of value",
+    "extras.raffle.create": "holding a raffle at an occasion",
+    "extras.raffle.sell_ticket": "selling raffle tickets",
+    "extras.charity_ticket.sell": "selling charity game tickets",
+    "extras.charity_ticket.redeem": "redeeming a charity game ticket",
+    "extras.other_sale.record": "recording another sale at an occasion",
+    "extras.police_detail.record": "recording a police detail",
+    "extras.transportation.arrange": "arranging transportation of players",
 }
 
 

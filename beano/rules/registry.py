@@ -7,6 +7,9 @@ RULE_MODULES = (
     "beano.rules.equipment",
     "beano.rules.reporting",
     "beano.rules.charges",
+    "beano.rules.facilities",
+    "beano.rules.prizes",
+    "beano.rules.prohibited",
 )
 
 

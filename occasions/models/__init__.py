@@ -1,12 +1,42 @@
 from occasions.models.core import Occasion, ResumptionNotice
+from occasions.models.extras import (
+    CharityRedemption,
+    CharityTicketSale,
+    CharityTicketSerialAssignment,
+    DoorPrize,
+    Gift,
+    OtherSale,
+    PoliceDetail,
+    PrevailingPoliceRate,
+    Raffle,
+    RafflePermit,
+    RaffleTicketSale,
+    Refund,
+    TransportationArrangement,
+    VaryingPrizesAnnouncement,
+)
 from occasions.models.prices import PriceListItem
 from occasions.models.sales import AttendanceAnnouncement, Sale, SaleLine
 
 __all__ = [
     "AttendanceAnnouncement",
+    "CharityRedemption",
+    "CharityTicketSale",
+    "CharityTicketSerialAssignment",
+    "DoorPrize",
+    "Gift",
     "Occasion",
+    "OtherSale",
+    "PoliceDetail",
+    "PrevailingPoliceRate",
     "PriceListItem",
+    "Raffle",
+    "RafflePermit",
+    "RaffleTicketSale",
+    "Refund",
     "ResumptionNotice",
     "Sale",
     "SaleLine",
+    "TransportationArrangement",
+    "VaryingPrizesAnnouncement",
 ]

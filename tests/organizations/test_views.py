@@ -50,6 +50,20 @@ ORG_PAGES = [
     ("card_purchase_add", None, True),
     ("card_usage_add", "card_purchase", True),
     ("card_purchase_proof", "card_purchase", False),
+    ("occasion_extras", "open_occasion", False),
+    ("extras_varying", "open_occasion", True),
+    ("extras_refund", "open_occasion", True),
+    ("extras_door_prize", "open_occasion", True),
+    ("extras_gift", "open_occasion", True),
+    ("extras_raffle", "open_occasion", True),
+    ("extras_raffle_tickets", "open_occasion", True),
+    ("extras_charity_sale", "open_occasion", True),
+    ("extras_charity_redemption", "open_occasion", True),
+    ("extras_other_sale", "open_occasion", True),
+    ("extras_police", "open_occasion", True),
+    ("extras_transportation", "open_occasion", True),
+    ("raffle_permits", None, False),
+    ("raffle_permit_document", "raffle_permit", False),
 ]
 
 

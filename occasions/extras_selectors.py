@@ -1,0 +1,225 @@
+"""Reads for an occasion's prizes and other sales (961 CMR 3.04(3)(e), (8)(d)-(f), (9)), always
+given the occasion or the organization."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import QuerySet, Sum
+
+from beano.rules import LimitName, limits_in_force
+from occasions.models import (
+    CharityRedemption,
+    CharityTicketSale,
+    CharityTicketSerialAssignment,
+    DoorPrize,
+    Gift,
+    Occasion,
+    OtherSale,
+    PoliceDetail,
+    PrevailingPoliceRate,
+    PriceListItem,
+    Raffle,
+    RafflePermit,
+    RaffleTicketSale,
+    Refund,
+    Sale,
+    TransportationArrangement,
+    VaryingPrizesAnnouncement,
+)
+from organizations.models import Organization, WorkerListEntry
+
+ZERO = Decimal("0.00")
+
+
+def _sum(queryset: QuerySet, expression: str) -> Decimal:
+    return queryset.aggregate(total=Sum(expression))["total"] or ZERO
+
+
+def admission_receipt_exists(occasion: Occasion, number: int) -> bool:
+    """Is ``number`` a standing (not voided) admission receipt of ``occasion`` (3.04(5)(b))?"""
+    return Sale.objects.filter(
+        occasion=occasion,
+        number=number,
+        voided_at__isnull=True,
+        lines__category=PriceListItem.Category.ADMISSION,
+    ).exists()
+
+
+def door_prizes_total(occasion: Occasion) -> Decimal:
+    return _sum(DoorPrize.objects.filter(occasion=occasion), "value")
+
+
+def door_prize_limit(occasion: Occasion) -> Decimal | None:
+    """The aggregate value of door prizes per occasion in force on its date (3.04(8)(e))."""
+    return limits_in_force(occasion.date).get(LimitName.MAX_DOOR_PRIZES_OCCASION)
+
+
+def prevailing_police_rate(town: str, on: dt.date) -> PrevailingPoliceRate | None:
+    """The town's prevailing police rate in force on ``on`` (3.04(3)(e))."""
+    return (
+        PrevailingPoliceRate.objects.filter(
+            town__iexact=" ".join(town.split()), effective_from__lte=on
+        )
+        .order_by("-effective_from")
+        .first()
+    )
+
+
+def _name_key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def on_worker_list(organization: Organization, name: str, on: dt.date) -> bool:
+    """Is a person of this name on the organization's worker list for the year of ``on`` and
+    not removed by then? (3.04(3)(e): the police officer holds no other capacity.)"""
+    names = WorkerListEntry.objects.filter(
+        worker_list__organization=organization, worker_list__year=on.year
+    ).exclude(removed_on__lte=on)
+    key = _name_key(name)
+    return any(_name_key(n) == key for n in names.values_list("person__legal_name", flat=True))
+
+
+def serial_assigned(organization: Organization, serial: str, on: dt.date) -> bool:
+    """Did the Commission assign ``serial`` to the organization by ``on`` (3.04(8)(f))?"""
+    assignments = CharityTicketSerialAssignment.objects.filter(
+        organization=organization, assigned_on__lte=on
+    )
+    return any(a.covers(serial) for a in assignments)
+
+
+def latest_charity_sale(
+    organization: Organization, serial: str, on: dt.date
+) -> CharityTicketSale | None:
+    """The organization's latest sale of tickets with this serial on or before ``on``: the one
+    a winning ticket is matched to for the year of 3.04(8)(f)."""
+    return (
+        CharityTicketSale.objects.filter(
+            occasion__organization=organization,
+            serial_number__iexact=serial.strip(),
+            sold_at__date__lte=on,
+        )
+        .select_related("occasion")
+        .order_by("-sold_at")
+        .first()
+    )
+
+
+def raffle_permits(organization: Organization) -> QuerySet[RafflePermit]:
+    return RafflePermit.objects.filter(organization=organization)
+
+
+@dataclass
+class RaffleRow:
+    raffle: Raffle
+    tickets: int
+    amount: Decimal
+
+
+@dataclass
+class ExtrasSummary:
+    """Everything recorded at the occasion besides the games, with the running totals."""
+
+    occasion: Occasion
+    door_prize_limit: Decimal | None
+    varying_prizes: VaryingPrizesAnnouncement | None
+    refunds: list[Refund] = field(default_factory=list)
+    door_prizes: list[DoorPrize] = field(default_factory=list)
+    gifts: list[Gift] = field(default_factory=list)
+    raffles: list[RaffleRow] = field(default_factory=list)
+    raffle_ticket_sales: list[RaffleTicketSale] = field(default_factory=list)
+    charity_sales: list[CharityTicketSale] = field(default_factory=list)
+    charity_redemptions: list[CharityRedemption] = field(default_factory=list)
+    other_sales: list[OtherSale] = field(default_factory=list)
+    police_details: list[PoliceDetail] = field(default_factory=list)
+    transportation: list[TransportationArrangement] = field(default_factory=list)
+
+    @property
+    def door_prizes_total(self) -> Decimal:
+        return sum((p.value for p in self.door_prizes), ZERO)
+
+    @property
+    def door_prizes_left(self) -> Decimal | None:
+        if self.door_prize_limit is None:
+            return None
+        return max(self.door_prize_limit - self.door_prizes_total, ZERO)
+
+    @property
+    def door_prizes_percent(self) -> int:
+        if not self.door_prize_limit:
+            return 0
+        return min(int(self.door_prizes_total * 100 / self.door_prize_limit), 100)
+
+    @property
+    def gifts_total(self) -> Decimal:
+        return sum((g.value for g in self.gifts), ZERO)
+
+    @property
+    def refunds_total(self) -> Decimal:
+        return sum((r.amount for r in self.refunds), ZERO)
+
+    @property
+    def raffle_tickets_total(self) -> Decimal:
+        return sum((r.amount for r in self.raffles), ZERO)
+
+    @property
+    def charity_sales_total(self) -> Decimal:
+        return sum((s.amount for s in self.charity_sales), ZERO)
+
+    @property
+    def charity_tickets_sold(self) -> int:
+        return sum(s.quantity for s in self.charity_sales)
+
+    @property
+    def charity_redemptions_total(self) -> Decimal:
+        return sum((r.prize_amount for r in self.charity_redemptions), ZERO)
+
+    @property
+    def other_sales_total(self) -> Decimal:
+        return sum((s.amount for s in self.other_sales), ZERO)
+
+    @property
+    def other_sales_by_kind(self) -> list[tuple[str, Decimal]]:
+        totals: dict[str, Decimal] = {}
+        for s in self.other_sales:
+            label = s.get_kind_display()
+            totals[label] = totals.get(label, ZERO) + s.amount
+        return sorted(totals.items())
+
+    @property
+    def police_total(self) -> Decimal:
+        return sum((p.amount for p in self.police_details), ZERO)
+
+
+def extras_summary(occasion: Occasion) -> ExtrasSummary:
+    """The occasion's prizes and other sales, in a fixed number of queries."""
+    raffles = Raffle.objects.filter(occasion=occasion).select_related("permit")
+    raffle_rows = [
+        RaffleRow(r, r.tickets or 0, r.amount or ZERO)
+        for r in raffles.annotate(
+            tickets=Sum("ticket_sales__quantity"), amount=Sum("ticket_sales__amount")
+        )
+    ]
+    return ExtrasSummary(
+        occasion=occasion,
+        door_prize_limit=door_prize_limit(occasion),
+        varying_prizes=VaryingPrizesAnnouncement.objects.filter(occasion=occasion).first(),
+        refunds=list(Refund.objects.filter(occasion=occasion)),
+        door_prizes=list(DoorPrize.objects.filter(occasion=occasion)),
+        gifts=list(Gift.objects.filter(occasion=occasion).select_related("authorization")),
+        raffles=raffle_rows,
+        raffle_ticket_sales=list(
+            RaffleTicketSale.objects.filter(raffle__occasion=occasion).select_related("raffle")
+        ),
+        charity_sales=list(CharityTicketSale.objects.filter(occasion=occasion)),
+        charity_redemptions=list(CharityRedemption.objects.filter(occasion=occasion)),
+        other_sales=list(OtherSale.objects.filter(occasion=occasion)),
+        police_details=list(PoliceDetail.objects.filter(occasion=occasion)),
+        transportation=list(
+            TransportationArrangement.objects.filter(occasion=occasion).select_related(
+                "authorization"
+            )
+        ),
+    )

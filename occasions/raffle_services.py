@@ -1,0 +1,292 @@
+"""Writes for raffles (961 CMR 3.04(9)(a), (5)(b)) and charity game tickets (3.04(8)(f),
+M.G.L. c. 10 § 37) at an occasion, and the organization's raffle permits.
+
+Each write runs in ``rules.atomic()``: it locks the occasion, builds the facts, has the rules
+judge them before anything is saved, saves, and appends its audit event."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.files import File
+from django.utils import timezone
+
+from beano import rules
+from beano.rules.facilities import CHARITY_SELL, CharityTicketSaleFacts
+from beano.rules.prizes import CHARITY_REDEEM, CharityRedemptionFacts
+from beano.rules.prohibited import (
+    CREATE_RAFFLE,
+    SELL_RAFFLE_TICKET,
+    RaffleFacts,
+    RaffleTicketFacts,
+)
+from occasions import extras_selectors as selectors
+from occasions.extras_services import _user, audit, enforce, lock_occasion, money, text
+from occasions.models import (
+    CharityRedemption,
+    CharityTicketSale,
+    Occasion,
+    Raffle,
+    RafflePermit,
+    RaffleTicketSale,
+)
+from organizations.audit import record_event, snapshot
+from organizations.models import Organization
+
+PERMIT_FIELDS = ("permit_number", "issued_by", "town", "valid_from", "valid_to", "document")
+
+
+@rules.atomic()
+def record_raffle_permit(
+    *,
+    organization: Organization,
+    permit_number: str,
+    issued_by: str,
+    town: str,
+    valid_from: dt.date,
+    valid_to: dt.date,
+    by: Any,
+    document: File | None = None,
+) -> RafflePermit:
+    """The raffle permit the city or town clerk issued (3.04(9)(a)). Its validity is judged
+    each time a raffle is held or a ticket sold under it, on that day."""
+    permit_number = text(permit_number, "permit_number", limit=60)
+    if valid_to < valid_from:
+        raise ValidationError({"valid_to": "A permit cannot end before it starts."})
+    if RafflePermit.objects.filter(
+        organization=organization, permit_number__iexact=permit_number
+    ).exists():
+        raise ValidationError({"permit_number": "This permit is already recorded."})
+    permit = RafflePermit(
+        organization=organization,
+        permit_number=permit_number,
+        issued_by=text(issued_by, "issued_by"),
+        town=text(town, "town", limit=100),
+        valid_from=valid_from,
+        valid_to=valid_to,
+        recorded_by=_user(by),
+    )
+    if document is not None:
+        permit.document = document
+    permit.full_clean()
+    permit.save()
+    values = snapshot(permit, PERMIT_FIELDS)
+    values["document"] = permit.document.name if permit.document else ""
+    record_event(
+        organization=organization,
+        actor=by,
+        action="occasions.raffle_permit.recorded",
+        target=permit,
+        new=values,
+    )
+    return permit
+
+
+def raffle_facts(raffle: Raffle, permit: RafflePermit, on: dt.date) -> RaffleFacts:
+    return RaffleFacts(
+        permit_number=permit.permit_number,
+        permit_valid_from=permit.valid_from,
+        permit_valid_to=permit.valid_to,
+        on=on,
+        prize_kind=raffle.prize_kind,
+        prize_description=raffle.prize_description,
+    )
+
+
+@rules.atomic()
+def hold_raffle(
+    *,
+    occasion: Occasion,
+    permit: RafflePermit,
+    prize_description: str,
+    prize_kind: str,
+    ticket_price: Decimal,
+    by: Any,
+) -> Raffle:
+    """A raffle at the occasion, under a permit valid on its date, with no cash or cash
+    equivalent prize and no break-open tickets but charity game tickets as prizes (3.04(9)(a))."""
+    occasion = lock_occasion(occasion)
+    permit = RafflePermit.objects.select_for_update().get(pk=permit.pk)
+    if permit.organization_id != occasion.organization_id:
+        raise ValidationError({"permit": "That permit is not this organization's."})
+    raffle = Raffle(
+        occasion=occasion,
+        permit=permit,
+        prize_description=text(prize_description, "prize_description"),
+        prize_kind=prize_kind,
+        ticket_price=money(ticket_price, "ticket_price"),
+        recorded_by=_user(by),
+    )
+    raffle.full_clean()
+    enforce(CREATE_RAFFLE, raffle_facts(raffle, permit, occasion.date), occasion, by)
+    raffle.save()
+    audit(
+        occasion,
+        by,
+        "occasions.raffle.held",
+        raffle,
+        ("permit", "prize_description", "prize_kind", "ticket_price"),
+    )
+    return raffle
+
+
+@rules.atomic()
+def sell_raffle_tickets(
+    *,
+    raffle: Raffle,
+    admission_receipt_number: int,
+    quantity: int,
+    by: Any,
+    at: dt.datetime | None = None,
+) -> RaffleTicketSale:
+    """Raffle tickets sold at the raffle's price, during the hours of Beano (3.04(9)(a)), only
+    to a player holding a paid admission receipt of the occasion (3.04(5)(b))."""
+    occasion = lock_occasion(raffle.occasion)
+    raffle = Raffle.objects.select_related("permit").get(pk=raffle.pk)
+    if quantity < 1:
+        raise ValidationError({"quantity": "At least one ticket."})
+    if admission_receipt_number < 1:
+        raise ValidationError({"admission_receipt_number": "Give the admission receipt number."})
+    sold_at = at or timezone.now()
+    enforce(
+        SELL_RAFFLE_TICKET,
+        [
+            raffle_facts(raffle, raffle.permit, timezone.localdate(sold_at)),
+            RaffleTicketFacts(
+                admission_receipt_number=admission_receipt_number,
+                admission_receipt_valid=selectors.admission_receipt_exists(
+                    occasion, admission_receipt_number
+                ),
+                sold_at=sold_at,
+                opened_at=occasion.opened_at,
+                closed_at=occasion.closed_at,
+            ),
+        ],
+        occasion,
+        by,
+    )
+    sale = RaffleTicketSale.objects.create(
+        raffle=raffle,
+        admission_receipt_number=admission_receipt_number,
+        quantity=quantity,
+        amount=raffle.ticket_price * quantity,
+        sold_at=sold_at,
+        sold_by=_user(by),
+    )
+    audit(
+        occasion,
+        by,
+        "occasions.raffle_tickets.sold",
+        sale,
+        ("raffle", "admission_receipt_number", "quantity", "amount", "sold_at"),
+    )
+    return sale
+
+
+@rules.atomic()
+def sell_charity_tickets(
+    *,
+    occasion: Occasion,
+    game_name: str,
+    serial_number: str,
+    quantity: int,
+    price: Decimal,
+    sold_on_premises: bool,
+    by: Any,
+    at: dt.datetime | None = None,
+) -> CharityTicketSale:
+    """Charity game tickets sold at the occasion, on the premises (M.G.L. c. 10 § 37), from a
+    deal whose serial the Commission assigned to the organization (3.04(8)(f))."""
+    occasion = lock_occasion(occasion)
+    game_name = text(game_name, "game_name", limit=100)
+    serial_number = text(serial_number, "serial_number", limit=40).upper()
+    price = money(price, "price")
+    if quantity < 1:
+        raise ValidationError({"quantity": "At least one ticket."})
+    sold_at = at or timezone.now()
+    enforce(
+        CHARITY_SELL,
+        CharityTicketSaleFacts(
+            game_name=game_name,
+            serial_number=serial_number,
+            on_premises=sold_on_premises,
+            sold_at=sold_at,
+            opened_at=occasion.opened_at,
+            closed_at=occasion.closed_at,
+            serial_assigned=selectors.serial_assigned(
+                occasion.organization, serial_number, timezone.localdate(sold_at)
+            ),
+        ),
+        occasion,
+        by,
+    )
+    sale = CharityTicketSale.objects.create(
+        occasion=occasion,
+        game_name=game_name,
+        serial_number=serial_number,
+        quantity=quantity,
+        price=price,
+        sold_on_premises=sold_on_premises,
+        sold_at=sold_at,
+        sold_by=_user(by),
+    )
+    audit(
+        occasion,
+        by,
+        "occasions.charity_tickets.sold",
+        sale,
+        ("game_name", "serial_number", "quantity", "price", "sold_on_premises", "sold_at"),
+    )
+    return sale
+
+
+@rules.atomic()
+def redeem_charity_ticket(
+    *,
+    occasion: Occasion,
+    serial_number: str,
+    prize_amount: Decimal,
+    redeemed_on: dt.date,
+    by: Any,
+) -> CharityRedemption:
+    """A winning charity game ticket redeemed: only the organization's own serial, sold by it,
+    up to one year from the sale (3.04(8)(f)). It is matched to the latest sale of the serial."""
+    occasion = lock_occasion(occasion)
+    organization = occasion.organization
+    serial_number = text(serial_number, "serial_number", limit=40).upper()
+    prize_amount = money(prize_amount, "prize_amount")
+    sale = selectors.latest_charity_sale(organization, serial_number, redeemed_on)
+    sale_date = timezone.localdate(sale.sold_at) if sale else None
+    enforce(
+        CHARITY_REDEEM,
+        CharityRedemptionFacts(
+            serial_number=serial_number,
+            sold_by_organization=sale is not None,
+            serial_assigned_at_sale=sale_date is not None
+            and selectors.serial_assigned(organization, serial_number, sale_date),
+            sale_date=sale_date,
+            redeemed_on=redeemed_on,
+        ),
+        occasion,
+        by,
+    )
+    redemption = CharityRedemption.objects.create(
+        organization=organization,
+        serial_number=serial_number,
+        sale=sale,
+        occasion=occasion,
+        prize_amount=prize_amount,
+        redeemed_on=redeemed_on,
+        recorded_by=_user(by),
+    )
+    audit(
+        occasion,
+        by,
+        "occasions.charity_ticket.redeemed",
+        redemption,
+        ("serial_number", "sale", "prize_amount", "redeemed_on"),
+    )
+    return redemption

@@ -1,0 +1,504 @@
+"""Prizes and other sales at an occasion: each service allowed, refused with its citation (and
+nothing saved, and the refusal logged), waived by the Director's authorization named on the row;
+and the page and the raffle permits, from the hall and from bad input."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+from django.utils import timezone
+
+from beano import rules
+from beano.rules.models import RefusedAction
+from occasions import extras_selectors, extras_services, raffle_services
+from occasions.demo_extras import seed_extras
+from occasions.models import (
+    CharityRedemption,
+    CharityTicketSale,
+    CharityTicketSerialAssignment,
+    DoorPrize,
+    Gift,
+    Occasion,
+    OtherSale,
+    PoliceDetail,
+    PrevailingPoliceRate,
+    Raffle,
+    RaffleTicketSale,
+    Refund,
+    TransportationArrangement,
+    VaryingPrizesAnnouncement,
+)
+from organizations.models import AuditEvent, DirectorAuthorization
+
+
+def at(occasion: Occasion, hour: int, minute: int = 0) -> dt.datetime:
+    return timezone.make_aware(dt.datetime.combine(occasion.date, dt.time(hour, minute)))
+
+
+def refused_with(citation: str) -> None:
+    log = RefusedAction.objects.get()
+    assert log.citations == citation
+    RefusedAction.objects.all().delete()
+
+
+def authorize(tenant, kind: str, **changes) -> DirectorAuthorization:
+    values = {
+        "organization": tenant.organization,
+        "kind": kind,
+        "reference_number": f"MSLC-{kind}",
+        "subject": "Letter of the Director",
+        "valid_from": dt.date(2026, 1, 1),
+        "valid_to": dt.date(2026, 12, 31),
+    }
+    return DirectorAuthorization.objects.create(**(values | changes))
+
+
+def door(occasion, by, value: str, description: str = "Quilt") -> DoorPrize:
+    return extras_services.award_door_prize(
+        occasion=occasion,
+        description=description,
+        value=Decimal(value),
+        donated=True,
+        winner_name="",
+        by=by,
+    )
+
+
+# Door prizes and gifts: 3.04(8)(e)
+
+
+def test_door_prizes_up_to_two_hundred_dollars_are_recorded_and_audited(tenant, open_occasion):
+    mic = tenant.member_in_charge
+    door(open_occasion, mic, "150.00")
+    door(open_occasion, mic, "50.00", "Gift basket")
+    assert extras_selectors.door_prizes_total(open_occasion) == Decimal("200.00")
+    event = AuditEvent.objects.filter(action="occasions.door_prize.awarded").last()
+    assert event.actor == mic and event.new_values["value"] == "50.00"
+
+
+def test_a_door_prize_over_the_aggregate_is_refused_logged_and_not_saved(tenant, open_occasion):
+    door(open_occasion, tenant.member_in_charge, "150.00")
+    with pytest.raises(rules.RuleViolation) as refused:
+        door(open_occasion, tenant.member_in_charge, "50.01", "Gift basket")
+    assert refused.value.citations == ["961 CMR 3.04(8)(e)"]
+    assert DoorPrize.objects.count() == 1
+    refused_with("961 CMR 3.04(8)(e)")
+
+
+def test_nothing_is_recorded_before_the_occasion_opens(tenant, occasion):
+    with pytest.raises(ValidationError, match="has not opened"):
+        door(occasion, tenant.member_in_charge, "10.00")
+    assert not DoorPrize.objects.exists()
+
+
+def gift(occasion, by) -> Gift:
+    return extras_services.give_gift(
+        occasion=occasion,
+        kind="free_play",
+        description="Free admission for the volunteers' night",
+        value=Decimal("2.00"),
+        recipient="Volunteers",
+        by=by,
+    )
+
+
+def test_a_gift_is_refused_without_the_directors_authorization(tenant, open_occasion):
+    authorize(tenant, "8e_gifts", valid_to=dt.date(2026, 11, 30))  # expired before the day
+    with pytest.raises(rules.RuleViolation) as refused:
+        gift(open_occasion, tenant.member_in_charge)
+    assert refused.value.citations == ["961 CMR 3.04(8)(e)"]
+    assert not Gift.objects.exists()
+    refused_with("961 CMR 3.04(8)(e)")
+
+
+def test_a_gift_under_a_valid_authorization_names_it(tenant, open_occasion):
+    granted = authorize(tenant, "8e_gifts")
+    assert gift(open_occasion, tenant.member_in_charge).authorization == granted
+
+
+# Transportation: 3.04(9)(d)
+
+
+def test_transportation_is_refused_without_and_recorded_with_an_authorization(
+    tenant, open_occasion
+):
+    ride = {"occasion": open_occasion, "description": "Van from the senior center"}
+    with pytest.raises(rules.RuleViolation) as refused:
+        extras_services.arrange_transportation(**ride, by=tenant.member_in_charge)
+    assert refused.value.citations == ["961 CMR 3.04(9)(d)"]
+    assert not TransportationArrangement.objects.exists()
+    refused_with("961 CMR 3.04(9)(d)")
+    granted = authorize(tenant, "9d_transport")
+    arranged = extras_services.arrange_transportation(**ride, by=tenant.member_in_charge)
+    assert arranged.authorization == granted
+
+
+# Varying prizes and refunds: 3.04(8)(d)
+
+
+def announce(occasion, by, **changes) -> VaryingPrizesAnnouncement:
+    values = {
+        "persons_entitled_to_play": 64,
+        "prizes_announced": "Regular games $40; coverall $150",
+        "applies_to_all_games": True,
+        "refunds_offered": True,
+    }
+    return extras_services.announce_varying_prizes(occasion=occasion, by=by, **values | changes)
+
+
+def test_varying_prizes_are_announced_before_play_and_refunds_follow(tenant, open_occasion):
+    mic = tenant.member_in_charge
+    with pytest.raises(rules.RuleViolation):
+        extras_services.record_refund(
+            occasion=open_occasion, amount=Decimal("2.00"), player_reference="Receipt 12", by=mic
+        )
+    refused_with("961 CMR 3.04(8)(d)")
+    announce(open_occasion, mic)
+    refund = extras_services.record_refund(
+        occasion=open_occasion, amount=Decimal("2.00"), player_reference="Receipt 12", by=mic
+    )
+    assert refund.refunded_by == mic
+    with pytest.raises(rules.RuleViolation) as again:
+        announce(open_occasion, mic, prizes_announced="Everything $200")
+    assert again.value.citations == ["961 CMR 3.04(8)(d)"]
+    assert VaryingPrizesAnnouncement.objects.get().prizes_announced.startswith("Regular")
+
+
+def test_varying_prizes_are_refused_once_a_game_has_been_played(tenant, open_occasion):
+    Occasion.objects.filter(pk=open_occasion.pk).update(play_started_at=at(open_occasion, 19))
+    with pytest.raises(rules.RuleViolation) as refused:
+        announce(open_occasion, tenant.member_in_charge)
+    assert [v.code for v in refused.value.violations] == ["P-8D-BEFORE-PLAY"]
+    assert not VaryingPrizesAnnouncement.objects.exists()
+    assert not Refund.objects.exists()
+    refused_with("961 CMR 3.04(8)(d)")
+
+
+def test_varying_prizes_need_refunds_offered_and_every_game(tenant, open_occasion):
+    with pytest.raises(rules.RuleViolation) as refused:
+        announce(
+            open_occasion,
+            tenant.member_in_charge,
+            refunds_offered=False,
+            applies_to_all_games=False,
+        )
+    assert {v.code for v in refused.value.violations} == {
+        "P-8D-REFUNDS-OFFERED",
+        "P-8D-ALL-GAMES",
+    }
+
+
+# Raffles: 3.04(9)(a), (5)(b)
+
+
+def raffle(occasion, permit, by, kind: str = "merchandise") -> Raffle:
+    return raffle_services.hold_raffle(
+        occasion=occasion,
+        permit=permit,
+        prize_description="Quilt" if kind == "merchandise" else "$100 gift card",
+        prize_kind=kind,
+        ticket_price=Decimal("1.00"),
+        by=by,
+    )
+
+
+def test_a_raffle_with_a_merchandise_prize_under_a_valid_permit_is_held(
+    tenant, open_occasion, raffle_permit
+):
+    held = raffle(open_occasion, raffle_permit, tenant.member_in_charge)
+    assert held.permit == raffle_permit
+    assert AuditEvent.objects.filter(action="occasions.raffle.held").exists()
+
+
+def test_a_gift_card_raffle_prize_is_refused(tenant, open_occasion, raffle_permit):
+    with pytest.raises(rules.RuleViolation) as refused:
+        raffle(open_occasion, raffle_permit, tenant.member_in_charge, "cash_equivalent")
+    assert refused.value.citations == ["961 CMR 3.04(9)(a)"]
+    assert not Raffle.objects.exists()
+    refused_with("961 CMR 3.04(9)(a)")
+
+
+def test_a_raffle_under_an_expired_permit_is_refused(tenant, open_occasion, media_root):
+    expired = raffle_services.record_raffle_permit(
+        organization=tenant.organization,
+        permit_number="FH-R-2025-0001",
+        issued_by="Town Clerk",
+        town="Fairhaven",
+        valid_from=dt.date(2025, 1, 1),
+        valid_to=dt.date(2025, 12, 31),
+        by=tenant.head,
+    )
+    with pytest.raises(rules.RuleViolation) as refused:
+        raffle(open_occasion, expired, tenant.member_in_charge)
+    assert [v.code for v in refused.value.violations] == ["X-9A-RAFFLE-PERMIT"]
+
+
+def test_another_organizations_permit_cannot_be_used(
+    tenant, other_tenant, open_occasion, media_root
+):
+    theirs = raffle_services.record_raffle_permit(
+        organization=other_tenant.organization,
+        permit_number="FR-1",
+        issued_by="City Clerk",
+        town="Fall River",
+        valid_from=dt.date(2026, 1, 1),
+        valid_to=dt.date(2026, 12, 31),
+        by=other_tenant.head,
+    )
+    with pytest.raises(ValidationError, match="not this organization"):
+        raffle(open_occasion, theirs, tenant.member_in_charge)
+
+
+def test_raffle_tickets_need_a_paid_admission_receipt(
+    tenant, open_occasion, raffle_permit, monkeypatch
+):
+    held = raffle(open_occasion, raffle_permit, tenant.member_in_charge)
+    sell = {
+        "raffle": held,
+        "admission_receipt_number": 1042,
+        "quantity": 5,
+        "by": tenant.member_in_charge,
+        "at": at(open_occasion, 19, 30),
+    }
+    assert not extras_selectors.admission_receipt_exists(open_occasion, 1042)
+    with pytest.raises(rules.RuleViolation) as refused:
+        raffle_services.sell_raffle_tickets(**sell)
+    assert refused.value.citations == ["961 CMR 3.04(5)(b)"]
+    assert not RaffleTicketSale.objects.exists()
+    refused_with("961 CMR 3.04(5)(b)")
+    monkeypatch.setattr(extras_selectors, "admission_receipt_exists", lambda o, n: n == 1042)
+    sale = raffle_services.sell_raffle_tickets(**sell)
+    assert sale.amount == Decimal("5.00")
+    with pytest.raises(rules.RuleViolation) as early:
+        raffle_services.sell_raffle_tickets(**sell | {"at": at(open_occasion, 16, 59)})
+    assert early.value.citations == ["961 CMR 3.04(9)(a)"]
+
+
+def test_a_permit_is_recorded_once_and_cannot_end_before_it_starts(tenant, raffle_permit):
+    permit = {
+        "organization": tenant.organization,
+        "issued_by": "Town Clerk",
+        "town": "Fairhaven",
+        "by": tenant.head,
+    }
+    with pytest.raises(ValidationError):
+        raffle_services.record_raffle_permit(
+            **permit,
+            permit_number="fh-r-2026-0042",
+            valid_from=dt.date(2026, 1, 1),
+            valid_to=dt.date(2026, 12, 31),
+        )
+    with pytest.raises(ValidationError):
+        raffle_services.record_raffle_permit(
+            **permit,
+            permit_number="X",
+            valid_from=dt.date(2026, 2, 1),
+            valid_to=dt.date(2026, 1, 1),
+        )
+
+
+# Charity game tickets: M.G.L. c. 10 § 37, 3.04(8)(f)
+
+
+@pytest.fixture
+def serials(tenant):
+    return CharityTicketSerialAssignment.objects.create(
+        organization=tenant.organization,
+        serial_prefix="MA171-",
+        serial_from=1000,
+        serial_to=1999,
+        assigned_on=dt.date(2026, 1, 1),
+    )
+
+
+def sell_charity(occasion, by, serial: str = "MA171-1004", **changes) -> CharityTicketSale:
+    values = {
+        "game_name": "Lucky 7s",
+        "serial_number": serial,
+        "quantity": 40,
+        "price": Decimal("1.00"),
+        "sold_on_premises": True,
+        "at": at(occasion, 18, 0),
+    }
+    return raffle_services.sell_charity_tickets(occasion=occasion, by=by, **values | changes)
+
+
+def test_charity_tickets_are_sold_on_the_premises_with_our_serial(tenant, open_occasion, serials):
+    sale = sell_charity(open_occasion, tenant.member_in_charge, "ma171-1004")
+    assert sale.serial_number == "MA171-1004" and sale.amount == Decimal("40.00")
+
+
+@pytest.mark.parametrize(
+    "changes,citation",
+    [
+        ({"serial": "MA171-2000"}, "961 CMR 3.04(8)(f)"),
+        ({"sold_on_premises": False}, "M.G.L. c. 10 § 37"),
+        ({"at": dt.datetime(2026, 12, 4, 21, 0, tzinfo=dt.UTC)}, "M.G.L. c. 10 § 37"),
+    ],
+)
+def test_charity_tickets_off_the_premises_before_opening_or_not_ours_are_refused(
+    tenant, open_occasion, serials, changes, citation
+):
+    with pytest.raises(rules.RuleViolation) as refused:
+        sell_charity(open_occasion, tenant.member_in_charge, **changes)
+    assert refused.value.citations == [citation]
+    assert not CharityTicketSale.objects.exists()
+    refused_with(citation)
+
+
+def redeem(occasion, by, on: dt.date, serial: str = "MA171-1004") -> CharityRedemption:
+    return raffle_services.redeem_charity_ticket(
+        occasion=occasion,
+        serial_number=serial,
+        prize_amount=Decimal("25.00"),
+        redeemed_on=on,
+        by=by,
+    )
+
+
+def test_a_winning_ticket_is_redeemed_within_a_year_of_its_sale_only(
+    tenant, open_occasion, serials
+):
+    mic = tenant.member_in_charge
+    sale = sell_charity(open_occasion, mic)
+    assert redeem(open_occasion, mic, open_occasion.date).sale == sale
+    assert redeem(open_occasion, mic, dt.date(2027, 12, 4)).redeemed_on == dt.date(2027, 12, 4)
+    with pytest.raises(rules.RuleViolation) as late:
+        redeem(open_occasion, mic, dt.date(2027, 12, 5))
+    assert [v.code for v in late.value.violations] == ["P-8F-ONE-YEAR"]
+    with pytest.raises(rules.RuleViolation) as not_ours:
+        redeem(open_occasion, mic, open_occasion.date, serial="MA171-1999")
+    assert [v.code for v in not_ours.value.violations] == ["P-8F-OWN-TICKETS"]
+    assert CharityRedemption.objects.count() == 2
+
+
+# Other sales: 3.04(9)(e)
+
+
+def test_food_is_sold_and_other_goods_are_refused_around_the_occasion(tenant, open_occasion):
+    sale = {"occasion": open_occasion, "amount": Decimal("30.00"), "on_beano_portion": True}
+    extras_services.record_other_sale(
+        **sale,
+        kind="food",
+        description="Coffee",
+        by=tenant.member_in_charge,
+        at=at(open_occasion, 16),
+    )
+    with pytest.raises(rules.RuleViolation) as refused:
+        extras_services.record_other_sale(
+            **sale,
+            kind="other",
+            description="T-shirts",
+            by=tenant.member_in_charge,
+            at=at(open_occasion, 16),
+        )
+    assert refused.value.citations == ["961 CMR 3.04(9)(e)"]
+    assert list(OtherSale.objects.values_list("description", flat=True)) == ["Coffee"]
+
+
+# Police detail: 3.04(3)(e)
+
+
+@pytest.fixture
+def fairhaven_rate(db):
+    return PrevailingPoliceRate.objects.create(
+        town="Fairhaven",
+        hourly_rate=Decimal("58.00"),
+        effective_from=dt.date(2026, 1, 1),
+        source="Fairhaven Police Department",
+    )
+
+
+def police(occasion, by, rate: str = "58.00", name: str = "Officer Dana Medeiros"):
+    return extras_services.record_police_detail(
+        occasion=occasion,
+        officer_name=name,
+        department_town="Fairhaven",
+        hours=Decimal("5.5"),
+        hourly_rate=Decimal(rate),
+        by=by,
+    )
+
+
+def test_a_police_detail_at_the_prevailing_rate_is_recorded(tenant, open_occasion, fairhaven_rate):
+    detail = police(open_occasion, tenant.member_in_charge)
+    assert detail.amount == Decimal("319.00")
+    assert detail.prevailing_rate == fairhaven_rate
+
+
+def test_a_police_detail_over_the_rate_or_without_one_is_refused(
+    tenant, open_occasion, fairhaven_rate
+):
+    with pytest.raises(rules.RuleViolation) as refused:
+        police(open_occasion, tenant.member_in_charge, "58.01")
+    assert refused.value.citations == ["961 CMR 3.04(3)(e)"]
+    refused_with("961 CMR 3.04(3)(e)")
+    PrevailingPoliceRate.objects.filter(pk=fairhaven_rate.pk).update(
+        effective_from=dt.date(2027, 1, 1)
+    )
+    with pytest.raises(rules.RuleViolation):
+        police(open_occasion, tenant.member_in_charge)
+    assert not PoliceDetail.objects.exists()
+
+
+def test_a_worker_on_the_list_cannot_be_the_police_detail(
+    tenant, open_occasion, fairhaven_rate, member
+):
+    from organizations.worker_services import add_to_worker_list
+
+    add_to_worker_list(
+        organization=tenant.organization,
+        year=open_occasion.date.year,
+        person=member.person,
+        roles=["floor_worker"],
+        identification="B-7",
+        compensated=False,
+        compensation_note="",
+        good_moral_character_attested=False,
+        attested_by="",
+        on=open_occasion.date - dt.timedelta(days=1),
+        by=tenant.head,
+    )
+    with pytest.raises(rules.RuleViolation) as refused:
+        police(open_occasion, tenant.member_in_charge, name="  joseph  rebello ")
+    assert [v.code for v in refused.value.violations] == ["F-3E-NO-OTHER-CAPACITY"]
+
+
+# Demo data
+
+
+def test_the_demo_extras_are_recorded_once(tenant, open_occasion):
+    seed_extras(open_occasion)
+    seed_extras(open_occasion)
+    assert DoorPrize.objects.count() == 2
+    assert Raffle.objects.get().prize_kind == "merchandise"
+    assert CharityTicketSale.objects.count() == 2
+    assert OtherSale.objects.filter(kind="food").count() == 2
+    assert PoliceDetail.objects.get().hourly_rate == Decimal("58.00")
+    assert set(PrevailingPoliceRate.objects.values_list("town", flat=True)) == {
+        "Fairhaven",
+        "Fall River",
+    }
+
+
+def test_a_commission_admin_keeps_the_prevailing_police_rates_audited(client, commission_admin):
+    client.force_login(commission_admin)
+    response = client.post(
+        reverse("admin:occasions_prevailingpolicerate_add"),
+        {
+            "town": "New Bedford",
+            "hourly_rate": "61.50",
+            "effective_from": "2026-07-01",
+            "source": "New Bedford Police Department",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert PrevailingPoliceRate.objects.get().hourly_rate == Decimal("61.50")
+    event = AuditEvent.objects.get(action="admin.prevailingpolicerate.added")
+    assert event.organization is None and event.actor == commission_admin
+    for name in ("rafflepermit", "policedetail", "charityticketserialassignment"):
+        assert client.get(reverse(f"admin:occasions_{name}_changelist")).status_code == 200
