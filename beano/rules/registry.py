@@ -7,6 +7,8 @@ RULE_MODULES = (
     "beano.rules.equipment",
     "beano.rules.reporting",
     "beano.rules.charges",
+    "beano.rules.opening",
+    "beano.rules.hours",
 )
 
 
