@@ -25,6 +25,7 @@ from organizations.equipment_services import check_equipment_usable
 from organizations.models import Equipment, WorkerListEntry
 
 REPAIR_CITATION = "961 CMR 3.04(4)(b)"
+CLOSE = "occasion.close"
 
 
 def presences(occasion: Occasion) -> QuerySet[WorkerPresence]:
@@ -186,4 +187,14 @@ def bookkeeper_facts(occasion: Occasion) -> list[BookkeeperPresenceFacts]:
         )
         for e in list_entries(occasion)
         if e.compensated and COMPENSABLE_ROLES.intersection(e.roles)
+    ]
+
+
+def bookkeeper_review(occasion: Occasion) -> list[tuple[BookkeeperPresenceFacts, rules.Decision]]:
+    """Each compensated bookkeeper or accountant with what the rules say of their presence, for
+    the close page: judged, not logged."""
+    authorizations = org_selectors.authorization_facts(occasion.organization)
+    return [
+        (facts, rules.judge(CLOSE, facts, on=occasion.date, authorizations=authorizations))
+        for facts in bookkeeper_facts(occasion)
     ]

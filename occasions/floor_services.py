@@ -27,13 +27,13 @@ from beano.rules.workers import (
     WorkerRole,
 )
 from occasions import floor_selectors as floor
+from occasions.floor_selectors import CLOSE
 from occasions.models import Handover, Occasion, OpeningCheck, WorkerPresence
 from organizations.audit import record_event
 from organizations.models import WorkerListEntry
 from organizations.selectors import authorization_facts
 from organizations.worker_services import worker_facts
 
-CLOSE = "occasion.close"
 REASON_LENGTH = 200
 
 

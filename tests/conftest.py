@@ -225,3 +225,26 @@ def card_purchase(tenant: Tenant, media_root: Any) -> Any:
         unit_cost=Decimal("0.12"),
         proof=pdf_upload("invoice-1.pdf"),
     )
+
+
+@pytest.fixture
+def presence(occasion: Any, worker_entry: Any) -> Any:
+    """``worker_entry`` signed in as a seller at ``occasion`` at 6:30 PM that night, recorded
+    directly: the services refuse a time in the future, and the night is a fixed date."""
+    from django.utils import timezone
+
+    from occasions.models import WorkerPresence
+
+    return WorkerPresence.objects.create(
+        occasion=occasion,
+        entry=worker_entry,
+        role="seller",
+        identification=worker_entry.identification,
+        signed_in_at=timezone.make_aware(dt.datetime.combine(occasion.date, dt.time(18, 30))),
+    )
+
+
+@pytest.fixture
+def presence_kwargs(presence: Any) -> dict[str, int]:
+    """The URL arguments of ``presence``: its occasion and itself."""
+    return {"pk": presence.occasion_id, "presence_pk": presence.pk}
