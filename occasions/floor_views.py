@@ -43,6 +43,7 @@ def _base(access: OrgAccess, occasion: Occasion, page: str) -> dict[str, Any]:
         "occasion": occasion,
         "page": page,
         "can_run": access.has_role(*RUNS_THE_NIGHT),
+        "on_the_day": timezone.localdate() == occasion.date,
     }
 
 
@@ -54,10 +55,15 @@ def _htmx(request: HttpRequest) -> bool:
 
 
 def _checklist_context(
-    access: OrgAccess, occasion: Occasion, refusals: list[dict[str, str]] | None = None
+    access: OrgAccess,
+    occasion: Occasion,
+    refusals: list[dict[str, str]] | None = None,
+    refused_at: str = "",
 ) -> dict[str, Any]:
     """The checklist; before opening, also what the rules would say to opening now, each record
-    problem (no price list, equipment out of repair, …) shown under its item."""
+    problem (no price list, equipment out of repair, …) shown under its item. ``refused_at``
+    places a refusal where it was pressed (an item's code, or "open"), so an htmx swap shows it
+    in view; otherwise it is shown at the top."""
     rows = floor.checklist(occasion)
     notes: dict[str, list[rules.Violation]] = {}
     outstanding: list[rules.Violation] = []
@@ -70,9 +76,9 @@ def _checklist_context(
         "items": [{"row": r, "notes": notes.get(r.item.rule_code, [])} for r in rows],
         "confirmed_count": sum(1 for r in rows if r.check),
         "outstanding": outstanding,
-        "on_the_day": timezone.localdate() == occasion.date,
         "in_charge": floor.in_charge(occasion),
         "refusals": refusals,
+        "refused_at": refused_at,
     }
 
 
@@ -110,7 +116,8 @@ def opening_check(request: HttpRequest, pk: int) -> HttpResponse:
         except ValidationError as error:
             refusals = problems(error)
     if _htmx(request):
-        return _checklist_response(request, access, occasion, refusals=refusals)
+        where = form.cleaned_data["item"] if refusals and form.is_valid() else ""
+        return _checklist_response(request, access, occasion, refusals=refusals, refused_at=where)
     for r in refusals or []:
         messages.error(request, f"{r['citation']} {r['message']}".strip())
     return redirect("opening_checklist", org_id=access.organization.pk, pk=occasion.pk)
@@ -125,7 +132,10 @@ def occasion_open(request: HttpRequest, pk: int) -> HttpResponse:
         floor_services.open_occasion(occasion=occasion, by=request.user)
     except ValidationError as error:
         occasion.refresh_from_db()
-        return _checklist_response(request, access, occasion, refusals=problems(error))
+        where = "open" if _htmx(request) else ""
+        return _checklist_response(
+            request, access, occasion, refusals=problems(error), refused_at=where
+        )
     messages.success(request, "The occasion is open. Good luck to the players!")
     url = reverse("occasion_detail", kwargs={"org_id": access.organization.pk, "pk": pk})
     return HttpResponseClientRedirect(url) if _htmx(request) else redirect(url)
@@ -141,7 +151,11 @@ def _workers_context(
     refusals: list[dict[str, str]] | None = None,
     done: str = "",
     handover_form: HandoverForm | None = None,
+    refused_entry: int | None = None,
+    refused_presence: int | None = None,
 ) -> dict[str, Any]:
+    """The panel; a refused sign-in or sign-out is shown by the row that was pressed, so an
+    htmx swap shows it in view; anything else at the top."""
     everyone = list(floor.presences(occasion))
     present = [p for p in everyone if p.is_present]
     current = floor.in_charge(occasion)
@@ -165,6 +179,9 @@ def _workers_context(
         "handovers": list(floor.handovers(occasion)),
         "handover_form": handover_form or HandoverForm(occasion=occasion, current=current),
         "refusals": refusals,
+        "refused_entry": refused_entry,
+        "refused_presence": refused_presence,
+        "refused_in_row": refused_entry is not None or refused_presence is not None,
         "done": done,
     }
 
@@ -172,6 +189,9 @@ def _workers_context(
 def _workers_response(
     request: HttpRequest, access: OrgAccess, occasion: Occasion, **extra: Any
 ) -> HttpResponse:
+    if not _htmx(request):
+        extra.pop("refused_entry", None)
+        extra.pop("refused_presence", None)
     if _htmx(request) or extra.get("refusals"):
         template = "occasions/_workers_panel.html" if _htmx(request) else "occasions/workers.html"
         return render(request, template, _workers_context(access, occasion, **extra))
@@ -195,7 +215,13 @@ def workers_present(request: HttpRequest, pk: int) -> HttpResponse:
             occasion=occasion, by=request.user, **form.cleaned_data
         )
     except ValidationError as error:
-        return _workers_response(request, access, occasion, refusals=problems(error))
+        return _workers_response(
+            request,
+            access,
+            occasion,
+            refusals=problems(error),
+            refused_entry=form.cleaned_data["entry"].pk,
+        )
     done = f"{presence.entry.person.legal_name} is signed in as {presence.get_role_display()}."
     return _workers_response(request, access, occasion, done=done)
 
@@ -209,7 +235,9 @@ def worker_sign_out(request: HttpRequest, pk: int, presence_pk: int) -> HttpResp
     try:
         floor_services.sign_out_worker(presence=presence, by=request.user)
     except ValidationError as error:
-        return _workers_response(request, access, occasion, refusals=problems(error))
+        return _workers_response(
+            request, access, occasion, refusals=problems(error), refused_presence=presence.pk
+        )
     done = f"{presence.entry.person.legal_name} is signed out."
     return _workers_response(request, access, occasion, done=done)
 
