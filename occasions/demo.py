@@ -1,11 +1,13 @@
 """The occasions' demo data: each demo organization's next authorized day, prepared with its
-posted price list (shared/SAMPLE-NIGHT.md). Idempotent."""
+posted price list (shared/SAMPLE-NIGHT.md), and the last night on the floor (``demo_floor``).
+Idempotent."""
 
 from __future__ import annotations
 
 import datetime as dt
 
 from occasions import selectors, services
+from occasions.demo_floor import seed_floor
 from organizations.models import Organization
 
 DEMO_ORGANIZATIONS = ("American Legion Post 171", "St. Anne's Parish")
@@ -23,3 +25,4 @@ def seed(today: dt.date) -> None:
             services.set_price_list(
                 occasion=occasion, items=selectors.proposed_prices(occasion), by=None
             )
+    seed_floor(today)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from occasions import extras_views, sales_views, views
+from occasions import extras_views, floor_views, sales_views, views
 from occasions.extras_forms import EXTRAS_FORMS
 
 urlpatterns = [
@@ -84,5 +84,40 @@ urlpatterns += [
         "org/<int:org_id>/raffle-permits/<int:pk>/document/",
         extras_views.raffle_permit_document,
         name="raffle_permit_document",
+    ),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/opening/",
+        floor_views.opening_checklist,
+        name="opening_checklist",
+    ),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/opening/check/",
+        floor_views.opening_check,
+        name="opening_check",
+    ),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/open/",
+        floor_views.occasion_open,
+        name="occasion_open",
+    ),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/workers/",
+        floor_views.workers_present,
+        name="workers_present",
+    ),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/workers/<int:presence_pk>/sign-out/",
+        floor_views.worker_sign_out,
+        name="worker_sign_out",
+    ),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/workers/hand-over/",
+        floor_views.worker_hand_over,
+        name="worker_hand_over",
+    ),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/close/",
+        floor_views.occasion_close,
+        name="occasion_close",
     ),
 ]

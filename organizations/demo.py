@@ -324,7 +324,8 @@ class Seeder:
         today: dt.date,
     ) -> None:
         """This year's worker list (961 CMR 3.04(1)(b)), added through the service so that every
-        entry is judged by the rules like one added on the page."""
+        entry is judged by the rules like one added on the page. The list is drawn up on the
+        first day of the year, so the demo's past nights find their workers on it."""
         listed = set(
             WorkerListEntry.objects.filter(
                 worker_list__organization=org, worker_list__year=today.year
@@ -343,7 +344,7 @@ class Seeder:
                 compensation_note=paid_for,
                 good_moral_character_attested=bool(attested_by),
                 attested_by=attested_by,
-                on=today,
+                on=dt.date(today.year, 1, 1),
                 by=None,
             )
 

@@ -274,6 +274,23 @@ def sale(open_occasion: Any, tenant: Tenant) -> Any:
 
 
 @pytest.fixture
+def presence(occasion: Any, worker_entry: Any) -> Any:
+    """``worker_entry`` signed in as a seller at ``occasion`` at 6:30 PM that night, recorded
+    directly: the services refuse a time in the future, and the night is a fixed date."""
+    from django.utils import timezone
+
+    from occasions.models import WorkerPresence
+
+    return WorkerPresence.objects.create(
+        occasion=occasion,
+        entry=worker_entry,
+        role="seller",
+        identification=worker_entry.identification,
+        signed_in_at=timezone.make_aware(dt.datetime.combine(occasion.date, dt.time(18, 30))),
+    )
+
+
+@pytest.fixture
 def raffle_permit(tenant: Tenant, media_root: Any) -> Any:
     """``tenant``'s raffle permit from the Fairhaven town clerk, valid all 2026, scan on file."""
     from occasions.raffle_services import record_raffle_permit
@@ -305,3 +322,9 @@ def door_prize(tenant: Tenant, open_occasion: Any) -> Any:
         winner_name="Mary Costa",
         by=tenant.member_in_charge,
     )
+
+
+@pytest.fixture
+def presence_kwargs(presence: Any) -> dict[str, int]:
+    """The URL arguments of ``presence``: its occasion and itself."""
+    return {"pk": presence.occasion_id, "presence_pk": presence.pk}

@@ -12,6 +12,8 @@ ACTION_LABELS = {
     "worker_list.update": "changing a worker list entry",
     "worker_list.review": "reviewing the worker list",
     "occasion.sign_in_worker": "signing a worker in at an occasion",
+    "occasion.sign_out_worker": "signing a worker out of an occasion",
+    "occasion.hand_over": "handing over charge of an occasion",
     "occasion.open": "opening an occasion",
     "occasion.close": "closing an occasion",
     "game.record_winner": "recording a winner",

@@ -10,6 +10,8 @@ RULE_MODULES = (
     "beano.rules.facilities",
     "beano.rules.prizes",
     "beano.rules.prohibited",
+    "beano.rules.opening",
+    "beano.rules.hours",
 )
 
 

@@ -17,6 +17,8 @@ UPDATE = "worker_list.update"
 SIGN_IN = "occasion.sign_in_worker"
 REVIEW = "worker_list.review"
 OPEN = "occasion.open"
+SIGN_OUT = "occasion.sign_out_worker"
+HAND_OVER = "occasion.hand_over"
 RECORD_WINNER = "game.record_winner"
 ON_THE_LIST = (ADD, UPDATE, SIGN_IN)
 
@@ -317,3 +319,105 @@ def no_supplier_people(f: WorkerFacts, limits: Limits) -> Iterator[str]:
     supplies, or their agent, servant or employee, may not conduct, assist or render service."""
     if f.supplier_connected:
         yield f"{f.name} is connected with a Beano supplier."
+
+
+@dataclass(frozen=True)
+class SignInFacts:
+    """A person signing in at an occasion: are they on the organization's list of the
+    occasion's year that day, in the role they take, showing the identification it records?"""
+
+    name: str
+    year: int
+    on_list: bool
+    role: str
+    listed_roles: tuple[str, ...]
+    identification_displayed: str
+    identification_listed: str
+
+
+@rule(
+    code="W-1B-ON-THE-LIST",
+    citation="961 CMR 3.04(1)(b)",
+    title="Only a person on the worker list, in a role it gives them, conducts or assists",
+    guards=(SIGN_IN,),
+)
+def signs_in_from_the_list(f: SignInFacts, limits: Limits) -> Iterator[str]:
+    """Any person whose name does not appear on the list shall not be allowed to conduct or
+    assist in any manner: the list of the occasion's year, as it stood that day."""
+    if not f.on_list:
+        yield f"{f.name} is not on the {f.year} worker list on the occasion's day."
+        return
+    if f.role not in f.listed_roles:
+        listed = ", ".join(WorkerRole(r).label.lower() for r in f.listed_roles)
+        yield (f"{f.name} is on the list as {listed}, not as {WorkerRole(f.role).label.lower()}.")
+
+
+@rule(
+    code="W-1D-ID-AS-LISTED",
+    citation="961 CMR 3.04(1)(d)",
+    title="The identification displayed is the one the worker list records",
+    guards=(SIGN_IN,),
+)
+def displays_the_listed_identification(f: SignInFacts, limits: Limits) -> Iterator[str]:
+    """The worker displays the badge or ID the list records for them; a list without one is
+    refused by W-1D-IDENTIFICATION."""
+    listed = f.identification_listed.strip()
+    shown = f.identification_displayed.strip()
+    if listed and shown.casefold() != listed.casefold():
+        shown_words = f"displays {shown!r}" if shown else "displays no identification"
+        yield f"{f.name} {shown_words}; the worker list records {listed!r}."
+
+
+@dataclass(frozen=True)
+class SignOutFacts:
+    """A worker leaving: whether the occasion is open, whether they are the one in charge now,
+    and how many other members in charge (qualified designees) are present."""
+
+    name: str
+    occasion_open: bool
+    in_charge: bool
+    designees_present: int
+
+
+@rule(
+    code="W-1A-CONTINUAL-PRESENCE",
+    citation="961 CMR 3.04(1)(a)",
+    title="The member in charge or a qualified designee is present continually",
+    guards=(SIGN_OUT,),
+)
+def someone_stays_in_charge(f: SignOutFacts, limits: Limits) -> Iterator[str]:
+    """While the occasion is open, the worker in charge signs out only after handing over to a
+    qualified designee who is present."""
+    if not f.occasion_open or not f.in_charge:
+        return
+    if f.designees_present == 0:
+        yield (
+            f"{f.name} is in charge and no qualified designee is present: sign in another "
+            "member in charge and hand over before signing out."
+        )
+    else:
+        yield f"{f.name} is in charge: record the handover to a designee before signing out."
+
+
+@dataclass(frozen=True)
+class HandoverFacts:
+    """The worker taking charge: their role for the night and whether they are present."""
+
+    name: str
+    role: str
+    present: bool
+
+
+@rule(
+    code="W-1A-QUALIFIED-DESIGNEE",
+    citation="961 CMR 3.04(1)(a)",
+    title="Charge passes only to a qualified designee who is present",
+    guards=(HAND_OVER,),
+)
+def hands_over_to_a_qualified_designee(f: HandoverFacts, limits: Limits) -> Iterator[str]:
+    """A designee is qualified when the worker list names them member in charge and they are
+    signed in as such (which judged them a member in good standing); they must be present."""
+    if f.role != WorkerRole.MEMBER_IN_CHARGE:
+        yield f"{f.name} is not signed in as member in charge and cannot take charge."
+    if not f.present:
+        yield f"{f.name} is not present and cannot take charge."

@@ -15,6 +15,7 @@ from occasions.models.extras import (
     TransportationArrangement,
     VaryingPrizesAnnouncement,
 )
+from occasions.models.floor import Handover, OpeningCheck, WorkerPresence
 from occasions.models.prices import PriceListItem
 from occasions.models.sales import AttendanceAnnouncement, Sale, SaleLine
 
@@ -25,7 +26,9 @@ __all__ = [
     "CharityTicketSerialAssignment",
     "DoorPrize",
     "Gift",
+    "Handover",
     "Occasion",
+    "OpeningCheck",
     "OtherSale",
     "PoliceDetail",
     "PrevailingPoliceRate",
@@ -39,4 +42,5 @@ __all__ = [
     "SaleLine",
     "TransportationArrangement",
     "VaryingPrizesAnnouncement",
+    "WorkerPresence",
 ]

@@ -1,0 +1,416 @@
+"""Writes on the floor of an occasion: the opening checklist, workers signing in and out, the
+handover of charge, opening and closing. Each runs in ``rules.atomic()``: it locks the occasion,
+gathers the facts, has the rules judge them, saves, and writes its audit event. Once an occasion
+is closed none of them changes it.
+
+``at`` is the moment the act happened; it defaults to now and lets a past night be recorded
+(the demo does). It is never in the future and always on the occasion's day."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from beano import rules
+from beano.rules.opening import ITEMS, OPEN
+from beano.rules.workers import (
+    HAND_OVER,
+    SIGN_IN,
+    SIGN_OUT,
+    HandoverFacts,
+    SignInFacts,
+    SignOutFacts,
+    WorkerRole,
+)
+from occasions import floor_selectors as floor
+from occasions.floor_selectors import CLOSE
+from occasions.models import Handover, Occasion, OpeningCheck, WorkerPresence
+from organizations.audit import record_event
+from organizations.models import WorkerListEntry
+from organizations.selectors import authorization_facts
+from organizations.worker_services import worker_facts
+
+REASON_LENGTH = 200
+
+
+def _moment(occasion: Occasion, at: dt.datetime | None) -> dt.datetime:
+    """The moment of an act: now, or a given time that is neither in the future nor on another
+    day than the occasion's."""
+    now = timezone.now()
+    if at is None:
+        at = now
+    elif timezone.is_naive(at):
+        raise ValidationError("Give the time with its time zone.")
+    if at > now:
+        raise ValidationError("A time in the future cannot be recorded.")
+    if timezone.localtime(at).date() != occasion.date:
+        raise ValidationError(
+            f"{timezone.localtime(at):%B %-d, %Y at %-I:%M %p} is not on the occasion's day, "
+            f"{occasion.date:%A, %B %-d, %Y}."
+        )
+    return at
+
+
+def _locked(occasion: Occasion, *statuses: str, doing: str) -> Occasion:
+    """Lock the occasion and check it is in one of ``statuses`` for ``doing``."""
+    occasion = (
+        Occasion.objects.select_for_update()
+        .select_related("organization", "license")
+        .get(pk=occasion.pk)
+    )
+    if occasion.status not in statuses:
+        raise ValidationError(
+            f"This occasion is {occasion.get_status_display().lower()}: {doing} is not possible."
+        )
+    return occasion
+
+
+def _user(by: Any) -> Any:
+    """The acting user to store, or None for the system (the demo seed)."""
+    return by if getattr(by, "is_authenticated", False) else None
+
+
+def _enforce(action: str, facts: Any, occasion: Occasion, by: Any) -> rules.Decision:
+    return rules.enforce(
+        action,
+        facts,
+        on=occasion.date,
+        actor=by,
+        organization=occasion.organization,
+        authorizations=authorization_facts(occasion.organization),
+    )
+
+
+def _enforce_each(
+    action: str, facts: Sequence[Any], occasion: Occasion, by: Any
+) -> list[rules.Decision]:
+    """Judge several facts of one kind (several people) and refuse once with every violation."""
+    decisions: list[rules.Decision] = []
+    refusals: list[rules.RuleViolation] = []
+    for one in facts:
+        try:
+            decisions.append(_enforce(action, one, occasion, by))
+        except rules.RuleViolation as error:
+            refusals.append(error)
+    if not refusals:
+        return decisions
+    decision = rules.Decision(
+        action=action, violations=[v for error in refusals for v in error.violations]
+    )
+    first = refusals[0].refusal or {}
+    raise rules.RuleViolation(
+        decision,
+        first
+        | {
+            "facts": [error.refusal["facts"] for error in refusals if error.refusal],
+            "violations": [v.as_dict() for v in decision.violations],
+            "citations": ", ".join(sorted({v.citation for v in decision.violations})),
+        },
+    )
+
+
+def _item(item: str) -> str:
+    if item not in ITEMS:
+        raise ValidationError({"item": "That is not an item of the opening checklist."})
+    return item
+
+
+@rules.atomic()
+def confirm_check(
+    *, occasion: Occasion, item: str, by: Any, at: dt.datetime | None = None
+) -> OpeningCheck:
+    """The member in charge confirms one item of the opening checklist, before opening."""
+    occasion = _locked(occasion, Occasion.Status.SCHEDULED, doing="confirming the checklist")
+    moment = _moment(occasion, at)
+    item = _item(item)
+    existing = OpeningCheck.objects.filter(occasion=occasion, item=item).first()
+    if existing is not None:
+        return existing
+    check = OpeningCheck.objects.create(
+        occasion=occasion,
+        item=item,
+        confirmed_at=moment,
+        confirmed_by=_user(by),
+    )
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="occasions.opening_check.confirmed",
+        target=check,
+        new={"item": item, "citation": ITEMS[item].citation, "confirmed_at": moment},
+    )
+    return check
+
+
+@rules.atomic()
+def unconfirm_check(*, occasion: Occasion, item: str, by: Any) -> None:
+    """Withdraw a confirmation, before opening."""
+    occasion = _locked(occasion, Occasion.Status.SCHEDULED, doing="changing the checklist")
+    item = _item(item)
+    check = OpeningCheck.objects.filter(occasion=occasion, item=item).first()
+    if check is None:
+        return
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="occasions.opening_check.withdrawn",
+        target=check,
+        old={"item": item, "confirmed_at": check.confirmed_at},
+    )
+    check.delete()
+
+
+@rules.atomic()
+def sign_in_worker(
+    *,
+    occasion: Occasion,
+    entry: WorkerListEntry,
+    role: str,
+    identification: str,
+    by: Any,
+    at: dt.datetime | None = None,
+) -> WorkerPresence:
+    """Sign in a person of the worker list, in one of the roles it gives them, showing the
+    identification it records. Judged on the occasion's day by the same rules as the list
+    (961 CMR 3.04(1)(a)-(i), (2)), and refused for anyone not on the list that day ((1)(b))."""
+    occasion = _locked(
+        occasion, Occasion.Status.SCHEDULED, Occasion.Status.OPEN, doing="signing in"
+    )
+    moment = _moment(occasion, at)
+    if role not in WorkerRole.values:
+        raise ValidationError({"role": "Choose a worker role."})
+    entry = WorkerListEntry.objects.select_related("person", "worker_list").get(pk=entry.pk)
+    person = entry.person
+    if occasion.presences.present().filter(entry__person=person).exists():
+        raise ValidationError(f"{person.legal_name} is already signed in.")
+    displayed = " ".join(identification.split())[:60]
+    facts = [
+        SignInFacts(
+            name=person.legal_name,
+            year=occasion.date.year,
+            on_list=floor.on_list_that_day(entry, occasion),
+            role=role,
+            listed_roles=tuple(entry.roles),
+            identification_displayed=displayed,
+            identification_listed=entry.identification,
+        ),
+        worker_facts(
+            organization=occasion.organization,
+            person=person,
+            year=occasion.date.year,
+            on=occasion.date,
+            roles=entry.roles,
+            identification=entry.identification,
+            compensated=entry.compensated,
+            good_moral_character_attested=entry.good_moral_character_attested,
+        ),
+    ]
+    decision = _enforce(SIGN_IN, facts, occasion, by)
+    presence = WorkerPresence(
+        occasion=occasion,
+        entry=entry,
+        role=role,
+        identification=displayed,
+        signed_in_at=moment,
+        signed_in_by=_user(by),
+    )
+    presence.full_clean()
+    presence.save()
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="occasions.worker.signed_in",
+        target=presence,
+        new={
+            "person_name": person.legal_name,
+            "role": role,
+            "identification": displayed,
+            "signed_in_at": moment,
+            "waived_by": [w.reference for w in decision.waivers],
+        },
+    )
+    return presence
+
+
+def _sign_out(presence: WorkerPresence, moment: dt.datetime, by: Any, *, why: str) -> None:
+    presence.signed_out_at = moment
+    presence.signed_out_by = _user(by)
+    presence.save(update_fields=["signed_out_at", "signed_out_by"])
+    record_event(
+        organization=presence.occasion.organization,
+        actor=by,
+        action="occasions.worker.signed_out",
+        target=presence,
+        old={"signed_out_at": None},
+        new={"signed_out_at": moment, "why": why},
+    )
+
+
+@rules.atomic()
+def sign_out_worker(
+    *, presence: WorkerPresence, by: Any, at: dt.datetime | None = None
+) -> WorkerPresence:
+    """A worker leaves. While the occasion is open, the worker in charge leaves only after
+    handing over to a qualified designee who is present (961 CMR 3.04(1)(a))."""
+    occasion = _locked(
+        presence.occasion, Occasion.Status.SCHEDULED, Occasion.Status.OPEN, doing="signing out"
+    )
+    presence = (
+        WorkerPresence.objects.select_for_update()
+        .select_related("entry__person", "occasion__organization")
+        .get(pk=presence.pk)
+    )
+    if not presence.is_present:
+        raise ValidationError(f"{presence.entry.person.legal_name} is already signed out.")
+    moment = _moment(occasion, at)
+    if moment < presence.signed_in_at:
+        raise ValidationError("A worker cannot sign out before signing in.")
+    current = floor.in_charge(occasion)
+    facts = SignOutFacts(
+        name=presence.entry.person.legal_name,
+        occasion_open=occasion.is_open,
+        in_charge=current is not None and current.pk == presence.pk,
+        designees_present=occasion.presences.present()
+        .filter(role=WorkerRole.MEMBER_IN_CHARGE)
+        .exclude(pk=presence.pk)
+        .count(),
+    )
+    _enforce(SIGN_OUT, facts, occasion, by)
+    _sign_out(presence, moment, by, why="left")
+    return presence
+
+
+@rules.atomic()
+def hand_over(
+    *,
+    occasion: Occasion,
+    to_presence: WorkerPresence,
+    reason: str,
+    by: Any,
+    at: dt.datetime | None = None,
+) -> Handover:
+    """The worker in charge hands charge of the open occasion to a qualified designee who is
+    present: a worker signed in as member in charge (961 CMR 3.04(1)(a))."""
+    occasion = _locked(occasion, Occasion.Status.OPEN, doing="handing over")
+    moment = _moment(occasion, at)
+    reason = " ".join(reason.split())
+    if not reason:
+        raise ValidationError({"reason": "Say why charge is handed over."})
+    to_presence = (
+        WorkerPresence.objects.select_related("entry__person")
+        .filter(occasion=occasion, pk=to_presence.pk)
+        .first()
+    )
+    if to_presence is None:
+        raise ValidationError("That worker is not signed in at this occasion.")
+    current = floor.in_charge(occasion)
+    if current is None:
+        raise ValidationError("No one is in charge to hand over.")
+    if current.pk == to_presence.pk:
+        raise ValidationError(f"{to_presence.entry.person.legal_name} is already in charge.")
+    last = floor.handovers(occasion).order_by("-at", "-pk").first()
+    earliest = max(
+        t for t in (occasion.opened_at, last.at if last else None, to_presence.signed_in_at) if t
+    )
+    if moment < earliest:
+        raise ValidationError("A handover cannot be recorded before the last change of charge.")
+    _enforce(
+        HAND_OVER,
+        HandoverFacts(
+            name=to_presence.entry.person.legal_name,
+            role=to_presence.role,
+            present=to_presence.is_present,
+        ),
+        occasion,
+        by,
+    )
+    handover = Handover.objects.create(
+        occasion=occasion,
+        from_presence=current,
+        to_presence=to_presence,
+        at=moment,
+        reason=reason[:REASON_LENGTH],
+        recorded_by=_user(by),
+    )
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="occasions.handover.recorded",
+        target=handover,
+        new={
+            "from": current.entry.person.legal_name,
+            "to": to_presence.entry.person.legal_name,
+            "at": moment,
+            "reason": handover.reason,
+        },
+    )
+    return handover
+
+
+@rules.atomic()
+def open_occasion(*, occasion: Occasion, by: Any, at: dt.datetime | None = None) -> Occasion:
+    """Open the occasion: every checklist item confirmed with the records in order, within the
+    hours in force (961 CMR 3.04(7)), a member in charge and the person for gross receipts
+    designated ((1)(a), (e)), and the notice sent after two occasions not played (3.05(1)(b))."""
+    occasion = _locked(occasion, Occasion.Status.SCHEDULED, doing="opening")
+    moment = _moment(occasion, at)
+    _enforce(OPEN, floor.open_facts(occasion, moment), occasion, by)
+    occasion.status = Occasion.Status.OPEN
+    occasion.opened_at = moment
+    occasion.opened_by = _user(by)
+    occasion.save(update_fields=["status", "opened_at", "opened_by"])
+    current = floor.in_charge(occasion)
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="occasions.occasion.opened",
+        target=occasion,
+        old={"status": Occasion.Status.SCHEDULED},
+        new={
+            "status": occasion.status,
+            "opened_at": moment,
+            "in_charge": current.entry.person.legal_name if current else "",
+        },
+    )
+    return occasion
+
+
+@rules.atomic()
+def close_occasion(*, occasion: Occasion, by: Any, at: dt.datetime | None = None) -> Occasion:
+    """Close the open occasion: every compensated bookkeeper or accountant was present
+    (961 CMR 3.04(1)(g)); everyone still present is signed out."""
+    occasion = _locked(occasion, Occasion.Status.OPEN, doing="closing")
+    moment = _moment(occasion, at)
+    still_present = list(
+        occasion.presences.present().select_related("entry__person", "occasion__organization")
+    )
+    last = floor.handovers(occasion).order_by("-at", "-pk").first()
+    latest = max(
+        [occasion.opened_at, *(p.signed_in_at for p in still_present)] + ([last.at] if last else [])
+    )
+    if moment < latest:
+        raise ValidationError("The occasion cannot close before its last recorded act.")
+    _enforce_each(CLOSE, floor.bookkeeper_facts(occasion), occasion, by)
+    for presence in still_present:
+        _sign_out(presence, moment, by, why="occasion closed")
+    occasion.status = Occasion.Status.CLOSED
+    occasion.closed_at = moment
+    occasion.closed_by = _user(by)
+    occasion.save(update_fields=["status", "closed_at", "closed_by"])
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="occasions.occasion.closed",
+        target=occasion,
+        old={"status": Occasion.Status.OPEN},
+        new={
+            "status": occasion.status,
+            "closed_at": moment,
+            "signed_out": [p.entry.person.legal_name for p in still_present],
+        },
+    )
+    return occasion
