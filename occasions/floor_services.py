@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.utils import timezone
 
 from beano import rules
 from beano.rules.opening import ITEMS, OPEN
@@ -29,30 +28,13 @@ from beano.rules.workers import (
 from occasions import floor_selectors as floor
 from occasions.floor_selectors import CLOSE
 from occasions.models import Handover, Occasion, OpeningCheck, WorkerPresence
+from occasions.services import moment_of
 from organizations.audit import record_event
 from organizations.models import WorkerListEntry
 from organizations.selectors import authorization_facts
 from organizations.worker_services import worker_facts
 
 REASON_LENGTH = 200
-
-
-def _moment(occasion: Occasion, at: dt.datetime | None) -> dt.datetime:
-    """The moment of an act: now, or a given time that is neither in the future nor on another
-    day than the occasion's."""
-    now = timezone.now()
-    if at is None:
-        at = now
-    elif timezone.is_naive(at):
-        raise ValidationError("Give the time with its time zone.")
-    if at > now:
-        raise ValidationError("A time in the future cannot be recorded.")
-    if timezone.localtime(at).date() != occasion.date:
-        raise ValidationError(
-            f"{timezone.localtime(at):%B %-d, %Y at %-I:%M %p} is not on the occasion's day, "
-            f"{occasion.date:%A, %B %-d, %Y}."
-        )
-    return at
 
 
 def _locked(occasion: Occasion, *statuses: str, doing: str) -> Occasion:
@@ -125,7 +107,7 @@ def confirm_check(
 ) -> OpeningCheck:
     """The member in charge confirms one item of the opening checklist, before opening."""
     occasion = _locked(occasion, Occasion.Status.SCHEDULED, doing="confirming the checklist")
-    moment = _moment(occasion, at)
+    moment = moment_of(occasion, at)
     item = _item(item)
     existing = OpeningCheck.objects.filter(occasion=occasion, item=item).first()
     if existing is not None:
@@ -180,7 +162,7 @@ def sign_in_worker(
     occasion = _locked(
         occasion, Occasion.Status.SCHEDULED, Occasion.Status.OPEN, doing="signing in"
     )
-    moment = _moment(occasion, at)
+    moment = moment_of(occasion, at)
     if role not in WorkerRole.values:
         raise ValidationError({"role": "Choose a worker role."})
     entry = WorkerListEntry.objects.select_related("person", "worker_list").get(pk=entry.pk)
@@ -266,7 +248,7 @@ def sign_out_worker(
     )
     if not presence.is_present:
         raise ValidationError(f"{presence.entry.person.legal_name} is already signed out.")
-    moment = _moment(occasion, at)
+    moment = moment_of(occasion, at)
     if moment < presence.signed_in_at:
         raise ValidationError("A worker cannot sign out before signing in.")
     current = floor.in_charge(occasion)
@@ -296,7 +278,7 @@ def hand_over(
     """The worker in charge hands charge of the open occasion to a qualified designee who is
     present: a worker signed in as member in charge (961 CMR 3.04(1)(a))."""
     occasion = _locked(occasion, Occasion.Status.OPEN, doing="handing over")
-    moment = _moment(occasion, at)
+    moment = moment_of(occasion, at)
     reason = " ".join(reason.split())
     if not reason:
         raise ValidationError({"reason": "Say why charge is handed over."})
@@ -357,7 +339,7 @@ def open_occasion(*, occasion: Occasion, by: Any, at: dt.datetime | None = None)
     hours in force (961 CMR 3.04(7)), a member in charge and the person for gross receipts
     designated ((1)(a), (e)), and the notice sent after two occasions not played (3.05(1)(b))."""
     occasion = _locked(occasion, Occasion.Status.SCHEDULED, doing="opening")
-    moment = _moment(occasion, at)
+    moment = moment_of(occasion, at)
     _enforce(OPEN, floor.open_facts(occasion, moment), occasion, by)
     occasion.status = Occasion.Status.OPEN
     occasion.opened_at = moment
@@ -384,7 +366,7 @@ def close_occasion(*, occasion: Occasion, by: Any, at: dt.datetime | None = None
     """Close the open occasion: every compensated bookkeeper or accountant was present
     (961 CMR 3.04(1)(g)); everyone still present is signed out."""
     occasion = _locked(occasion, Occasion.Status.OPEN, doing="closing")
-    moment = _moment(occasion, at)
+    moment = moment_of(occasion, at)
     still_present = list(
         occasion.presences.present().select_related("entry__person", "occasion__organization")
     )

@@ -43,7 +43,7 @@ def _base(access: OrgAccess, occasion: Occasion, page: str) -> dict[str, Any]:
         "occasion": occasion,
         "page": page,
         "can_run": access.has_role(*RUNS_THE_NIGHT),
-        "on_the_day": timezone.localdate() == occasion.date,
+        "on_the_day": occasion.records_on(timezone.localdate()),
     }
 
 

@@ -5,6 +5,7 @@ numbers and loses no count."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
@@ -27,6 +28,7 @@ from beano.rules.charges import (
 )
 from occasions.models import AttendanceAnnouncement, Occasion, PriceListItem, Sale, SaleLine
 from occasions.sales_selectors import door_counts
+from occasions.services import moment_of
 from organizations.audit import record_event
 from organizations.models import OrganizationRole
 
@@ -82,6 +84,7 @@ def record_sale(
     lines: list[tuple[PriceListItem | int, int]],
     admission_receipt: int | None,
     by: Any,
+    at: dt.datetime | None = None,
 ) -> Sale:
     """Sell posted items at their posted prices (961 CMR 3.04(4)(c)): a new admission with its
     extras, or extras against the player's admission receipt (961 CMR 3.04(5)(b))."""
@@ -123,7 +126,7 @@ def record_sale(
         number=last + 1,
         admission_sale=receipt,
         sold_by=by,
-        sold_at=timezone.now(),
+        sold_at=moment_of(occasion, at),
     )
     created = SaleLine.objects.bulk_create(
         SaleLine(
@@ -152,7 +155,9 @@ def record_sale(
 
 
 @rules.atomic()
-def void_sale(*, sale: Sale, reason: str, witness: Any | None, by: Any) -> Sale:
+def void_sale(
+    *, sale: Sale, reason: str, witness: Any | None, by: Any, at: dt.datetime | None = None
+) -> Sale:
     """Take a sale out of the count, keeping it on record with its reason and its witness: a
     second person of the organization, neither the seller nor the one voiding (3.04(4)(d)2)."""
     occasion = _locked(sale.occasion)
@@ -183,7 +188,7 @@ def void_sale(*, sale: Sale, reason: str, witness: Any | None, by: Any) -> Sale:
         actor=by,
         organization=occasion.organization,
     )
-    sale.voided_at = timezone.now()
+    sale.voided_at = moment_of(occasion, at)
     sale.void_reason = reason
     sale.voided_by = by
     sale.void_witness = witness
@@ -205,7 +210,9 @@ def void_sale(*, sale: Sale, reason: str, witness: Any | None, by: Any) -> Sale:
 
 
 @rules.atomic()
-def announce_attendance(*, occasion: Occasion, players: int, by: Any) -> AttendanceAnnouncement:
+def announce_attendance(
+    *, occasion: Occasion, players: int, by: Any, at: dt.datetime | None = None
+) -> AttendanceAnnouncement:
     """Record the number of players in attendance as announced in the hall (3.04(5)(c))."""
     if isinstance(players, bool) or not isinstance(players, int) or players < 0:
         raise ValidationError({"players": "The number of players is a whole number, 0 or more."})
@@ -223,7 +230,7 @@ def announce_attendance(*, occasion: Occasion, players: int, by: Any) -> Attenda
         organization=occasion.organization,
     )
     announcement = AttendanceAnnouncement.objects.create(
-        occasion=occasion, players=players, announced_at=timezone.now(), announced_by=by
+        occasion=occasion, players=players, announced_at=moment_of(occasion, at), announced_by=by
     )
     record_event(
         organization=occasion.organization,
@@ -244,13 +251,13 @@ def _require_open(occasion: Occasion, what: str) -> None:
 
 
 @rules.atomic()
-def start_play(*, occasion: Occasion, by: Any) -> Occasion:
+def start_play(*, occasion: Occasion, by: Any, at: dt.datetime | None = None) -> Occasion:
     """The first game begins: the time is kept, once, while the occasion is open."""
     occasion = _locked(occasion)
     _require_open(occasion, "play starts")
     if occasion.play_started_at is not None:
         raise ValidationError(f"Play started at {timezone.localtime(occasion.play_started_at):%X}.")
-    occasion.play_started_at = timezone.now()
+    occasion.play_started_at = moment_of(occasion, at)
     occasion.save(update_fields=["play_started_at"])
     record_event(
         organization=occasion.organization,
@@ -264,7 +271,7 @@ def start_play(*, occasion: Occasion, by: Any) -> Occasion:
 
 
 @rules.atomic()
-def start_second_half(*, occasion: Occasion, by: Any) -> Occasion:
+def start_second_half(*, occasion: Occasion, by: Any, at: dt.datetime | None = None) -> Occasion:
     """The second half begins, never before the attendance is announced (3.04(5)(c))."""
     occasion = _locked(occasion)
     _require_open(occasion, "the second half starts")
@@ -283,7 +290,7 @@ def start_second_half(*, occasion: Occasion, by: Any) -> Occasion:
         actor=by,
         organization=occasion.organization,
     )
-    occasion.second_half_started_at = timezone.now()
+    occasion.second_half_started_at = moment_of(occasion, at)
     occasion.save(update_fields=["second_half_started_at"])
     record_event(
         organization=occasion.organization,

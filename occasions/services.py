@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from beano import rules
 from beano.rules.charges import PackageFacts, PriceItemFact, PriceListFacts
@@ -16,6 +17,25 @@ from occasions.selectors import authorized_license
 from organizations.audit import record_event
 from organizations.models import Organization
 from organizations.selectors import authorization_facts
+
+
+def moment_of(occasion: Occasion, at: dt.datetime | None) -> dt.datetime:
+    """The moment of an act at an occasion: now, or a given time (a night recorded afterwards,
+    as the demo does). Never in the future; on the occasion's day or, for a night that runs
+    past midnight, the morning after."""
+    now = timezone.now()
+    if at is None:
+        at = now
+    elif timezone.is_naive(at):
+        raise ValidationError("Give the time with its time zone.")
+    if at > now:
+        raise ValidationError("A time in the future cannot be recorded.")
+    if not occasion.records_on(timezone.localtime(at).date()):
+        raise ValidationError(
+            f"{timezone.localtime(at):%B %-d, %Y at %-I:%M %p} is not during the occasion of "
+            f"{occasion.date:%A, %B %-d, %Y}."
+        )
+    return at
 
 
 @rules.atomic()

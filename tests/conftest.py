@@ -122,6 +122,9 @@ def member(tenant: Tenant) -> Any:
 def _fast_password_hashing(settings: Any) -> None:
     """Tests make many users; a deliberately slow hasher would dominate the suite's time."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Occasion tests move the clock to the night of their occasion (days from the real today);
+    # a session made before the clock moved must still be valid then.
+    settings.SESSION_COOKIE_AGE = 60 * 60 * 24 * 60
 
 
 @pytest.fixture
@@ -254,8 +257,13 @@ def open_for_tests(occasion: Any) -> Any:
 
 
 @pytest.fixture
-def open_occasion(occasion: Any) -> Any:
-    """``occasion``, its sample price list posted, open at the door."""
+def open_occasion(occasion: Any, monkeypatch: Any) -> Any:
+    """``occasion``, its sample price list posted, open at the door; the clock reads 7 PM on
+    its night (acts are recorded on the occasion's own day)."""
+    from django.utils import timezone
+
+    night = timezone.make_aware(dt.datetime.combine(occasion.date, dt.time(19, 0)))
+    monkeypatch.setattr(timezone, "now", lambda: night)
     return open_for_tests(occasion)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -56,6 +58,11 @@ class Occasion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.organization} — {self.date:%a %b %-d, %Y}"
+
+    def records_on(self, day: dt.date) -> bool:
+        """Whether the floor of this occasion is recorded on ``day``: its own day, or the morning
+        after for a night that runs past midnight."""
+        return day in (self.date, self.date + dt.timedelta(days=1))
 
     @property
     def is_open(self) -> bool:

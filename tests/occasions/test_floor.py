@@ -55,7 +55,7 @@ def test_an_unknown_item_or_a_time_off_the_night_is_refused(tenant, occasion, cl
         floor.confirm_check(
             occasion=occasion, item="notices", by=None, at=clock["now"] + dt.timedelta(minutes=1)
         )
-    with pytest.raises(ValidationError, match="not on the occasion's day"):
+    with pytest.raises(ValidationError, match="is not during the occasion"):
         floor.confirm_check(
             occasion=occasion, item="notices", by=None, at=at(20, 0, NIGHT.replace(day=3))
         )
@@ -328,6 +328,19 @@ def test_close_signs_everyone_out_and_refuses_a_second_close(tenant, ready, crew
         _sign_in(ready, crew["anne"], "seller", at(22, 20))
     with pytest.raises(ValidationError, match="closed"):
         floor.confirm_check(occasion=ready, item="notices", by=None)
+
+
+def test_a_night_past_midnight_closes_the_morning_after_but_not_later(tenant, ready, crew, clock):
+    opened(ready, tenant.member_in_charge)
+    clock["now"] = at(9, 0, NIGHT + dt.timedelta(days=2))
+    with pytest.raises(ValidationError, match="is not during the occasion"):
+        floor.close_occasion(
+            occasion=ready, by=tenant.member_in_charge, at=at(0, 30, NIGHT + dt.timedelta(days=2))
+        )
+    closed = floor.close_occasion(
+        occasion=ready, by=tenant.member_in_charge, at=at(0, 30, NIGHT + dt.timedelta(days=1))
+    )
+    assert closed.status == Occasion.Status.CLOSED
 
 
 def test_close_is_refused_when_a_paid_bookkeeper_was_never_present(tenant, occasion, crew, ready):

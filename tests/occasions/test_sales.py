@@ -9,6 +9,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from beano import rules
 from beano.rules.models import RefusedAction
@@ -63,11 +64,13 @@ def test_extras_are_sold_against_an_admission_receipt_and_numbers_follow_on(
     assert extras.number == 2 and extras.admission_sale == sale
 
 
-def test_receipt_numbers_are_per_occasion(tenant, open_occasion, sale):
+def test_receipt_numbers_are_per_occasion(tenant, open_occasion, sale, monkeypatch):
     other = occasion_services.occasion_for_day(
         organization=tenant.organization, day=dt.date(2026, 12, 11), by=tenant.head
     )
     other = open_for_tests(other)
+    night = timezone.make_aware(dt.datetime(2026, 12, 11, 19, 0))
+    monkeypatch.setattr(timezone, "now", lambda: night)
     assert _sell(other, tenant.worker, ("admission", 1)).number == 1
 
 
@@ -267,7 +270,9 @@ def test_no_attendance_is_announced_before_the_occasion_opens(tenant, occasion):
     assert [v.code for v in refused.value.violations] == ["C-5C-ANNOUNCED-ONCE"]
 
 
-def test_play_starts_once_and_only_while_open(tenant, occasion):
+def test_play_starts_once_and_only_while_open(tenant, occasion, monkeypatch):
+    night = timezone.make_aware(dt.datetime.combine(occasion.date, dt.time(19, 0)))
+    monkeypatch.setattr(timezone, "now", lambda: night)
     mic = tenant.member_in_charge
     with pytest.raises(ValidationError, match="scheduled"):
         services.start_play(occasion=occasion, by=mic)
