@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from beano.rules.opening import CHECKLIST
-from occasions import floor_selectors, floor_services, selectors, services
+from occasions import floor_selectors, floor_services, raffle_services, selectors, services
+from occasions.demo_extras import seed_extras
+from occasions.demo_sales import seed_sales
 from occasions.models import Occasion
 from organizations.models import Organization
 
@@ -53,8 +55,27 @@ def seed_floor(today: dt.date) -> None:
         occasion = services.occasion_for_day(organization=organization, day=day, by=None)
         if occasion.status == Occasion.Status.SCHEDULED:
             _prepare_and_open(occasion, night)
+        if occasion.status == Occasion.Status.OPEN:
+            seed_sales(occasion, today)
+            seed_extras(occasion)
+            _sell_raffle_tickets(occasion)
         if night.closed is not None and occasion.status == Occasion.Status.OPEN:
             floor_services.close_occasion(occasion=occasion, by=None, at=_at(day, night.closed))
+
+
+def _sell_raffle_tickets(occasion: Occasion) -> None:
+    """A few players buy raffle tickets on their admission receipt (3.04(5)(b), (9)(a))."""
+    raffle = occasion.raffles.first()
+    if raffle is None or raffle.ticket_sales.exists():
+        return
+    for n, receipt in enumerate((3, 17, 42, 64, 90)):
+        raffle_services.sell_raffle_tickets(
+            raffle=raffle,
+            admission_receipt_number=receipt,
+            quantity=1 + n % 3,
+            by=None,
+            at=occasion.opened_at + dt.timedelta(minutes=40 + n),
+        )
 
 
 def _at(day: dt.date, time: dt.time) -> dt.datetime:

@@ -40,7 +40,8 @@ def _user(occasion: Occasion, *roles: str) -> Any:
 
 
 def seed_sales(occasion: Occasion, today: dt.date) -> None:
-    """Sell the demo night's door at ``occasion``, which must be open."""
+    """Sell the demo night's door at ``occasion``, which must be open, at the times of its
+    night: the door from the opening, play 15 minutes later, attendance at the intermission."""
     if occasion.status != Occasion.Status.OPEN:
         raise ValueError("The occasion must be open before its door is seeded.")
     if occasion.sales.exists():
@@ -56,6 +57,11 @@ def seed_sales(occasion: Occasion, today: dt.date) -> None:
         chosen = {c: rng.choice(weights) for c, weights in EXTRAS.items() if c in items}
         return [(items[c], n) for c, n in chosen.items() if n]
 
+    start = occasion.opened_at
+
+    def clock(seconds: float) -> dt.datetime:
+        return start + dt.timedelta(seconds=seconds)
+
     receipts = []
     for player in range(PLAYERS):
         if player == 40 and Category.SPECIAL in items:
@@ -64,12 +70,14 @@ def seed_sales(occasion: Occasion, today: dt.date) -> None:
                 lines=[(admission, 1), (items[Category.SPECIAL], 3)],
                 admission_receipt=None,
                 by=seller,
+                at=clock(player * 7),
             )
             services.void_sale(
                 sale=wrong,
                 reason="Rang up 3 special game cards instead of 1; resold on the next receipt.",
                 witness=witness,
                 by=in_charge,
+                at=clock(player * 7 + 2),
             )
             lines: list[tuple[PriceListItem | int, int]] = [
                 (admission, 1),
@@ -78,14 +86,24 @@ def seed_sales(occasion: Occasion, today: dt.date) -> None:
         else:
             lines = [(admission, 1), *extras()]
         sale = services.record_sale(
-            occasion=occasion, lines=lines, admission_receipt=None, by=seller
+            occasion=occasion,
+            lines=lines,
+            admission_receipt=None,
+            by=seller,
+            at=clock(player * 7 + 4),
         )
         receipts.append(sale.number)
-    services.start_play(occasion=occasion, by=in_charge)
-    for number in rng.sample(receipts, 9):
+    services.start_play(occasion=occasion, by=in_charge, at=clock(15 * 60))
+    for n, number in enumerate(rng.sample(receipts, 9)):
         more = extras()
         if more:
             services.record_sale(
-                occasion=occasion, lines=more, admission_receipt=number, by=in_charge
+                occasion=occasion,
+                lines=more,
+                admission_receipt=number,
+                by=in_charge,
+                at=clock(100 * 60 + n * 40),
             )
-    services.announce_attendance(occasion=occasion, players=PLAYERS, by=in_charge)
+    services.announce_attendance(
+        occasion=occasion, players=PLAYERS, by=in_charge, at=clock(105 * 60)
+    )
