@@ -129,7 +129,58 @@ def card_inventory(scale: int) -> tuple:
     return _user(org), reverse("card_inventory", args=[org.pk]), 10 * scale
 
 
+def _open_occasion_with_sales(scale: int) -> tuple[Any, Any]:
+    """An open occasion with ``100 * scale`` door sales (an admission and two extras each)."""
+    from django.utils import timezone
+
+    from occasions import services as occasion_services
+    from occasions.models import Occasion, Sale, SaleLine
+    from occasions.selectors import DEFAULT_PRICES
+
+    org = _organization()
+    user = _user(org, Role.MEMBER_IN_CHARGE)
+    day = dt.date(2026, 12, 4)
+    occasion = occasion_services.occasion_for_day(organization=org, day=day, by=user)
+    occasion_services.set_price_list(
+        occasion=occasion,
+        items=[{"category": c, "label": label, "price": p} for c, label, p in DEFAULT_PRICES],
+        by=user,
+    )
+    Occasion.objects.filter(pk=occasion.pk).update(status="open", opened_at=timezone.now())
+    items = {i.category: i for i in occasion.price_items.all()}
+    sales = Sale.objects.bulk_create(
+        Sale(occasion=occasion, number=n, sold_by=user, sold_at=timezone.now())
+        for n in range(1, 100 * scale + 1)
+    )
+    SaleLine.objects.bulk_create(
+        SaleLine(
+            sale=sale,
+            price_item=items[c],
+            category=c,
+            quantity=q,
+            unit_price=items[c].price,
+            amount=items[c].price * q,
+        )
+        for sale in sales
+        for c, q in (("admission", 1), ("extra_regular", 2))
+    )
+    return user, occasion
+
+
+def door_sales(scale: int) -> tuple:
+    user, occasion = _open_occasion_with_sales(scale)
+    return user, reverse("door_sales", args=[occasion.organization_id, occasion.pk]), 100 * scale
+
+
+def occasion_page(scale: int) -> tuple:
+    user, occasion = _open_occasion_with_sales(scale)
+    url = reverse("occasion_detail", args=[occasion.organization_id, occasion.pk])
+    return user, url, 100 * scale
+
+
 SCENARIOS: dict[str, Callable[[int], tuple]] = {
+    "door sales screen": door_sales,
+    "occasion page": occasion_page,
     "inspector dashboard": inspector_dashboard,
     "member list": member_list,
     "worker list": worker_list,
