@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "beano.rules",
     "organizations",
     "occasions",
+    "games",
 ]
 
 MIDDLEWARE = [
