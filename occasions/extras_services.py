@@ -15,7 +15,6 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.utils import timezone
 
 from beano import rules
 from beano.rules import AuthorizationKind, Decision
@@ -48,6 +47,7 @@ from occasions.models import (
     TransportationArrangement,
     VaryingPrizesAnnouncement,
 )
+from occasions.services import moment_of
 from organizations.audit import record_event, snapshot
 from organizations.selectors import authorization_facts
 
@@ -157,7 +157,7 @@ def announce_varying_prizes(
         persons_entitled_to_play=persons_entitled_to_play,
         prizes_announced=prizes_announced,
         refunds_offered=refunds_offered,
-        announced_at=at or timezone.now(),
+        announced_at=moment_of(occasion, at),
         announced_by=_user(by),
     )
     audit(
@@ -191,7 +191,7 @@ def record_refund(
         occasion=occasion,
         amount=amount,
         player_reference=player_reference,
-        refunded_at=at or timezone.now(),
+        refunded_at=moment_of(occasion, at),
         refunded_by=_user(by),
     )
     audit(
@@ -228,7 +228,7 @@ def award_door_prize(
         value=value,
         donated=donated,
         winner_name=text(winner_name, "winner_name", required=False),
-        awarded_at=at or timezone.now(),
+        awarded_at=moment_of(occasion, at),
         recorded_by=_user(by),
     )
     audit(
@@ -273,7 +273,7 @@ def give_gift(
         value=value,
         recipient=text(recipient, "recipient", required=False),
         authorization_id=decision.authorization_pks[0],
-        given_at=at or timezone.now(),
+        given_at=moment_of(occasion, at),
         recorded_by=_user(by),
     )
     gift.full_clean()
@@ -312,7 +312,7 @@ def record_other_sale(
     occasion = lock_occasion(occasion)
     description = text(description, "description")
     amount = money(amount, "amount")
-    sold_at = at or timezone.now()
+    sold_at = moment_of(occasion, at)
     if not within_sales_window(occasion, sold_at):
         raise ValidationError(
             {

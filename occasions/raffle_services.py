@@ -33,6 +33,7 @@ from occasions.models import (
     RafflePermit,
     RaffleTicketSale,
 )
+from occasions.services import moment_of
 from organizations.audit import record_event, snapshot
 from organizations.models import Organization
 
@@ -150,7 +151,7 @@ def sell_raffle_tickets(
         raise ValidationError({"quantity": "At least one ticket."})
     if admission_receipt_number < 1:
         raise ValidationError({"admission_receipt_number": "Give the admission receipt number."})
-    sold_at = at or timezone.now()
+    sold_at = moment_of(occasion, at)
     enforce(
         SELL_RAFFLE_TICKET,
         [
@@ -206,7 +207,7 @@ def sell_charity_tickets(
     price = money(price, "price")
     if quantity < 1:
         raise ValidationError({"quantity": "At least one ticket."})
-    sold_at = at or timezone.now()
+    sold_at = moment_of(occasion, at)
     enforce(
         CHARITY_SELL,
         CharityTicketSaleFacts(

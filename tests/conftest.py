@@ -258,11 +258,11 @@ def open_for_tests(occasion: Any) -> Any:
 
 @pytest.fixture
 def open_occasion(occasion: Any, monkeypatch: Any) -> Any:
-    """``occasion``, its sample price list posted, open at the door; the clock reads 7 PM on
+    """``occasion``, its sample price list posted, open at the door; the clock reads 11 PM on
     its night (acts are recorded on the occasion's own day)."""
     from django.utils import timezone
 
-    night = timezone.make_aware(dt.datetime.combine(occasion.date, dt.time(19, 0)))
+    night = timezone.make_aware(dt.datetime.combine(occasion.date, dt.time(23, 0)))
     monkeypatch.setattr(timezone, "now", lambda: night)
     return open_for_tests(occasion)
 
