@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from occasions import sales_selectors as selectors
@@ -49,6 +50,8 @@ def _context(access: OrgAccess, occasion: Occasion, **extra: Any) -> dict[str, A
         "can_sell": access.has_role(*SELLS),
         "can_run": can_run,
         "is_open": occasion.status == Occasion.Status.OPEN,
+        "page": "door",
+        "on_the_day": occasion.records_on(timezone.localdate()),
         "sale_form": extra.pop("sale_form", None) or _new_sale_form(items),
         "attendance_form": extra.pop("attendance_form", None)
         or AttendanceForm(initial={"players": counts.admissions}),

@@ -64,6 +64,19 @@
     if (extras) { setMode("receipt", extras.dataset.extrasFor); }
   });
 
+  // After a sale, the panel (and the receipt just recorded) is brought out from under the sticky
+  // occasion header if the page was scrolled, e.g. by pressing "+ extras" low in the list.
+  function panelInView() {
+    var panel = document.getElementById("sale-panel");
+    var header = document.querySelector(".occasion-header");
+    if (!panel || !header) return;
+    var hidden = header.getBoundingClientRect().bottom - panel.getBoundingClientRect().top;
+    if (hidden > 0) window.scrollBy(0, -(hidden + 8));
+  }
+
   document.body.addEventListener("htmx:afterSwap", refresh);
+  document.body.addEventListener("htmx:afterSettle", function (event) {
+    if (event.target.id === "sale-panel") panelInView();
+  });
   refresh();
 })();
