@@ -61,7 +61,7 @@ class ProgressiveSeries(models.Model):
     rules_text = models.TextField(help_text="The rules as announced to the players.")
     started_on = models.DateField(help_text="The day the rules were announced.")
     started_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
     won_on = models.DateField(null=True, blank=True)
