@@ -336,3 +336,52 @@ def door_prize(tenant: Tenant, open_occasion: Any) -> Any:
 def presence_kwargs(presence: Any) -> dict[str, int]:
     """The URL arguments of ``presence``: its occasion and itself."""
     return {"pk": presence.occasion_id, "presence_pk": presence.pk}
+
+
+#: The progressive series of shared/SAMPLE-NIGHT.md, game 13.
+SAMPLE_JACKPOT_RULES = (
+    "Coverall within 52 numbers: $1,500 now, +$100 each week it is not won, up to $3,000; "
+    "$100 consolation to the first coverall after the limit."
+)
+
+
+def start_sample_series(tenant: Tenant, **changes: Any) -> Any:
+    """``tenant``'s coverall series as SAMPLE-NIGHT.md announces it, announced Nov 27, 2026."""
+    from decimal import Decimal
+
+    from games import jackpot_services
+    from games.models import Arrangement
+
+    values = {
+        "organization": tenant.organization,
+        "name": "Coverall jackpot",
+        "mode": "growing_jackpot",
+        "starting_amount": Decimal("1500.00"),
+        "increment": Decimal("100.00"),
+        "cap": Decimal("3000.00"),
+        "arrangement": Arrangement.objects.get(code="coverall"),
+        "calls_allowed": 52,
+        "calls_increment": 0,
+        "consolation_amount": Decimal("100.00"),
+        "rules_text": SAMPLE_JACKPOT_RULES,
+        "started_on": dt.date(2026, 11, 27),
+        "by": tenant.head,
+    }
+    return jackpot_services.start_series(**(values | changes))
+
+
+@pytest.fixture
+def jackpot_series(tenant: Tenant) -> Any:
+    return start_sample_series(tenant)
+
+
+@pytest.fixture
+def progressive_game(tenant: Tenant, occasion: Any, jackpot_series: Any) -> Any:
+    """Game 13 of ``occasion``, progressive, carrying ``jackpot_series`` ($1,500 within 52)."""
+    from games import jackpot_services
+    from games.models import Game
+
+    game = Game.objects.create(occasion=occasion, number=13, half=2, kind="progressive")
+    return jackpot_services.attach_game(
+        game=game, series=jackpot_series, by=tenant.member_in_charge
+    )

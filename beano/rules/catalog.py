@@ -38,6 +38,10 @@ ACTION_LABELS = {
     "extras.other_sale.record": "recording another sale at an occasion",
     "extras.police_detail.record": "recording a police detail",
     "extras.transportation.arrange": "arranging transportation of players",
+    "jackpot.series.start": "starting a progressive jackpot series",
+    "jackpot.series.change_rules": "changing a progressive series' announced rules",
+    "jackpot.game.attach": "carrying a progressive jackpot into an occasion's game",
+    "jackpot.game.settle": "recording a progressive game's outcome in the jackpot ledger",
 }
 
 

@@ -71,12 +71,25 @@ ORG_PAGES = [
     ("extras_transportation", "open_occasion", True),
     ("raffle_permits", None, False),
     ("raffle_permit_document", "raffle_permit", False),
+    ("jackpot_list", None, False),
+    ("jackpot_start", None, True),
+    ("jackpot_detail", "jackpot_series", False),
+    ("jackpot_rules_change", "jackpot_series", True),
+    ("jackpot_game_outcome", "progressive_game", True),
+    ("occasion_jackpot", "progressive_game_occasion", False),
+    ("occasion_jackpot_attach", "occasion", True),
 ]
 
 
 @pytest.fixture
 def authorized_day(tenant):
     return {"day": "2026-12-04"}
+
+
+@pytest.fixture
+def progressive_game_occasion(progressive_game):
+    """An occasion whose program has a progressive game carrying a jackpot."""
+    return progressive_game.occasion
 
 
 def _patterns(resolver: URLResolver, prefix: str = "") -> list[str]:
