@@ -5,23 +5,46 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_common_arrangements'),
-        ('organizations', '0004_equipment_inventory'),
+        ("games", "0002_common_arrangements"),
+        ("organizations", "0004_equipment_inventory"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ArrangementAuthorization',
+            name="ArrangementAuthorization",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('arrangement', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='authorizations', to='games.arrangement')),
-                ('authorization', models.ForeignKey(limit_choices_to={'kind': '6c_arrangement'}, on_delete=django.db.models.deletion.PROTECT, related_name='arrangements', to='organizations.directorauthorization')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "arrangement",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="authorizations",
+                        to="games.arrangement",
+                    ),
+                ),
+                (
+                    "authorization",
+                    models.ForeignKey(
+                        limit_choices_to={"kind": "6c_arrangement"},
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="arrangements",
+                        to="organizations.directorauthorization",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['authorization', 'arrangement__name'],
-                'constraints': [models.UniqueConstraint(fields=('authorization', 'arrangement'), name='arrangement_authorized_once')],
+                "ordering": ["authorization", "arrangement__name"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("authorization", "arrangement"), name="arrangement_authorized_once"
+                    )
+                ],
             },
         ),
     ]
