@@ -71,6 +71,16 @@ ORG_PAGES = [
     ("extras_transportation", "open_occasion", True),
     ("raffle_permits", None, False),
     ("raffle_permit_document", "raffle_permit", False),
+    ("game_program", "occasion", False),
+    ("game_add", "occasion", True),
+    ("program_copy", "occasion", True),
+    ("prize_part_add", "program_game_kwargs", True),
+    ("game_remove", "program_game_kwargs", True),
+    ("game_confirm_balls", "program_game_kwargs", True),
+    ("game_start", "program_game_kwargs", True),
+    ("game_finish", "program_game_kwargs", True),
+    ("prize_part_announce", "prize_part_kwargs", True),
+    ("prize_part_remove", "prize_part_kwargs", True),
 ]
 
 

@@ -1,0 +1,22 @@
+from django.urls import path
+
+from games import program_views as views
+
+PREFIX = "org/<int:org_id>/occasions/<int:pk>/games/"
+
+urlpatterns = [
+    path(PREFIX, views.program_page, name="game_program"),
+    path(f"{PREFIX}add/", views.game_add, name="game_add"),
+    path(f"{PREFIX}copy/", views.program_copy, name="program_copy"),
+    path(f"{PREFIX}<int:game_pk>/parts/add/", views.prize_part_add, name="prize_part_add"),
+    path(f"{PREFIX}<int:game_pk>/remove/", views.game_remove, name="game_remove"),
+    path(f"{PREFIX}<int:game_pk>/balls/", views.game_confirm_balls, name="game_confirm_balls"),
+    path(f"{PREFIX}<int:game_pk>/start/", views.game_start, name="game_start"),
+    path(f"{PREFIX}<int:game_pk>/finish/", views.game_finish, name="game_finish"),
+    path(
+        f"{PREFIX}parts/<int:part_pk>/announce/",
+        views.prize_part_announce,
+        name="prize_part_announce",
+    ),
+    path(f"{PREFIX}parts/<int:part_pk>/remove/", views.prize_part_remove, name="prize_part_remove"),
+]
