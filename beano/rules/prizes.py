@@ -326,7 +326,7 @@ def occasion_total_prizes(f: PrizePartFacts, limits: Limits) -> Iterator[str]:
 
 @rule(
     code="P-8A1-BONUS-ON-REGULAR",
-    citation="961 CMR 3.04(8)(a)1",
+    citation="961 CMR 3.04(8)(a)",
     title="A bonus prize only on a regular game played with bonus cards",
     guards=(ADD_PART,),
 )
@@ -342,7 +342,7 @@ def bonus_on_regular_game(f: PrizePartFacts, limits: Limits) -> Iterator[str]:
 
 @rule(
     code="P-8A1-BONUS-CARDS",
-    citation="961 CMR 3.04(8)(a)1",
+    citation="961 CMR 3.04(8)(a)",
     title="A bonus prize rests on bonus cards sold at a posted price",
     guards=(ADD_PART,),
 )
@@ -359,7 +359,7 @@ def bonus_on_bonus_cards(f: PrizePartFacts, limits: Limits) -> Iterator[str]:
 
 @rule(
     code="P-8A1-BONUS-LIMIT",
-    citation="961 CMR 3.04(8)(a)1",
+    citation="961 CMR 3.04(8)(a)",
     title="A bonus adds at most 100 % of the maximum single-game prize",
     guards=(ADD_PART,),
 )
@@ -416,7 +416,7 @@ class WinnerTakeAllFacts:
 
 @rule(
     code="P-8A3-WINNER-TAKE-ALL",
-    citation="961 CMR 3.04(8)(a)3",
+    citation="961 CMR 3.04(8)(a)",
     title="A winner-take-all prize is its receipts less 10 %, within the single-game maximum",
     guards=(ADD_PART, START_GAME),
 )
