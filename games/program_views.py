@@ -68,6 +68,8 @@ def _context(
     authorized = list(selectors.authorized_arrangements(occasion.organization, occasion.date))
     limits = limits_in_force(occasion.date)
     editable = occasion.status in services.EDITABLE and can_run
+    in_play = next((g for g in games if g.status == Game.Status.IN_PLAY), None)
+    next_game = next((g for g in games if g.status == Game.Status.PLANNED), None)
     rows = []
     for game in games:
         parts = list(game.parts.all())
@@ -75,6 +77,10 @@ def _context(
             {
                 "game": game,
                 "here": f"game-{game.pk}",
+                # The game in play or, between games, the next one: its prizes are
+                # announced, its balls checked and it is started; the program runs in order.
+                "current": game == (in_play or next_game)
+                and occasion.status == Occasion.Status.OPEN,
                 "parts": parts,
                 "prize": sum((p.amount for p in parts if not p.is_bonus), selectors.ZERO),
                 "bonus": sum((p.amount for p in parts if p.is_bonus), selectors.ZERO),
@@ -96,7 +102,7 @@ def _context(
             for half, label in ((1, "First half"), (2, "Second half"))
         ],
         "game_count": len(games),
-        "in_play": next((g for g in games if g.status == Game.Status.IN_PLAY), None),
+        "in_play": in_play,
         "authorized": authorized,
         "game_form": game_form
         or GameForm(initial={"number": (games[-1].number + 1) if games else 1, "half": 1}),
