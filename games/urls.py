@@ -1,6 +1,9 @@
 from django.urls import path
 
 from games import jackpot_views
+from games import program_views as views
+
+PREFIX = "org/<int:org_id>/occasions/<int:pk>/games/"
 
 urlpatterns = [
     path("org/<int:org_id>/jackpots/", jackpot_views.jackpot_list, name="jackpot_list"),
@@ -28,4 +31,18 @@ urlpatterns = [
         jackpot_views.occasion_jackpot_attach,
         name="occasion_jackpot_attach",
     ),
+    path(PREFIX, views.program_page, name="game_program"),
+    path(f"{PREFIX}add/", views.game_add, name="game_add"),
+    path(f"{PREFIX}copy/", views.program_copy, name="program_copy"),
+    path(f"{PREFIX}<int:game_pk>/parts/add/", views.prize_part_add, name="prize_part_add"),
+    path(f"{PREFIX}<int:game_pk>/remove/", views.game_remove, name="game_remove"),
+    path(f"{PREFIX}<int:game_pk>/balls/", views.game_confirm_balls, name="game_confirm_balls"),
+    path(f"{PREFIX}<int:game_pk>/start/", views.game_start, name="game_start"),
+    path(f"{PREFIX}<int:game_pk>/finish/", views.game_finish, name="game_finish"),
+    path(
+        f"{PREFIX}parts/<int:part_pk>/announce/",
+        views.prize_part_announce,
+        name="prize_part_announce",
+    ),
+    path(f"{PREFIX}parts/<int:part_pk>/remove/", views.prize_part_remove, name="prize_part_remove"),
 ]

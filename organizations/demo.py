@@ -377,5 +377,9 @@ def commission_admin_group() -> Group:
             content_type__model__in=["rafflepermit", "policedetail"],
             codename__startswith="view_",
         ),
+        # The arrangements each authorization of permissible winning arrangements names (6)(c).
+        *Permission.objects.filter(
+            content_type__app_label="games", content_type__model="arrangementauthorization"
+        ),
     )
     return group

@@ -385,3 +385,49 @@ def progressive_game(tenant: Tenant, occasion: Any, jackpot_series: Any) -> Any:
     return jackpot_services.attach_game(
         game=game, series=jackpot_series, by=tenant.member_in_charge
     )
+
+
+@pytest.fixture
+def arrangements_authorized(authorization: Any) -> Any:
+    """Every common arrangement named in ``authorization`` (valid 2025–2030), 3.04(6)(c)."""
+    from games.models import Arrangement, ArrangementAuthorization
+
+    for arrangement in Arrangement.objects.all():
+        ArrangementAuthorization.objects.create(
+            authorization=authorization, arrangement=arrangement
+        )
+    return authorization
+
+
+@pytest.fixture
+def program_game(tenant: Tenant, occasion: Any, arrangements_authorized: Any) -> Any:
+    """Game 1 of ``occasion``'s program, first half, regular: any single line for $50."""
+    from decimal import Decimal
+
+    from games import program_services
+    from games.models import Arrangement
+
+    game = program_services.add_game(
+        occasion=occasion, number=1, half=1, kind="regular", by=tenant.member_in_charge
+    )
+    program_services.add_prize_part(
+        game=game,
+        arrangement=Arrangement.objects.get(code="single_line"),
+        kind="cash",
+        amount=Decimal("50.00"),
+        description="",
+        donated=False,
+        is_bonus=False,
+        by=tenant.member_in_charge,
+    )
+    return game
+
+
+@pytest.fixture
+def program_game_kwargs(program_game: Any) -> dict[str, int]:
+    return {"pk": program_game.occasion_id, "game_pk": program_game.pk}
+
+
+@pytest.fixture
+def prize_part_kwargs(program_game: Any) -> dict[str, int]:
+    return {"pk": program_game.occasion_id, "part_pk": program_game.parts.get().pk}

@@ -1,5 +1,6 @@
 """961 CMR 3.04(7): Beano only during the hours in force: those the license states, and those
-of the Beano Law when a figure is known (none is today: the figures are dated data)."""
+of the Beano Law when a figure is known (none is today: the figures are dated data). Judged when
+an occasion opens and again when each game begins."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from beano.rules.base import rule
 from beano.rules.limits import LimitName, Limits
 
 OPEN = "occasion.open"
+START_GAME = "game.start"
 
 
 @dataclass(frozen=True)
@@ -48,11 +50,12 @@ def _clock(t: dt.time) -> str:
     code="H-7-LICENSE-HOURS",
     citation="961 CMR 3.04(7)",
     title="Beano only within the hours the license states",
-    guards=(OPEN,),
+    guards=(OPEN, START_GAME),
 )
 def within_license_hours(f: HoursFacts, limits: Limits) -> Iterator[str]:
-    """An occasion opens only within the hours its license states, from the start time to the
-    end time, both included. A license that states no hours sets no limit here."""
+    """An occasion opens, and each game begins, only within the hours its license states, from
+    the start time to the end time, both included. A license that states no hours sets no limit
+    here."""
     if f.license_start is None or f.license_end is None:
         return
     if not within(f.at, f.license_start, f.license_end):
@@ -66,7 +69,7 @@ def within_license_hours(f: HoursFacts, limits: Limits) -> Iterator[str]:
     code="H-7-LAW-HOURS",
     citation="961 CMR 3.04(7)",
     title="Beano only within the hours the Beano Law specifies",
-    guards=(OPEN,),
+    guards=(OPEN, START_GAME),
 )
 def within_law_hours(f: HoursFacts, limits: Limits) -> Iterator[str]:
     """The earliest and latest hours of play in force on the day (LawLimit "hours_start" and

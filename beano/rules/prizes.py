@@ -1,12 +1,13 @@
-"""961 CMR 3.04(8)(d)-(f): prizes varying with attendance, door prizes and gifts, and the
-redemption of charity game tickets."""
+"""961 CMR 3.04(8): the prizes of the program's games within the maximums in force, bonus and
+winner-take-all prizes ((a)1, (a)3, (b), (c)); prizes varying with attendance, door prizes and
+gifts, and the redemption of charity game tickets ((d)-(f))."""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from django.db import models
 
@@ -14,6 +15,7 @@ from beano.rules.authorizations import AuthorizationKind
 from beano.rules.base import rule
 from beano.rules.facilities import CHARITY_SELL, CharityTicketSaleFacts
 from beano.rules.limits import LimitName, Limits
+from beano.rules.operation import ADD_PART, START_GAME
 
 ANNOUNCE_VARYING = "extras.varying_prizes.announce"
 RECORD_REFUND = "extras.refund.record"
@@ -228,3 +230,209 @@ def redeem_within_one_year(f: CharityRedemptionFacts, limits: Limits) -> Iterato
         )
     elif f.redeemed_on < f.sale_date:
         yield f"Serial {f.serial_number} cannot be redeemed before it was sold."
+
+
+# The prizes of the program's games: 961 CMR 3.04(8)(a)1, (a)3, (b), (c).
+
+CENT = Decimal("0.01")
+ZERO = Decimal("0.00")
+#: 3.04(8)(a)3: the deduction from a winner-take-all game's receipts (supplies and the tax), and
+#: the most of it that may cover the game's costs. Figures of 3.04 itself, not of the Beano Law.
+WINNER_TAKE_ALL_DEDUCTION = Decimal("0.10")
+WINNER_TAKE_ALL_MAX_COSTS = Decimal("0.05")
+
+REGULAR_BONUS = "regular_bonus"
+WINNER_TAKE_ALL = "winner_take_all"
+PROGRESSIVE = "progressive"
+MERCHANDISE = "merchandise"
+
+
+def money(value: Decimal) -> str:
+    return f"${value:,.2f}"
+
+
+def winner_take_all_figure(receipts: Decimal, limits: Limits) -> Decimal:
+    """The prize of a winner-take-all game (3.04(8)(a)3): its receipts less the ten percent
+    deduction for the supplies and the tax (of which the game's costs take at most five percent
+    of the receipts), rounded to the cent, half up, and never more than the maximum single-game
+    prize in force."""
+    prize = (receipts * (1 - WINNER_TAKE_ALL_DEDUCTION)).quantize(CENT, rounding=ROUND_HALF_UP)
+    ceiling = limits.get(LimitName.MAX_PRIZE_SINGLE_GAME)
+    if ceiling is not None and prize > ceiling:
+        return ceiling.quantize(CENT)
+    return max(prize, ZERO)
+
+
+@dataclass(frozen=True)
+class PrizePartFacts:
+    """A prize part added to a game of the program, and what the game and the occasion already
+    offer. ``amount`` is the cash, or the merchandise's cost, or its fair market value if
+    donated (3.04(8)(c))."""
+
+    game_number: int
+    game_kind: str
+    kind: str  # cash or merchandise
+    amount: Decimal
+    description: str
+    donated: bool
+    is_bonus: bool
+    game_prize_before: Decimal  # the game's other parts that are not bonus prizes
+    game_bonus_before: Decimal  # the game's other bonus parts
+    occasion_prizes_before: Decimal  # every part of every game of the occasion
+    bonus_card_price: Decimal | None  # the bonus card on the occasion's price list, if posted
+
+
+@rule(
+    code="P-8B-SINGLE-GAME",
+    citation="961 CMR 3.04(8)(b)",
+    title="A game's prize stays within the maximum single-game prize in force",
+    guards=(ADD_PART,),
+)
+def single_game_prize(f: PrizePartFacts, limits: Limits) -> Iterator[str]:
+    """No prize exceeds the maximum a licensee may give in cash or merchandise for a single
+    game: the game's parts added up, merchandise at cost or, if donated, at fair market value
+    (3.04(8)(c)). Bonus prizes are judged by 3.04(8)(a)1 and a progressive jackpot by the
+    progressive maximum (3.04(8)(a)2), not here."""
+    ceiling = limits.get(LimitName.MAX_PRIZE_SINGLE_GAME)
+    if ceiling is None or f.is_bonus or f.game_kind == PROGRESSIVE:
+        return
+    total = f.game_prize_before + f.amount
+    if total > ceiling:
+        yield (
+            f"Game {f.game_number}'s prize would be {money(total)}; a single game's prize is at "
+            f"most {money(ceiling)}."
+        )
+
+
+@rule(
+    code="P-8B-OCCASION-TOTAL",
+    citation="961 CMR 3.04(8)(b)",
+    title="The occasion's prizes stay within the total in force (none known today)",
+    guards=(ADD_PART,),
+)
+def occasion_total_prizes(f: PrizePartFacts, limits: Limits) -> Iterator[str]:
+    """The total prizes of the occasion's games, every part of every game, may not exceed the
+    figure the Beano Law allows, where a figure is in force; none is known today."""
+    ceiling = limits.get(LimitName.MAX_TOTAL_PRIZES_OCCASION)
+    if ceiling is None:
+        return
+    total = f.occasion_prizes_before + f.amount
+    if total > ceiling:
+        yield (
+            f"The occasion's prizes would come to {money(total)}; they are at most "
+            f"{money(ceiling)} an occasion."
+        )
+
+
+@rule(
+    code="P-8A1-BONUS-ON-REGULAR",
+    citation="961 CMR 3.04(8)(a)",
+    title="A bonus prize only on a regular game played with bonus cards",
+    guards=(ADD_PART,),
+)
+def bonus_on_regular_game(f: PrizePartFacts, limits: Limits) -> Iterator[str]:
+    """On regular games a bonus or additional prize may be awarded on the purchase of a bonus
+    card: the game is a "regular with bonus" game."""
+    if f.is_bonus and f.game_kind != REGULAR_BONUS:
+        yield (
+            f"Game {f.game_number} is not a regular game with a bonus: a bonus prize is "
+            "offered only on such a game."
+        )
+
+
+@rule(
+    code="P-8A1-BONUS-CARDS",
+    citation="961 CMR 3.04(8)(a)",
+    title="A bonus prize rests on bonus cards sold at a posted price",
+    guards=(ADD_PART,),
+)
+def bonus_on_bonus_cards(f: PrizePartFacts, limits: Limits) -> Iterator[str]:
+    """The bonus prize is awarded on the basis of the purchase of bonus cards and increases in
+    direct relation to their cost: the occasion's price list must post a bonus card at a price
+    above nothing."""
+    if f.is_bonus and (f.bonus_card_price is None or f.bonus_card_price <= 0):
+        yield (
+            "No bonus card is posted at a price on the occasion's price list: a bonus prize "
+            "is awarded on the purchase of bonus cards."
+        )
+
+
+@rule(
+    code="P-8A1-BONUS-LIMIT",
+    citation="961 CMR 3.04(8)(a)",
+    title="A bonus adds at most 100 % of the maximum single-game prize",
+    guards=(ADD_PART,),
+)
+def bonus_within_limit(f: PrizePartFacts, limits: Limits) -> Iterator[str]:
+    """No bonus or additional prize increases the game's prize by more than 100 % of the
+    maximum single-game prize in force, nor beyond the maximum bonus prize of the Beano Law;
+    the game's bonus parts are added up."""
+    if not f.is_bonus:
+        return
+    total = f.game_bonus_before + f.amount
+    for name, words in (
+        (LimitName.MAX_PRIZE_SINGLE_GAME, "100 % of the maximum single-game prize"),
+        (LimitName.MAX_BONUS_PRIZE, "the maximum bonus prize"),
+    ):
+        ceiling = limits.get(name)
+        if ceiling is not None and total > ceiling:
+            yield (
+                f"Game {f.game_number}'s bonus would add {money(total)}; a bonus adds at most "
+                f"{words}, {money(ceiling)}."
+            )
+
+
+@rule(
+    code="P-8C-MERCHANDISE-VALUED",
+    citation="961 CMR 3.04(8)(c)",
+    title="A merchandise prize is described and valued at cost, or fair market value if donated",
+    guards=(ADD_PART,),
+)
+def merchandise_valued(f: PrizePartFacts, limits: Limits) -> Iterator[str]:
+    """Merchandise counts toward the prize limits at its cost to the organization or, if
+    donated, at its fair market value: it is described, and its value is given. Only
+    merchandise can be donated."""
+    if f.kind != MERCHANDISE:
+        if f.donated:
+            yield "Only merchandise is recorded as donated; a cash prize is the organization's."
+        return
+    if not f.description.strip():
+        yield "Describe the merchandise prize."
+    if f.amount <= 0:
+        basis = "fair market value" if f.donated else "cost to the organization"
+        yield f"Give the merchandise's {basis}: it counts toward the prize limits."
+
+
+@dataclass(frozen=True)
+class WinnerTakeAllFacts:
+    """A winner-take-all game's prize beside the receipts of its cards, less voided sales."""
+
+    game_number: int
+    winner_take_all: bool  # the game's kind
+    amount: Decimal | None  # the prize part (being added, or the game's one part at its start)
+    other_parts: int  # the game's parts besides that one
+    receipts: Decimal
+
+
+@rule(
+    code="P-8A3-WINNER-TAKE-ALL",
+    citation="961 CMR 3.04(8)(a)",
+    title="A winner-take-all prize is its receipts less 10 %, within the single-game maximum",
+    guards=(ADD_PART, START_GAME),
+)
+def winner_take_all_prize(f: WinnerTakeAllFacts, limits: Limits) -> Iterator[str]:
+    """The prize of a winner-take-all game equals the receipts of its cards less a ten percent
+    deduction for the supplies and the tax (the game's costs deducted up to five percent of the
+    receipts), rounded to the cent, half up, and never above the maximum single-game prize: no
+    other amount, and one prize for the game. Judged when the prize is added and again when the
+    game begins, since cards sold after the announcement change it."""
+    if not f.winner_take_all or f.amount is None:
+        return
+    if f.other_parts:
+        yield f"Game {f.game_number} is winner-take-all: it has one prize, its receipts' share."
+    figure = winner_take_all_figure(f.receipts, limits)
+    if f.amount != figure:
+        yield (
+            f"Game {f.game_number}'s prize is its receipts of {money(f.receipts)} less 10 %: "
+            f"{money(figure)}, not {money(f.amount)}."
+        )

@@ -13,6 +13,7 @@ RULE_MODULES = (
     "beano.rules.opening",
     "beano.rules.hours",
     "beano.rules.jackpots",
+    "beano.rules.operation",
 )
 
 

@@ -78,6 +78,16 @@ ORG_PAGES = [
     ("jackpot_game_outcome", "progressive_game", True),
     ("occasion_jackpot", "progressive_game_occasion", False),
     ("occasion_jackpot_attach", "occasion", True),
+    ("game_program", "occasion", False),
+    ("game_add", "occasion", True),
+    ("program_copy", "occasion", True),
+    ("prize_part_add", "program_game_kwargs", True),
+    ("game_remove", "program_game_kwargs", True),
+    ("game_confirm_balls", "program_game_kwargs", True),
+    ("game_start", "program_game_kwargs", True),
+    ("game_finish", "program_game_kwargs", True),
+    ("prize_part_announce", "prize_part_kwargs", True),
+    ("prize_part_remove", "prize_part_kwargs", True),
 ]
 
 

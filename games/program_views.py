@@ -1,0 +1,318 @@
+"""The program page of an occasion for the hall laptop: the games by half with their prizes,
+the announcements, the 75 balls confirmed, Start and Finish, and the forms to plan the program.
+Each write is one service call; a refusal is shown by the game it concerns, with its citation,
+and nothing is saved. htmx requests get the program panel back."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from beano import rules
+from beano.rules.limits import LimitName, limits_in_force
+from games import program_selectors as selectors
+from games import program_services as services
+from games.models import Game, PrizePart
+from games.program_forms import CopyProgramForm, GameForm, PrizePartForm
+from occasions.models import Occasion
+from occasions.views import RUNS_THE_NIGHT, get_occasion
+from organizations.access import OrgAccess, get_for_org, org_view
+
+Refusals = list[dict[str, str]]
+
+
+def problems(error: ValidationError) -> Refusals:
+    """A refusal as the page shows it: each message with its citation, where a rule gave one."""
+    if isinstance(error, rules.RuleViolation):
+        return [{"citation": v.citation, "message": v.message} for v in error.violations]
+    return [{"citation": "", "message": m} for m in error.messages]
+
+
+def _form_problems(form: Any) -> Refusals:
+    return [{"citation": "", "message": m} for errors in form.errors.values() for m in errors]
+
+
+def _htmx(request: HttpRequest) -> bool:
+    return bool(getattr(request, "htmx", False))
+
+
+def _copy_sources(occasion: Occasion) -> list[Occasion]:
+    return list(
+        Occasion.objects.filter(organization_id=occasion.organization_id, games__isnull=False)
+        .exclude(pk=occasion.pk)
+        .distinct()
+        .order_by("-date")[:8]
+    )
+
+
+def _context(
+    access: OrgAccess,
+    occasion: Occasion,
+    *,
+    refusals: Refusals | None = None,
+    refused_at: str = "",
+    game_form: GameForm | None = None,
+    part_form: PrizePartForm | None = None,
+    part_form_game: int | None = None,
+) -> dict[str, Any]:
+    """The program; a refusal is placed where it was pressed (``refused_at``: "game-<pk>",
+    "add-game" or "copy"), so an htmx swap shows it in view."""
+    can_run = access.has_role(*RUNS_THE_NIGHT)
+    games = selectors.program(occasion)
+    authorized = list(selectors.authorized_arrangements(occasion.organization, occasion.date))
+    limits = limits_in_force(occasion.date)
+    editable = occasion.status in services.EDITABLE and can_run
+    in_play = next((g for g in games if g.status == Game.Status.IN_PLAY), None)
+    next_game = next((g for g in games if g.status == Game.Status.PLANNED), None)
+    rows = []
+    for game in games:
+        parts = list(game.parts.all())
+        rows.append(
+            {
+                "game": game,
+                "here": f"game-{game.pk}",
+                # The game in play or, between games, the next one: its prizes are
+                # announced, its balls checked and it is started; the program runs in order.
+                "current": game == (in_play or next_game)
+                and occasion.status == Occasion.Status.OPEN,
+                "parts": parts,
+                "prize": sum((p.amount for p in parts if not p.is_bonus), selectors.ZERO),
+                "bonus": sum((p.amount for p in parts if p.is_bonus), selectors.ZERO),
+                "any_announced": any(p.announced_at for p in parts),
+                "part_form": part_form
+                if part_form is not None and part_form_game == game.pk
+                else PrizePartForm(authorized=authorized, prefix=f"g{game.pk}"),
+            }
+        )
+    has_wta = any(g.kind == Game.Kind.WINNER_TAKE_ALL for g in games)
+    return {
+        "org": access.organization,
+        "access": access,
+        "occasion": occasion,
+        "can_run": can_run,
+        "editable": editable,
+        "halves": [
+            (half, label, [r for r in rows if r["game"].half == half])
+            for half, label in ((1, "First half"), (2, "Second half"))
+        ],
+        "game_count": len(games),
+        "in_play": in_play,
+        "authorized": authorized,
+        "game_form": game_form
+        or GameForm(initial={"number": (games[-1].number + 1) if games else 1, "half": 1}),
+        "copy_form": CopyProgramForm(occasions=_copy_sources(occasion)) if not games else None,
+        "wta_receipts": selectors.winner_take_all_receipts(occasion) if has_wta else None,
+        "wta_prize": selectors.winner_take_all_prize(occasion) if has_wta else None,
+        "max_single": limits.get(LimitName.MAX_PRIZE_SINGLE_GAME),
+        "max_bonus": limits.get(LimitName.MAX_BONUS_PRIZE),
+        "max_total": limits.get(LimitName.MAX_TOTAL_PRIZES_OCCASION),
+        "total_prizes": sum((r["prize"] + r["bonus"] for r in rows), selectors.ZERO),
+        "refusals": refusals,
+        "refused_at": refused_at,
+    }
+
+
+def _respond(
+    request: HttpRequest,
+    access: OrgAccess,
+    occasion: Occasion,
+    *,
+    done: str = "",
+    **extra: Any,
+) -> HttpResponse:
+    """htmx: the program panel. A plain post: the page again with the refusal (status 200,
+    nothing saved), or back to the page with the news."""
+    occasion.refresh_from_db()
+    if _htmx(request):
+        return render(
+            request, "games/_program.html", _context(access, occasion, **extra) | {"done": done}
+        )
+    if extra.get("refusals"):
+        return render(request, "games/program.html", _context(access, occasion, **extra))
+    if done:
+        messages.success(request, done)
+    return redirect("game_program", org_id=access.organization.pk, pk=occasion.pk)
+
+
+@org_view(write_roles=RUNS_THE_NIGHT)
+def program_page(request: HttpRequest, pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    occasion = get_occasion(access, pk)
+    return render(request, "games/program.html", _context(access, occasion))
+
+
+@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@require_POST
+def game_add(request: HttpRequest, pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    occasion = get_occasion(access, pk)
+    form = GameForm(request.POST)
+    if not form.is_valid():
+        return _respond(
+            request,
+            access,
+            occasion,
+            refusals=_form_problems(form),
+            refused_at="add-game",
+            game_form=form,
+        )
+    try:
+        game = services.add_game(occasion=occasion, by=request.user, **form.cleaned_data)
+    except ValidationError as error:
+        return _respond(
+            request,
+            access,
+            occasion,
+            refusals=problems(error),
+            refused_at="add-game",
+            game_form=form,
+        )
+    return _respond(request, access, occasion, done=f"Game {game.number} is in the program.")
+
+
+def _game(access: OrgAccess, pk: int, game_pk: int) -> Game:
+    return get_for_org(
+        Game.objects.select_related("occasion__organization", "occasion__license"),
+        access,
+        via="occasion__organization",
+        pk=game_pk,
+        occasion_id=pk,
+    )
+
+
+def _part(access: OrgAccess, pk: int, part_pk: int) -> PrizePart:
+    return get_for_org(
+        PrizePart.objects.select_related("game__occasion", "arrangement"),
+        access,
+        via="game__occasion__organization",
+        pk=part_pk,
+        game__occasion_id=pk,
+    )
+
+
+@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@require_POST
+def prize_part_add(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    game = _game(access, pk, game_pk)
+    occasion = game.occasion
+    authorized = list(selectors.authorized_arrangements(occasion.organization, occasion.date))
+    form = PrizePartForm(request.POST, authorized=authorized, prefix=f"g{game.pk}")
+    where = f"game-{game.pk}"
+    if not form.is_valid():
+        return _respond(
+            request,
+            access,
+            occasion,
+            refusals=_form_problems(form),
+            refused_at=where,
+            part_form=form,
+            part_form_game=game.pk,
+        )
+    try:
+        services.add_prize_part(game=game, by=request.user, **form.cleaned_data)
+    except ValidationError as error:
+        return _respond(
+            request,
+            access,
+            occasion,
+            refusals=problems(error),
+            refused_at=where,
+            part_form=form,
+            part_form_game=game.pk,
+        )
+    return _respond(request, access, occasion, done=f"Game {game.number}'s prize is added.")
+
+
+def _game_act(
+    service: Callable[..., Any], done: str
+) -> Callable[[HttpRequest, int, int], HttpResponse]:
+    """A button on a game: call the service, show its refusal by the game."""
+
+    @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+    @require_POST
+    def view(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
+        access = request.access  # type: ignore[attr-defined]
+        game = _game(access, pk, game_pk)
+        try:
+            service(game=game, by=request.user)
+        except ValidationError as error:
+            return _respond(
+                request,
+                access,
+                game.occasion,
+                refusals=problems(error),
+                refused_at=f"game-{game.pk}",
+            )
+        return _respond(request, access, game.occasion, done=done.format(number=game.number))
+
+    view.__name__ = service.__name__
+    return view
+
+
+game_remove = _game_act(services.remove_game, "Game {number} is out of the program.")
+game_confirm_balls = _game_act(
+    services.confirm_balls, "All 75 balls are in the receptacle for game {number}."
+)
+game_start = _game_act(services.start_game, "Game {number} has begun.")
+game_finish = _game_act(services.finish_game, "Game {number} is finished.")
+
+
+def _part_act(
+    service: Callable[..., Any], done: str
+) -> Callable[[HttpRequest, int, int], HttpResponse]:
+    @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+    @require_POST
+    def view(request: HttpRequest, pk: int, part_pk: int) -> HttpResponse:
+        access = request.access  # type: ignore[attr-defined]
+        part = _part(access, pk, part_pk)
+        occasion = part.game.occasion
+        try:
+            service(part=part, by=request.user)
+        except ValidationError as error:
+            return _respond(
+                request,
+                access,
+                occasion,
+                refusals=problems(error),
+                refused_at=f"game-{part.game_id}",
+            )
+        return _respond(
+            request, access, occasion, done=done.format(number=part.game.number, order=part.order)
+        )
+
+    view.__name__ = service.__name__
+    return view
+
+
+prize_part_announce = _part_act(
+    services.announce_prize_part, "Game {number}'s prize {order} is announced."
+)
+prize_part_remove = _part_act(services.remove_prize_part, "Game {number}'s prize is removed.")
+
+
+@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@require_POST
+def program_copy(request: HttpRequest, pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    occasion = get_occasion(access, pk)
+    form = CopyProgramForm(request.POST, occasions=_copy_sources(occasion))
+    if not form.is_valid():
+        return _respond(request, access, occasion, refusals=_form_problems(form), refused_at="copy")
+    source = get_occasion(access, form.cleaned_data["from_occasion"])
+    try:
+        games = services.copy_program(occasion=occasion, from_occasion=source, by=request.user)
+    except ValidationError as error:
+        return _respond(request, access, occasion, refusals=problems(error), refused_at="copy")
+    return _respond(
+        request,
+        access,
+        occasion,
+        done=f"{len(games)} games copied from {source.date:%A, %B %-d}.",
+    )
