@@ -338,7 +338,7 @@ def sharers_won_on_the_same_call(f: SplitFacts, limits: Limits) -> Iterator[str]
     """Winners are recorded together, once per prize: those determined on the call of the same
     number share it; a claim on a later call does not."""
     if f.already_awarded:
-        yield "This prize's winners are already recorded; winners on one call are recorded together."
+        yield "This prize's winners are already recorded; those on one call are recorded together."
     if len(set(f.calls)) > 1:
         yield "The claims were not on the same call (" + ", ".join(sorted(set(f.calls))) + ")."
 

@@ -33,7 +33,7 @@ class Claim(models.Model):
     )
     calling_begun = models.BooleanField(
         default=False,
-        help_text="961 CMR 3.04(6)(a): the caller had begun calling the ball in hand, so it counts.",
+        help_text="961 CMR 3.04(6)(a): the calling of the ball in hand had begun, so it counts.",
     )
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
