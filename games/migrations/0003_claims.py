@@ -7,125 +7,359 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_common_arrangements'),
-        ('organizations', '0004_equipment_inventory'),
+        ("games", "0002_common_arrangements"),
+        ("organizations", "0004_equipment_inventory"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Claim',
+            name="Claim",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('player_name', models.CharField(blank=True, max_length=200)),
-                ('table', models.CharField(blank=True, help_text="Where the player sits: (6)(e)'s witnesses sit at another table.", max_length=40)),
-                ('claimed_at', models.DateTimeField()),
-                ('ball_in_hand', models.PositiveSmallIntegerField(blank=True, help_text='The ball removed from the receptacle and not completely called, if any.', null=True, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(75)])),
-                ('calling_begun', models.BooleanField(default=False, help_text='961 CMR 3.04(6)(a): the calling of the ball in hand had begun, so it counts.')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='claims', to='games.game')),
-                ('part', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='claims', to='games.prizepart')),
-                ('recorded_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("player_name", models.CharField(blank=True, max_length=200)),
+                (
+                    "table",
+                    models.CharField(
+                        blank=True,
+                        help_text="Where the player sits: (6)(e)'s witnesses sit at another table.",
+                        max_length=40,
+                    ),
+                ),
+                ("claimed_at", models.DateTimeField()),
+                (
+                    "ball_in_hand",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="The ball removed from the receptacle and not completely called, if any.",
+                        null=True,
+                        validators=[
+                            django.core.validators.MinValueValidator(1),
+                            django.core.validators.MaxValueValidator(75),
+                        ],
+                    ),
+                ),
+                (
+                    "calling_begun",
+                    models.BooleanField(
+                        default=False,
+                        help_text="961 CMR 3.04(6)(a): the calling of the ball in hand had begun, so it counts.",
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="claims",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "part",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="claims",
+                        to="games.prizepart",
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'claimed_at', 'pk'],
+                "ordering": ["game", "claimed_at", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='CardVerification',
+            name="CardVerification",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('scope', models.CharField(choices=[('arrangement', "The arrangement's squares"), ('whole_card', 'The whole card')], default='arrangement', max_length=20)),
-                ('numbers', models.JSONField(help_text='The numbers read, by square: {"B1": 7, …}.')),
-                ('valid', models.BooleanField()),
-                ('reasons', models.JSONField(blank=True, default=list, help_text='Each reason it is not a winning card, with its rule.')),
-                ('witnesses', models.JSONField(help_text='Players at another table: [{"name", "table"}].')),
-                ('verified_at', models.DateTimeField()),
-                ('verified_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('claim', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='card_verifications', to='games.claim')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "scope",
+                    models.CharField(
+                        choices=[
+                            ("arrangement", "The arrangement's squares"),
+                            ("whole_card", "The whole card"),
+                        ],
+                        default="arrangement",
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "numbers",
+                    models.JSONField(help_text='The numbers read, by square: {"B1": 7, …}.'),
+                ),
+                ("valid", models.BooleanField()),
+                (
+                    "reasons",
+                    models.JSONField(
+                        blank=True,
+                        default=list,
+                        help_text="Each reason it is not a winning card, with its rule.",
+                    ),
+                ),
+                (
+                    "witnesses",
+                    models.JSONField(help_text='Players at another table: [{"name", "table"}].'),
+                ),
+                ("verified_at", models.DateTimeField()),
+                (
+                    "verified_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "claim",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="card_verifications",
+                        to="games.claim",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['claim', 'verified_at', 'pk'],
+                "ordering": ["claim", "verified_at", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='DrawVerification',
+            name="DrawVerification",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('requested_by', models.CharField(blank=True, help_text='The player who asked (present at their option).', max_length=200)),
-                ('member_in_charge', models.CharField(max_length=200)),
-                ('witnesses', models.JSONField(help_text='Names of the players present, other than the winner.')),
-                ('numbers_drawn', models.JSONField(help_text='The balls that count for the claim, in order.')),
-                ('balls_remaining', models.JSONField(help_text='The balls still in the receptacle.')),
-                ('verified_at', models.DateTimeField()),
-                ('claim', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='draw_verifications', to='games.claim')),
-                ('verified_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "requested_by",
+                    models.CharField(
+                        blank=True,
+                        help_text="The player who asked (present at their option).",
+                        max_length=200,
+                    ),
+                ),
+                ("member_in_charge", models.CharField(max_length=200)),
+                (
+                    "witnesses",
+                    models.JSONField(
+                        help_text="Names of the players present, other than the winner."
+                    ),
+                ),
+                (
+                    "numbers_drawn",
+                    models.JSONField(help_text="The balls that count for the claim, in order."),
+                ),
+                (
+                    "balls_remaining",
+                    models.JSONField(help_text="The balls still in the receptacle."),
+                ),
+                ("verified_at", models.DateTimeField()),
+                (
+                    "claim",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="draw_verifications",
+                        to="games.claim",
+                    ),
+                ),
+                (
+                    "verified_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['claim', 'verified_at', 'pk'],
+                "ordering": ["claim", "verified_at", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='Winner',
+            name="Winner",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('player_name', models.CharField(max_length=200)),
-                ('share', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('kind', models.CharField(choices=[('cash', 'Cash'), ('merchandise', 'Merchandise')], max_length=20)),
-                ('substitute_description', models.CharField(blank=True, help_text='A merchandise prize that could not be divided.', max_length=200)),
-                ('recorded_at', models.DateTimeField()),
-                ('authorization', models.ForeignKey(blank=True, help_text="The Director's authorization for a worker to play (3.04(1)(h)), if used.", null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='organizations.directorauthorization')),
-                ('claim', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='winner', to='games.claim')),
-                ('person', models.ForeignKey(blank=True, help_text='When the player is a known person: 961 CMR 3.04(1)(h) is judged for them.', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='wins', to='organizations.person')),
-                ('recorded_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("player_name", models.CharField(max_length=200)),
+                ("share", models.DecimalField(decimal_places=2, max_digits=12)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("cash", "Cash"), ("merchandise", "Merchandise")], max_length=20
+                    ),
+                ),
+                (
+                    "substitute_description",
+                    models.CharField(
+                        blank=True,
+                        help_text="A merchandise prize that could not be divided.",
+                        max_length=200,
+                    ),
+                ),
+                ("recorded_at", models.DateTimeField()),
+                (
+                    "authorization",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="The Director's authorization for a worker to play (3.04(1)(h)), if used.",
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="organizations.directorauthorization",
+                    ),
+                ),
+                (
+                    "claim",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="winner",
+                        to="games.claim",
+                    ),
+                ),
+                (
+                    "person",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="When the player is a known person: 961 CMR 3.04(1)(h) is judged for them.",
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="wins",
+                        to="organizations.person",
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['claim__game', 'claim__claimed_at', 'pk'],
+                "ordering": ["claim__game", "claim__claimed_at", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='Payout',
+            name="Payout",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('amount', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('paid_at', models.DateTimeField()),
-                ('w2g_required', models.BooleanField(default=False)),
-                ('w2g_legal_name', models.CharField(blank=True, max_length=200)),
-                ('w2g_address', models.CharField(blank=True, max_length=300)),
-                ('tin_sealed', models.TextField(blank=True, help_text='The TIN, encrypted.')),
-                ('tin_last4', models.CharField(blank=True, max_length=4)),
-                ('backup_withholding', models.BooleanField(default=False, help_text='No TIN furnished: backup withholding applies.')),
-                ('id1_kind', models.CharField(blank=True, max_length=60)),
-                ('id1_number_sealed', models.TextField(blank=True)),
-                ('id2_kind', models.CharField(blank=True, max_length=60)),
-                ('id2_number_sealed', models.TextField(blank=True)),
-                ('paid_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('verified_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('winner', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='payout', to='games.winner')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("amount", models.DecimalField(decimal_places=2, max_digits=12)),
+                ("paid_at", models.DateTimeField()),
+                ("w2g_required", models.BooleanField(default=False)),
+                ("w2g_legal_name", models.CharField(blank=True, max_length=200)),
+                ("w2g_address", models.CharField(blank=True, max_length=300)),
+                ("tin_sealed", models.TextField(blank=True, help_text="The TIN, encrypted.")),
+                ("tin_last4", models.CharField(blank=True, max_length=4)),
+                (
+                    "backup_withholding",
+                    models.BooleanField(
+                        default=False, help_text="No TIN furnished: backup withholding applies."
+                    ),
+                ),
+                ("id1_kind", models.CharField(blank=True, max_length=60)),
+                ("id1_number_sealed", models.TextField(blank=True)),
+                ("id2_kind", models.CharField(blank=True, max_length=60)),
+                ("id2_number_sealed", models.TextField(blank=True)),
+                (
+                    "paid_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "verified_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "winner",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="payout",
+                        to="games.winner",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['paid_at', 'pk'],
+                "ordering": ["paid_at", "pk"],
             },
         ),
         migrations.AddConstraint(
-            model_name='claim',
-            constraint=models.CheckConstraint(condition=models.Q(('ball_in_hand__isnull', True), models.Q(('ball_in_hand__gte', 1), ('ball_in_hand__lte', 75)), _connector='OR'), name='claim_ball_in_hand_in_range'),
+            model_name="claim",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("ball_in_hand__isnull", True),
+                    models.Q(("ball_in_hand__gte", 1), ("ball_in_hand__lte", 75)),
+                    _connector="OR",
+                ),
+                name="claim_ball_in_hand_in_range",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='claim',
-            constraint=models.CheckConstraint(condition=models.Q(('calling_begun', False), ('ball_in_hand__isnull', False), _connector='OR'), name='claim_calling_begun_needs_a_ball'),
+            model_name="claim",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("calling_begun", False), ("ball_in_hand__isnull", False), _connector="OR"
+                ),
+                name="claim_calling_begun_needs_a_ball",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='winner',
-            constraint=models.CheckConstraint(condition=models.Q(('share__gte', 0)), name='winner_share_not_negative'),
+            model_name="winner",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("share__gte", 0)), name="winner_share_not_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='payout',
-            constraint=models.CheckConstraint(condition=models.Q(('amount__gte', 0)), name='payout_amount_not_negative'),
+            model_name="payout",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("amount__gte", 0)), name="payout_amount_not_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='payout',
-            constraint=models.CheckConstraint(condition=models.Q(('paid_by', models.F('verified_by')), _negated=True), name='payout_verified_by_another'),
+            model_name="payout",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("paid_by", models.F("verified_by")), _negated=True),
+                name="payout_verified_by_another",
+            ),
         ),
     ]
