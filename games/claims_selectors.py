@@ -74,6 +74,10 @@ class ClaimRow:
         return [ball_label(n) for n in self.counted]
 
     @property
+    def remaining_labels(self) -> list[str]:
+        return [ball_label(n) for n in remaining_balls(self.claim, self.counted)]
+
+    @property
     def in_hand_label(self) -> str:
         b = self.claim.ball_in_hand
         return ball_label(b) if b is not None else ""
@@ -153,6 +157,26 @@ def known_people(occasion: Occasion) -> QuerySet[Person]:
     members = Person.objects.filter(memberships__organization_id=org)
     listed = Person.objects.filter(worker_list_entries__worker_list__organization_id=org)
     return (members | listed).distinct().order_by("legal_name")
+
+
+@dataclass(frozen=True)
+class ClaimsSummary:
+    games: list[Game]
+    winners: list[Winner]
+    won_total: Decimal
+    paid_total: Decimal
+
+
+def claims_summary(occasion: Occasion) -> ClaimsSummary:
+    """The occasion page's card: the games, the night's winners and what is paid."""
+    winners = list(night_winners(occasion))
+    paid = [w.payout.amount for w in winners if getattr(w, "payout", None) is not None]
+    return ClaimsSummary(
+        games=list(occasion_games(occasion).exclude(status=Game.Status.PLANNED)),
+        winners=winners,
+        won_total=sum((w.share for w in winners), Decimal("0")),
+        paid_total=sum(paid, Decimal("0")),
+    )
 
 
 def night_winners(occasion: Occasion) -> QuerySet[Winner]:

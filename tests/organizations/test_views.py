@@ -71,6 +71,13 @@ ORG_PAGES = [
     ("extras_transportation", "open_occasion", True),
     ("raffle_permits", None, False),
     ("raffle_permit_document", "raffle_permit", False),
+    ("game_claims", "claims_game_kwargs", False),
+    ("claim_record", "claims_game_kwargs", True),
+    ("claim_verify_draw", "claim_kwargs", True),
+    ("claim_verify_card", "claim_kwargs", True),
+    ("winners_split", "claims_game_kwargs", False),
+    ("winners_record", "part_kwargs", True),
+    ("payout_record", "winner_kwargs", True),
 ]
 
 
