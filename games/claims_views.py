@@ -179,12 +179,13 @@ def _submit(
     slot: str,
     service: Callable[..., Any],
     done: str,
-    **fixed: Any,
+    fixed: dict[str, Any] | None = None,
 ) -> HttpResponse:
-    """Run the service on a valid form; a refusal or bad input re-renders the page, status 200."""
+    """Run the service on a valid form (with ``fixed`` arguments, e.g. the claim); a refusal or
+    bad input re-renders the page, status 200, nothing saved."""
     if form.is_valid():
         try:
-            service(by=request.user, **fixed, **form.service_values())
+            service(by=request.user, **(fixed or {}), **form.service_values())
         except ValidationError as error:
             show_refusal(form, error)
         else:
@@ -204,7 +205,13 @@ def claim_record(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
     game = _game(request.access, pk, game_pk)  # type: ignore[attr-defined]
     form = ClaimForm(request.POST, game=game)
     return _submit(
-        request, game, form, "claim", services.record_claim, "The claim is recorded.", game=game
+        request,
+        game,
+        form,
+        "claim",
+        services.record_claim,
+        "The claim is recorded.",
+        {"game": game},
     )
 
 
@@ -222,7 +229,7 @@ def claim_verify_draw(request: HttpRequest, pk: int, game_pk: int, claim_pk: int
         f"draw_{claim.pk}",
         services.verify_draw,
         "The verification of the draw is recorded.",
-        claim=claim,
+        {"claim": claim},
     )
 
 
@@ -240,7 +247,7 @@ def claim_verify_card(request: HttpRequest, pk: int, game_pk: int, claim_pk: int
         f"card_{claim.pk}",
         services.verify_card,
         "The card verification is recorded.",
-        claim=claim,
+        {"claim": claim},
     )
 
 
@@ -345,5 +352,5 @@ def payout_record(request: HttpRequest, pk: int, game_pk: int, winner_pk: int) -
         f"payout_{winner.pk}",
         services.record_payout,
         f"{winner.player_name} is paid.",
-        winner=winner,
+        {"winner": winner},
     )
