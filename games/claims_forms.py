@@ -172,7 +172,11 @@ class WinnersForm(forms.Form):
             self.fields[f"won_{claim.pk}"] = forms.BooleanField(required=False, label="Won")
             self.fields[f"name_{claim.pk}"] = _name("Player", initial=claim.player_name)
             self.fields[f"person_{claim.pk}"] = forms.ModelChoiceField(
-                queryset=people, required=False, label="Known person", empty_label="— not known —"
+                queryset=people,
+                required=False,
+                label="Known person",
+                empty_label="— not known —",
+                widget=forms.Select(attrs={"class": "form-select"}),
             )
             self.fields[f"substitute_{claim.pk}"] = _name("Substitute prize")
 
