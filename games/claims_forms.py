@@ -11,8 +11,9 @@ from django.db.models import QuerySet
 
 from beano.rules.claims import Witness
 from games.cards import ALL_SQUARES, FREE
-from games.claims_services import PlayerEntry, W2GDetails
+from games.claims_services import PlayerEntry
 from games.models import Claim, Game, PrizePart, Winner
+from games.payout_services import W2GDetails
 from organizations.equipment_forms import MoneyField
 from organizations.models import Person
 

@@ -1,12 +1,11 @@
-"""Writes for claims of Beano (961 CMR 3.04(6)(a), (b), (d), (e), (f), (1)(h)) and payouts (with
-Form W-2G details, 26 CFR 7.6041-1). Each runs in ``rules.atomic()``: it locks what it changes,
+"""Writes for claims of Beano (961 CMR 3.04(6)(a), (b), (d), (e), (f), (1)(h)); payouts are in
+``payout_services``. Each runs in ``rules.atomic()``: it locks what it changes,
 gathers the facts, has the rules judge them, saves, and writes its audit event; the audit never
 sees a TIN or an ID number."""
 
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -18,7 +17,6 @@ from beano import rules
 from beano.rules.claims import (
     CARD_RESULT,
     RECORD_CLAIM,
-    RECORD_PAYOUT,
     SHARE_PRIZE,
     VERIFY_CARD,
     VERIFY_DRAW,
@@ -26,7 +24,6 @@ from beano.rules.claims import (
     CardWitnessFacts,
     ClaimFacts,
     DrawVerificationFacts,
-    PayoutFacts,
     SplitFacts,
     WinningClaimFacts,
     Witness,
@@ -34,31 +31,29 @@ from beano.rules.claims import (
     split_to_the_dollar,
 )
 from beano.rules.workers import RECORD_WINNER, PlayerFacts
-from beano.sealed import seal
 from games import claims_selectors as selectors
-from games.models import CardVerification, Claim, DrawVerification, Game, Payout, PrizePart, Winner
+from games.models import CardVerification, Claim, DrawVerification, Game, PrizePart, Winner
 from occasions.models import Occasion
 from occasions.services import moment_of
 from organizations.audit import record_event
-from organizations.models import DirectorAuthorization, OrganizationRole, Person
+from organizations.models import DirectorAuthorization, Person
 from organizations.selectors import authorization_facts
 
-W2G_CITATION = "26 CFR 7.6041-1"
 NAME_LENGTH = 200
 
 
-def _user(by: Any) -> Any:
+def user_or_none(by: Any) -> Any:
     return by if getattr(by, "is_authenticated", False) else None
 
 
-def _text(value: str, field: str, limit: int = NAME_LENGTH) -> str:
+def one_line(value: str, field: str, limit: int = NAME_LENGTH) -> str:
     value = " ".join(str(value or "").split())
     if len(value) > limit:
         raise ValidationError({field: f"At most {limit} characters."})
     return value
 
 
-def _locked_game(game: Game) -> Game:
+def locked_game(game: Game) -> Game:
     game = Game.objects.select_for_update().select_related("occasion__organization").get(pk=game.pk)
     if game.occasion.status != Occasion.Status.OPEN:
         raise ValidationError(
@@ -69,7 +64,7 @@ def _locked_game(game: Game) -> Game:
 
 
 def _locked_claim(claim: Claim) -> Claim:
-    _locked_game(claim.game)
+    locked_game(claim.game)
     return (
         Claim.objects.select_for_update()
         .select_related("game__occasion__organization", "part__arrangement")
@@ -77,7 +72,7 @@ def _locked_claim(claim: Claim) -> Claim:
     )
 
 
-def _enforce(action: str, facts: Any, occasion: Occasion, by: Any) -> rules.Decision:
+def enforce(action: str, facts: Any, occasion: Occasion, by: Any) -> rules.Decision:
     return rules.enforce(
         action,
         facts,
@@ -97,7 +92,7 @@ def _enforce_together(
     refusals: list[rules.RuleViolation] = []
     for action, facts in checks:
         try:
-            decisions.append(_enforce(action, facts, occasion, by))
+            decisions.append(enforce(action, facts, occasion, by))
         except rules.RuleViolation as error:
             refusals.append(error)
     if not refusals:
@@ -132,7 +127,7 @@ def record_claim(
 ) -> Claim:
     """A player calls Beano while the game is in play: the ball in the caller's hand, if any, and
     whether its calling had begun decide which balls count (3.04(6)(a))."""
-    game = _locked_game(game)
+    game = locked_game(game)
     if game.status != Game.Status.IN_PLAY:
         raise ValidationError(f"{game} is {game.get_status_display().lower()}: no claim now.")
     if part.game_id != game.pk:
@@ -143,12 +138,12 @@ def record_claim(
     claim = Claim(
         game=game,
         part=part,
-        player_name=_text(player_name, "player_name"),
-        table=_text(table, "table", 40),
+        player_name=one_line(player_name, "player_name"),
+        table=one_line(table, "table", 40),
         claimed_at=moment,
         ball_in_hand=ball_in_hand,
         calling_begun=bool(calling_begun and ball_in_hand is not None),
-        recorded_by=_user(by),
+        recorded_by=user_or_none(by),
     )
     facts = ClaimFacts(
         called_before=selectors.called_before(claim),
@@ -157,7 +152,7 @@ def record_claim(
         part_announced=part.announced_at is not None,
         part_label=f"Prize {part.order} ({part.arrangement})",
     )
-    _enforce(RECORD_CLAIM, facts, game.occasion, by)
+    enforce(RECORD_CLAIM, facts, game.occasion, by)
     claim.save()
     record_event(
         organization=game.occasion.organization,
@@ -179,7 +174,7 @@ def record_claim(
 
 
 def _names(values: Sequence[str]) -> list[str]:
-    return [n for n in (_text(v, "witnesses") for v in values) if n]
+    return [n for n in (one_line(v, "witnesses") for v in values) if n]
 
 
 @rules.atomic()
@@ -199,20 +194,20 @@ def verify_draw(
     moment = moment_of(occasion, at)
     names = _names(witnesses)
     facts = DrawVerificationFacts(
-        member_in_charge=_text(member_in_charge, "member_in_charge"),
+        member_in_charge=one_line(member_in_charge, "member_in_charge"),
         witnesses=tuple(names),
         winners=(claim.player_name,) if claim.player_name else (),
     )
-    _enforce(VERIFY_DRAW, facts, occasion, by)
+    enforce(VERIFY_DRAW, facts, occasion, by)
     counted = selectors.counted_balls(claim)
     row = DrawVerification.objects.create(
         claim=claim,
-        requested_by=_text(requested_by, "requested_by"),
+        requested_by=one_line(requested_by, "requested_by"),
         member_in_charge=facts.member_in_charge,
         witnesses=names,
         numbers_drawn=list(counted),
         balls_remaining=selectors.remaining_balls(claim, counted),
-        verified_by=_user(by),
+        verified_by=user_or_none(by),
         verified_at=moment,
     )
     record_event(
@@ -260,10 +255,11 @@ def verify_card(
     occasion = claim.game.occasion
     moment = moment_of(occasion, at)
     people = tuple(
-        Witness(_text(w.name, "witnesses"), _text(w.table, "witnesses", 40)) for w in witnesses
+        Witness(one_line(w.name, "witnesses"), one_line(w.table, "witnesses", 40))
+        for w in witnesses
     )
     people = tuple(w for w in people if w.name or w.table)
-    _enforce(
+    enforce(
         VERIFY_CARD,
         CardWitnessFacts(witnesses=people, winner=claim.player_name, winner_table=claim.table),
         occasion,
@@ -289,7 +285,7 @@ def verify_card(
         valid=decision.allowed,
         reasons=[v.as_dict() for v in decision.violations],
         witnesses=[{"name": w.name, "table": w.table} for w in people],
-        verified_by=_user(by),
+        verified_by=user_or_none(by),
         verified_at=moment,
     )
     record_event(
@@ -350,7 +346,7 @@ def record_winners(
     first = claims[0]
     if any(c.part_id != first.part_id or c.game_id != first.game_id for c in claims):
         raise ValidationError("Winners recorded together share one prize of one game.")
-    _locked_game(first.game)
+    locked_game(first.game)
     part = PrizePart.objects.select_for_update().select_related("arrangement").get(pk=first.part_id)
     locked = {
         c.pk: c for c in Claim.objects.select_for_update().filter(pk__in=[c.pk for c in claims])
@@ -364,7 +360,7 @@ def record_winners(
     if substitute_value is not None and substitute_value < 0:
         raise ValidationError({"substitute_value": "A value cannot be negative."})
     shares = proposed_shares(part, len(pairs), substitute_value)
-    names = [_text(p.name, "players") for _, p in pairs]
+    names = [one_line(p.name, "players") for _, p in pairs]
     if any(not n for n in names):
         raise ValidationError({"players": "Name each winning player."})
     split = SplitFacts(
@@ -372,7 +368,7 @@ def record_winners(
         prize_amount=part.amount,
         calls=tuple(selectors.call_of(c) for c, _ in pairs),
         shares=tuple(shares),
-        substitutes=tuple(_text(p.substitute, "players") for _, p in pairs),
+        substitutes=tuple(one_line(p.substitute, "players") for _, p in pairs),
         already_awarded=Winner.objects.filter(claim__part=part).exists(),
     )
     checks: list[tuple[str, Any]] = [(SHARE_PRIZE, split)]
@@ -406,13 +402,13 @@ def record_winners(
             person=player.person,
             share=share,
             kind=part.kind,
-            substitute_description=_text(player.substitute, "players")
+            substitute_description=one_line(player.substitute, "players")
             if several_merchandise
             else "",
             authorization=DirectorAuthorization.objects.get(pk=waiver.authorization_pk)
             if waiver
             else None,
-            recorded_by=_user(by),
+            recorded_by=user_or_none(by),
             recorded_at=moment,
         )
         record_event(
@@ -436,138 +432,3 @@ def record_winners(
         )
         winners.append(winner)
     return winners
-
-
-@dataclass(frozen=True)
-class W2GDetails:
-    """What Form W-2G needs of a winner (26 CFR 7.6041-1): legal name, address, TIN or backup
-    withholding when none is furnished, and the two IDs they showed."""
-
-    legal_name: str
-    address: str
-    tin: str = ""
-    backup_withholding: bool = False
-    id1_kind: str = ""
-    id1_number: str = ""
-    id2_kind: str = ""
-    id2_number: str = ""
-
-
-def _tin_digits(tin: str) -> str:
-    return re.sub(r"[\s-]", "", tin or "")
-
-
-def check_w2g(details: W2GDetails | None, threshold: Decimal, share: Decimal) -> W2GDetails:
-    """Every W-2G detail a single win of ``share`` (at or above ``threshold``) needs, or a
-    ValidationError naming 26 CFR 7.6041-1 for each one missing."""
-    lead = f"{W2G_CITATION}: a single win of ${share} (${threshold} or more) needs Form W-2G"
-    if details is None:
-        raise ValidationError(f"{lead}: give the winner's details.")
-    errors: dict[str, str] = {}
-    if not details.legal_name.strip():
-        errors["w2g_legal_name"] = f"{lead}: the winner's legal name."
-    if not details.address.strip():
-        errors["w2g_address"] = f"{lead}: the winner's address."
-    digits = _tin_digits(details.tin)
-    if digits and not re.fullmatch(r"\d{9}", digits):
-        errors["tin"] = f"{W2G_CITATION}: a TIN has nine digits."
-    elif digits and details.backup_withholding:
-        errors["backup_withholding"] = f"{W2G_CITATION}: backup withholding is for no TIN."
-    elif not digits and not details.backup_withholding:
-        errors["tin"] = f"{lead}: the winner's TIN, or backup withholding without one."
-    for n in (1, 2):
-        kind = getattr(details, f"id{n}_kind").strip()
-        number = getattr(details, f"id{n}_number").strip()
-        if not kind or not number:
-            errors[f"id{n}_kind"] = f"{lead}: two IDs seen, with their kind and number (ID {n})."
-    if (
-        not errors
-        and details.id1_kind.strip().casefold() == details.id2_kind.strip().casefold()
-        and details.id1_number.strip() == details.id2_number.strip()
-    ):
-        errors["id2_kind"] = f"{W2G_CITATION}: the two IDs must be different."
-    if errors:
-        raise ValidationError(errors)
-    return details
-
-
-@rules.atomic()
-def record_payout(
-    *,
-    winner: Winner,
-    by: Any,
-    verified_by: Any,
-    w2g: W2GDetails | None = None,
-    amount: Decimal | None = None,
-    at: dt.datetime | None = None,
-) -> Payout:
-    """Pay a winner their share, once: a second submission returns the payout already made and
-    records nothing. Verified by another user of the organization (3.04(6)(e)); at or above the
-    W-2G threshold in force the winner's W-2G details are collected, the TIN sealed."""
-    winner = (
-        Winner.objects.select_for_update()
-        .select_related("claim__game__occasion__organization")
-        .get(pk=winner.pk)
-    )
-    existing = Payout.objects.filter(winner=winner).first()
-    if existing is not None:
-        return existing
-    game = _locked_game(winner.claim.game)
-    occasion = game.occasion
-    moment = moment_of(occasion, at)
-    amount = winner.share if amount is None else amount
-    if (
-        verified_by is not None
-        and not OrganizationRole.objects.filter(
-            user=verified_by, organization=occasion.organization
-        ).exists()
-    ):
-        raise ValidationError({"verified_by": "The verifier must be a user of this organization."})
-    facts = PayoutFacts(
-        paid_by_id=getattr(_user(by), "pk", None),
-        verified_by_id=getattr(verified_by, "pk", None),
-        amount=amount,
-        share=winner.share,
-    )
-    _enforce(RECORD_PAYOUT, facts, occasion, by)
-    threshold = selectors.w2g_threshold(occasion)
-    required = threshold is not None and winner.share >= threshold
-    payout = Payout(
-        winner=winner,
-        amount=amount,
-        paid_by=_user(by),
-        verified_by=verified_by,
-        paid_at=moment,
-        w2g_required=required,
-    )
-    if required:
-        assert threshold is not None
-        details = check_w2g(w2g, threshold, winner.share)
-        digits = _tin_digits(details.tin)
-        payout.w2g_legal_name = _text(details.legal_name, "w2g_legal_name")
-        payout.w2g_address = _text(details.address, "w2g_address", 300)
-        payout.tin_sealed = seal(digits)
-        payout.tin_last4 = digits[-4:]
-        payout.backup_withholding = details.backup_withholding
-        payout.id1_kind = _text(details.id1_kind, "id1_kind", 60)
-        payout.id1_number_sealed = seal(details.id1_number.strip())
-        payout.id2_kind = _text(details.id2_kind, "id2_kind", 60)
-        payout.id2_number_sealed = seal(details.id2_number.strip())
-    payout.save()
-    record_event(
-        organization=occasion.organization,
-        actor=by,
-        action="games.payout.recorded",
-        target=payout,
-        new={
-            "winner": winner.pk,
-            "player_name": winner.player_name,
-            "amount": amount,
-            "verified_by": getattr(verified_by, "pk", None),
-            "w2g_required": required,
-            "w2g_legal_name": payout.w2g_legal_name,
-            "backup_withholding": payout.backup_withholding,
-            "ids_seen": [k for k in (payout.id1_kind, payout.id2_kind) if k],
-        },
-    )
-    return payout

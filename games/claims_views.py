@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 
 from games import claims_selectors as selectors
 from games import claims_services as services
+from games import payout_services
 from games.cards import ball_label
 from games.claims_forms import (
     CardForm,
@@ -350,7 +351,7 @@ def payout_record(request: HttpRequest, pk: int, game_pk: int, winner_pk: int) -
         game,
         form,
         f"payout_{winner.pk}",
-        services.record_payout,
+        payout_services.record_payout,
         f"{winner.player_name} is paid.",
         {"winner": winner},
     )

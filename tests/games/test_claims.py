@@ -16,8 +16,10 @@ from beano.rules.claims import Witness
 from beano.rules.models import LawLimit, RefusedAction
 from beano.sealed import unseal
 from games import claims_services as services
-from games.claims_services import PlayerEntry, W2GDetails
+from games import payout_services
+from games.claims_services import PlayerEntry
 from games.models import BallCall, CardVerification, Claim, Payout, PrizePart, Winner
+from games.payout_services import W2GDetails
 from organizations.models import AuditEvent, DirectorAuthorization
 from organizations.worker_services import add_to_worker_list
 from tests.conftest import WINNING_CORNERS, at_night
@@ -270,11 +272,11 @@ def test_an_expired_authorization_does_not_let_a_worker_win(claim, tenant, liste
 
 
 def test_a_payout_submitted_twice_is_paid_once(winner, tenant):
-    first = services.record_payout(
+    first = payout_services.record_payout(
         winner=winner, by=tenant.member_in_charge, verified_by=tenant.head
     )
     events = AuditEvent.objects.count()
-    again = services.record_payout(
+    again = payout_services.record_payout(
         winner=winner, by=tenant.member_in_charge, verified_by=tenant.head
     )
     assert again.pk == first.pk and Payout.objects.count() == 1
@@ -284,7 +286,7 @@ def test_a_payout_submitted_twice_is_paid_once(winner, tenant):
 
 def test_the_payer_does_not_verify_their_own_payout(winner, tenant):
     with pytest.raises(rules.RuleViolation) as refused:
-        services.record_payout(
+        payout_services.record_payout(
             winner=winner, by=tenant.member_in_charge, verified_by=tenant.member_in_charge
         )
     assert refused.value.citations == ["961 CMR 3.04(6)(e)"]
@@ -292,7 +294,7 @@ def test_the_payer_does_not_verify_their_own_payout(winner, tenant):
 
 def test_the_payout_is_the_share(winner, tenant):
     with pytest.raises(rules.RuleViolation) as refused:
-        services.record_payout(
+        payout_services.record_payout(
             winner=winner, by=tenant.member_in_charge, verified_by=tenant.head, amount=D("80")
         )
     assert refused.value.citations == ["961 CMR 3.04(6)(f)"]
@@ -300,7 +302,7 @@ def test_the_payout_is_the_share(winner, tenant):
 
 def test_the_verifier_is_of_the_organization(winner, tenant, other_tenant):
     with pytest.raises(ValidationError):
-        services.record_payout(
+        payout_services.record_payout(
             winner=winner, by=tenant.member_in_charge, verified_by=other_tenant.head
         )
 
@@ -332,11 +334,13 @@ def big_win(winner):
 
 def test_a_win_at_the_threshold_needs_the_w2g_details(big_win, tenant):
     with pytest.raises(ValidationError) as missing:
-        services.record_payout(winner=big_win, by=tenant.member_in_charge, verified_by=tenant.head)
+        payout_services.record_payout(
+            winner=big_win, by=tenant.member_in_charge, verified_by=tenant.head
+        )
     assert "26 CFR 7.6041-1" in str(missing.value)
     no_tin = W2GDetails(**{**DETAILS.__dict__, "tin": ""})
     with pytest.raises(ValidationError) as refused:
-        services.record_payout(
+        payout_services.record_payout(
             winner=big_win, by=tenant.member_in_charge, verified_by=tenant.head, w2g=no_tin
         )
     assert "tin" in refused.value.error_dict
@@ -345,14 +349,14 @@ def test_a_win_at_the_threshold_needs_the_w2g_details(big_win, tenant):
 
 def test_backup_withholding_stands_for_a_missing_tin(big_win, tenant):
     details = W2GDetails(**{**DETAILS.__dict__, "tin": "", "backup_withholding": True})
-    payout = services.record_payout(
+    payout = payout_services.record_payout(
         winner=big_win, by=tenant.member_in_charge, verified_by=tenant.head, w2g=details
     )
     assert payout.backup_withholding and payout.tin_sealed == "" and payout.masked_tin == ""
 
 
 def test_the_tin_is_encrypted_at_rest_and_never_audited(big_win, tenant):
-    payout = services.record_payout(
+    payout = payout_services.record_payout(
         winner=big_win, by=tenant.member_in_charge, verified_by=tenant.head, w2g=DETAILS
     )
     with connection.cursor() as cursor:
