@@ -91,15 +91,14 @@ def record_payout(
     """Pay a winner their share, once: a second submission returns the payout already made and
     records nothing. Verified by another user of the organization (3.04(6)(e)); at or above the
     W-2G threshold in force the winner's W-2G details are collected, the TIN sealed."""
-    winner = (
-        Winner.objects.select_for_update()
-        .select_related("claim__game__occasion__organization")
-        .get(pk=winner.pk)
-    )
-    existing = Payout.objects.filter(winner=winner).first()
+    existing = Payout.objects.filter(winner_id=winner.pk).first()
     if existing is not None:
         return existing
-    game = locked_game(winner.claim.game)
+    game = locked_game(winner.claim.game)  # the game first, as every claims write locks it
+    winner = Winner.objects.select_for_update().select_related("claim").get(pk=winner.pk)
+    existing = Payout.objects.filter(winner=winner).first()
+    if existing is not None:  # paid while this submission waited for the lock
+        return existing
     occasion = game.occasion
     moment = moment_of(occasion, at)
     amount = winner.share if amount is None else amount
