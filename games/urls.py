@@ -1,9 +1,10 @@
 from django.urls import path
 
-from games import jackpot_views
+from games import claims_views, jackpot_views
 from games import program_views as views
 
 PREFIX = "org/<int:org_id>/occasions/<int:pk>/games/"
+CLAIMS = "org/<int:org_id>/occasions/<int:pk>/games/<int:game_pk>/claims/"
 
 urlpatterns = [
     path("org/<int:org_id>/jackpots/", jackpot_views.jackpot_list, name="jackpot_list"),
@@ -45,4 +46,27 @@ urlpatterns = [
         name="prize_part_announce",
     ),
     path(f"{PREFIX}parts/<int:part_pk>/remove/", views.prize_part_remove, name="prize_part_remove"),
+    path(CLAIMS, claims_views.claims_page, name="game_claims"),
+    path(CLAIMS + "record/", claims_views.claim_record, name="claim_record"),
+    path(
+        CLAIMS + "<int:claim_pk>/verify-draw/",
+        claims_views.claim_verify_draw,
+        name="claim_verify_draw",
+    ),
+    path(
+        CLAIMS + "<int:claim_pk>/verify-card/",
+        claims_views.claim_verify_card,
+        name="claim_verify_card",
+    ),
+    path(CLAIMS + "split/", claims_views.winners_split, name="winners_split"),
+    path(
+        CLAIMS + "prizes/<int:part_pk>/winners/",
+        claims_views.winners_record,
+        name="winners_record",
+    ),
+    path(
+        CLAIMS + "winners/<int:winner_pk>/payout/",
+        claims_views.payout_record,
+        name="payout_record",
+    ),
 ]

@@ -423,6 +423,44 @@ def program_game(tenant: Tenant, occasion: Any, arrangements_authorized: Any) ->
     return game
 
 
+def at_night(occasion: Any, hour: int, minute: int, second: int = 0) -> Any:
+    """A moment of ``occasion``'s night, e.g. at_night(occasion, 18, 52)."""
+    from django.utils import timezone
+
+    return timezone.make_aware(dt.datetime.combine(occasion.date, dt.time(hour, minute, second)))
+
+
+#: The balls of ``game_in_play``, called from 18:50 one a minute: B5, O61, N33, B12, O75, G47.
+GAME_BALLS = (5, 61, 33, 12, 75, 47)
+
+
+@pytest.fixture
+def game_in_play(open_occasion: Any) -> Any:
+    """Game 3 of ``open_occasion``, in play: four corners for $75, announced; six balls called
+    before the clock's 7 PM. Games and balls belong to other parts, so they are made directly."""
+    from decimal import Decimal
+
+    from games.models import Arrangement, BallCall, Game, PrizePart
+
+    game = Game.objects.create(occasion=open_occasion, number=3, half=1, kind="regular")
+    PrizePart.objects.create(
+        game=game,
+        order=1,
+        arrangement=Arrangement.objects.get(code="four_corners"),
+        amount=Decimal("75.00"),
+        announced_at=at_night(open_occasion, 18, 49),
+    )
+    Game.objects.filter(pk=game.pk).update(
+        status="in_play", started_at=at_night(open_occasion, 18, 50)
+    )
+    for i, number in enumerate(GAME_BALLS, start=1):
+        BallCall.objects.create(
+            game=game, sequence=i, number=number, called_at=at_night(open_occasion, 18, 49 + i)
+        )
+    game.refresh_from_db()
+    return game
+
+
 @pytest.fixture
 def program_game_kwargs(program_game: Any) -> dict[str, int]:
     return {"pk": program_game.occasion_id, "game_pk": program_game.pk}
@@ -431,3 +469,61 @@ def program_game_kwargs(program_game: Any) -> dict[str, int]:
 @pytest.fixture
 def prize_part_kwargs(program_game: Any) -> dict[str, int]:
     return {"pk": program_game.occasion_id, "part_pk": program_game.parts.get().pk}
+
+
+@pytest.fixture
+def claims_game_kwargs(game_in_play: Any) -> dict[str, int]:
+    return {"pk": game_in_play.occasion_id, "game_pk": game_in_play.pk}
+
+
+@pytest.fixture
+def claim(game_in_play: Any, tenant: Tenant) -> Any:
+    """Mary Costa at table 7 calls Beano at 7 PM, between balls."""
+    from games.claims_services import record_claim
+
+    return record_claim(
+        game=game_in_play,
+        part=game_in_play.parts.get(),
+        ball_in_hand=None,
+        calling_begun=False,
+        player_name="Mary Costa",
+        table="7",
+        by=tenant.worker,
+    )
+
+
+@pytest.fixture
+def claim_kwargs(claim: Any) -> dict[str, int]:
+    return {"pk": claim.game.occasion_id, "game_pk": claim.game_id, "claim_pk": claim.pk}
+
+
+@pytest.fixture
+def part_kwargs(claim: Any) -> dict[str, int]:
+    return {"pk": claim.game.occasion_id, "game_pk": claim.game_id, "part_pk": claim.part_id}
+
+
+#: Four corners on Mary Costa's card: B1 5, O1 61, B5 12, O5 75.
+WINNING_CORNERS = {"B1": 5, "O1": 61, "B5": 12, "O5": 75}
+
+
+@pytest.fixture
+def winner(claim: Any, tenant: Tenant) -> Any:
+    """``claim``'s card verified before Rose Medeiros at table 12, and Mary Costa the winner."""
+    from beano.rules.claims import Witness
+    from games.claims_services import PlayerEntry, record_winners, verify_card
+
+    verify_card(
+        claim=claim,
+        numbers=WINNING_CORNERS,
+        witnesses=[Witness("Rose Medeiros", "12")],
+        by=tenant.member_in_charge,
+    )
+    return record_winners(
+        claims=[claim], players=[PlayerEntry("Mary Costa")], by=tenant.member_in_charge
+    )[0]
+
+
+@pytest.fixture
+def winner_kwargs(winner: Any) -> dict[str, int]:
+    game = winner.claim.game
+    return {"pk": game.occasion_id, "game_pk": game.pk, "winner_pk": winner.pk}

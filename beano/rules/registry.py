@@ -14,6 +14,7 @@ RULE_MODULES = (
     "beano.rules.hours",
     "beano.rules.jackpots",
     "beano.rules.operation",
+    "beano.rules.claims",
 )
 
 

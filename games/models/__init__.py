@@ -1,3 +1,4 @@
+from games.models.claims import CardVerification, Claim, DrawVerification, Payout, Winner
 from games.models.core import Arrangement, BallCall, Game, PrizePart
 from games.models.jackpots import JackpotLedgerEntry, ProgressiveGame, ProgressiveSeries
 from games.models.program import ArrangementAuthorization
@@ -6,9 +7,14 @@ __all__ = [
     "Arrangement",
     "ArrangementAuthorization",
     "BallCall",
+    "CardVerification",
+    "Claim",
+    "DrawVerification",
     "Game",
     "JackpotLedgerEntry",
+    "Payout",
     "PrizePart",
     "ProgressiveGame",
     "ProgressiveSeries",
+    "Winner",
 ]

@@ -88,6 +88,13 @@ ORG_PAGES = [
     ("game_finish", "program_game_kwargs", True),
     ("prize_part_announce", "prize_part_kwargs", True),
     ("prize_part_remove", "prize_part_kwargs", True),
+    ("game_claims", "claims_game_kwargs", False),
+    ("claim_record", "claims_game_kwargs", True),
+    ("claim_verify_draw", "claim_kwargs", True),
+    ("claim_verify_card", "claim_kwargs", True),
+    ("winners_split", "claims_game_kwargs", False),
+    ("winners_record", "part_kwargs", True),
+    ("payout_record", "winner_kwargs", True),
 ]
 
 

@@ -1,0 +1,434 @@
+"""Writes for claims of Beano (961 CMR 3.04(6)(a), (b), (d), (e), (f), (1)(h)); payouts are in
+``payout_services``. Each runs in ``rules.atomic()``: it locks what it changes,
+gathers the facts, has the rules judge them, saves, and writes its audit event; the audit never
+sees a TIN or an ID number."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import ValidationError
+
+from beano import rules
+from beano.rules.claims import (
+    CARD_RESULT,
+    RECORD_CLAIM,
+    SHARE_PRIZE,
+    VERIFY_CARD,
+    VERIFY_DRAW,
+    CardFacts,
+    CardWitnessFacts,
+    ClaimFacts,
+    DrawVerificationFacts,
+    SplitFacts,
+    WinningClaimFacts,
+    Witness,
+    equal_substitute_value,
+    split_to_the_dollar,
+)
+from beano.rules.workers import RECORD_WINNER, PlayerFacts
+from games import claims_selectors as selectors
+from games.models import CardVerification, Claim, DrawVerification, Game, PrizePart, Winner
+from occasions.models import Occasion
+from occasions.services import moment_of
+from organizations.audit import record_event
+from organizations.models import DirectorAuthorization, Person
+from organizations.selectors import authorization_facts
+
+NAME_LENGTH = 200
+
+
+def user_or_none(by: Any) -> Any:
+    return by if getattr(by, "is_authenticated", False) else None
+
+
+def one_line(value: str, field: str, limit: int = NAME_LENGTH) -> str:
+    value = " ".join(str(value or "").split())
+    if len(value) > limit:
+        raise ValidationError({field: f"At most {limit} characters."})
+    return value
+
+
+def locked_game(game: Game) -> Game:
+    game = Game.objects.select_for_update().select_related("occasion__organization").get(pk=game.pk)
+    if game.occasion.status != Occasion.Status.OPEN:
+        raise ValidationError(
+            f"This occasion is {game.occasion.get_status_display().lower()}: claims and "
+            "payouts are recorded while it is open."
+        )
+    return game
+
+
+def _locked_claim(claim: Claim) -> Claim:
+    locked_game(claim.game)
+    return (
+        Claim.objects.select_for_update()
+        .select_related("game__occasion__organization", "part__arrangement")
+        .get(pk=claim.pk)
+    )
+
+
+def enforce(action: str, facts: Any, occasion: Occasion, by: Any) -> rules.Decision:
+    return rules.enforce(
+        action,
+        facts,
+        on=occasion.date,
+        actor=by,
+        organization=occasion.organization,
+        authorizations=authorization_facts(occasion.organization),
+    )
+
+
+def _enforce_together(
+    checks: Sequence[tuple[str, Any]], occasion: Occasion, by: Any
+) -> list[rules.Decision]:
+    """Judge several actions (several winners and their split) and refuse once with every
+    violation, so the member in charge sees all that is wrong at once."""
+    decisions: list[rules.Decision] = []
+    refusals: list[rules.RuleViolation] = []
+    for action, facts in checks:
+        try:
+            decisions.append(enforce(action, facts, occasion, by))
+        except rules.RuleViolation as error:
+            refusals.append(error)
+    if not refusals:
+        return decisions
+    decision = rules.Decision(
+        action=refusals[0].decision.action,
+        violations=[v for error in refusals for v in error.violations],
+    )
+    first = refusals[0].refusal or {}
+    raise rules.RuleViolation(
+        decision,
+        first
+        | {
+            "facts": [error.refusal["facts"] for error in refusals if error.refusal],
+            "violations": [v.as_dict() for v in decision.violations],
+            "citations": ", ".join(sorted({v.citation for v in decision.violations})),
+        },
+    )
+
+
+@rules.atomic()
+def record_claim(
+    *,
+    game: Game,
+    part: PrizePart,
+    ball_in_hand: int | None,
+    calling_begun: bool,
+    by: Any,
+    player_name: str = "",
+    table: str = "",
+    at: dt.datetime | None = None,
+) -> Claim:
+    """A player calls Beano while the game is in play: the ball in the caller's hand, if any, and
+    whether its calling had begun decide which balls count (3.04(6)(a))."""
+    game = locked_game(game)
+    if game.status != Game.Status.IN_PLAY:
+        raise ValidationError(f"{game} is {game.get_status_display().lower()}: no claim now.")
+    if part.game_id != game.pk:
+        raise ValidationError({"part": "That prize is not one of this game's."})
+    if ball_in_hand is not None and not 1 <= ball_in_hand <= 75:
+        raise ValidationError({"ball_in_hand": "A ball is numbered 1 to 75."})
+    moment = moment_of(game.occasion, at)
+    claim = Claim(
+        game=game,
+        part=part,
+        player_name=one_line(player_name, "player_name"),
+        table=one_line(table, "table", 40),
+        claimed_at=moment,
+        ball_in_hand=ball_in_hand,
+        calling_begun=bool(calling_begun and ball_in_hand is not None),
+        recorded_by=user_or_none(by),
+    )
+    facts = ClaimFacts(
+        called_before=selectors.called_before(claim),
+        ball_in_hand=ball_in_hand,
+        calling_begun=bool(calling_begun),
+        part_announced=part.announced_at is not None,
+        part_label=f"Prize {part.order} ({part.arrangement})",
+    )
+    enforce(RECORD_CLAIM, facts, game.occasion, by)
+    claim.save()
+    record_event(
+        organization=game.occasion.organization,
+        actor=by,
+        action="games.claim.recorded",
+        target=claim,
+        new={
+            "game": game.number,
+            "part": part.order,
+            "player_name": claim.player_name,
+            "table": claim.table,
+            "claimed_at": moment,
+            "ball_in_hand": ball_in_hand,
+            "calling_begun": claim.calling_begun,
+            "call": selectors.call_of(claim),
+        },
+    )
+    return claim
+
+
+def _names(values: Sequence[str]) -> list[str]:
+    return [n for n in (one_line(v, "witnesses") for v in values) if n]
+
+
+@rules.atomic()
+def verify_draw(
+    *,
+    claim: Claim,
+    member_in_charge: str,
+    witnesses: Sequence[str],
+    by: Any,
+    requested_by: str = "",
+    at: dt.datetime | None = None,
+) -> DrawVerification:
+    """A player asks to verify the numbers drawn and the balls remaining (3.04(6)(d)): what was
+    shown is kept, with who was present."""
+    claim = _locked_claim(claim)
+    occasion = claim.game.occasion
+    moment = moment_of(occasion, at)
+    names = _names(witnesses)
+    facts = DrawVerificationFacts(
+        member_in_charge=one_line(member_in_charge, "member_in_charge"),
+        witnesses=tuple(names),
+        winners=(claim.player_name,) if claim.player_name else (),
+    )
+    enforce(VERIFY_DRAW, facts, occasion, by)
+    counted = selectors.counted_balls(claim)
+    row = DrawVerification.objects.create(
+        claim=claim,
+        requested_by=one_line(requested_by, "requested_by"),
+        member_in_charge=facts.member_in_charge,
+        witnesses=names,
+        numbers_drawn=list(counted),
+        balls_remaining=selectors.remaining_balls(claim, counted),
+        verified_by=user_or_none(by),
+        verified_at=moment,
+    )
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="games.draw.verified",
+        target=row,
+        new={
+            "claim": claim.pk,
+            "requested_by": row.requested_by,
+            "member_in_charge": row.member_in_charge,
+            "witnesses": names,
+            "numbers_drawn": row.numbers_drawn,
+            "balls_remaining": len(row.balls_remaining),
+        },
+    )
+    return row
+
+
+def _card_numbers(numbers: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
+    out = []
+    for square, value in numbers.items():
+        try:
+            number = int(value)
+        except (TypeError, ValueError) as error:
+            raise ValidationError({"numbers": f"{square}: give a whole number."}) from error
+        out.append((str(square).strip().upper(), number))
+    return tuple(sorted(out, key=lambda sn: sn[0]))
+
+
+@rules.atomic()
+def verify_card(
+    *,
+    claim: Claim,
+    numbers: Mapping[str, Any],
+    witnesses: Sequence[Witness],
+    by: Any,
+    whole_card: bool = False,
+    at: dt.datetime | None = None,
+) -> CardVerification:
+    """The numbers read from the winning card are checked against the balls that count and the
+    announced arrangement, before one or more players at another table (3.04(6)(e)). Without
+    such a witness it is refused; otherwise it is recorded valid, or invalid with each reason."""
+    claim = _locked_claim(claim)
+    occasion = claim.game.occasion
+    moment = moment_of(occasion, at)
+    people = tuple(
+        Witness(one_line(w.name, "witnesses"), one_line(w.table, "witnesses", 40))
+        for w in witnesses
+    )
+    people = tuple(w for w in people if w.name or w.table)
+    enforce(
+        VERIFY_CARD,
+        CardWitnessFacts(witnesses=people, winner=claim.player_name, winner_table=claim.table),
+        occasion,
+        by,
+    )
+    read = _card_numbers(numbers)
+    arrangement = claim.part.arrangement
+    facts = CardFacts(
+        numbers=read,
+        whole_card=whole_card,
+        counted=selectors.counted_balls(claim),
+        not_counted_in_hand=selectors.not_counted_in_hand(claim),
+        arrangement=arrangement.name,
+        variants=tuple(tuple(v) for v in arrangement.variants),
+    )
+    decision = rules.judge(CARD_RESULT, facts, on=occasion.date)
+    row = CardVerification.objects.create(
+        claim=claim,
+        scope=CardVerification.Scope.WHOLE_CARD
+        if whole_card
+        else CardVerification.Scope.ARRANGEMENT,
+        numbers=dict(read),
+        valid=decision.allowed,
+        reasons=[v.as_dict() for v in decision.violations],
+        witnesses=[{"name": w.name, "table": w.table} for w in people],
+        verified_by=user_or_none(by),
+        verified_at=moment,
+    )
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="games.card.verified",
+        target=row,
+        new={
+            "claim": claim.pk,
+            "scope": row.scope,
+            "numbers": row.numbers,
+            "valid": row.valid,
+            "reasons": [r["message"] for r in row.reasons],
+            "witnesses": row.witnesses,
+        },
+    )
+    return row
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    """A winning player as the member in charge records them."""
+
+    name: str
+    person: Person | None = None
+    substitute: str = ""
+
+
+def proposed_shares(
+    part: PrizePart, winners: int, substitute_value: Decimal | None
+) -> list[Decimal]:
+    """The shares the split gives: cash or one winner's merchandise by ``split_to_the_dollar``;
+    merchandise among several, equal substitute prizes (given, or the equal share to the cent)."""
+    if part.kind == PrizePart.Kind.CASH or winners == 1:
+        return split_to_the_dollar(part.amount, winners)
+    value = substitute_value
+    if value is None:
+        value = equal_substitute_value(part.amount, winners)
+    return [value] * winners
+
+
+@rules.atomic()
+def record_winners(
+    *,
+    claims: Sequence[Claim],
+    players: Sequence[PlayerEntry],
+    by: Any,
+    substitute_value: Decimal | None = None,
+    at: dt.datetime | None = None,
+) -> list[Winner]:
+    """The winners of one prize, all determined on the call of the same number, recorded together
+    with their shares (3.04(6)(f)); each card verified as winning (6)(e); a person on the
+    organization's worker list plays only under the Director's authorization (1)(h)."""
+    if not claims or len(claims) != len(players):
+        raise ValidationError("Give each winning claim its player.")
+    if len({c.pk for c in claims}) != len(claims):
+        raise ValidationError("A claim is one winner.")
+    first = claims[0]
+    if any(c.part_id != first.part_id or c.game_id != first.game_id for c in claims):
+        raise ValidationError("Winners recorded together share one prize of one game.")
+    locked_game(first.game)
+    part = PrizePart.objects.select_for_update().select_related("arrangement").get(pk=first.part_id)
+    locked = {
+        c.pk: c for c in Claim.objects.select_for_update().filter(pk__in=[c.pk for c in claims])
+    }
+    pairs = sorted(
+        ((locked[c.pk], p) for c, p in zip(claims, players, strict=True)),
+        key=lambda cp: (cp[0].claimed_at, cp[0].pk),
+    )
+    occasion = Occasion.objects.select_related("organization").get(pk=first.game.occasion_id)
+    moment = moment_of(occasion, at)
+    if substitute_value is not None and substitute_value < 0:
+        raise ValidationError({"substitute_value": "A value cannot be negative."})
+    shares = proposed_shares(part, len(pairs), substitute_value)
+    names = [one_line(p.name, "players") for _, p in pairs]
+    if any(not n for n in names):
+        raise ValidationError({"players": "Name each winning player."})
+    split = SplitFacts(
+        prize_kind=part.kind,
+        prize_amount=part.amount,
+        calls=tuple(selectors.call_of(c) for c, _ in pairs),
+        shares=tuple(shares),
+        substitutes=tuple(one_line(p.substitute, "players") for _, p in pairs),
+        already_awarded=Winner.objects.filter(claim__part=part).exists(),
+    )
+    checks: list[tuple[str, Any]] = [(SHARE_PRIZE, split)]
+    for (claim, player), name in zip(pairs, names, strict=True):
+        card = selectors.latest_card_verification(claim)
+        person = player.person
+        checks.append(
+            (
+                RECORD_WINNER,
+                [
+                    PlayerFacts(
+                        person_id=person.pk if person else 0,
+                        name=name,
+                        on_worker_list=person is not None
+                        and selectors.on_worker_list(person, occasion),
+                    ),
+                    WinningClaimFacts(player=name, card_verified_valid=bool(card and card.valid)),
+                ],
+            )
+        )
+    decisions = _enforce_together(checks, occasion, by)
+    several_merchandise = part.kind == PrizePart.Kind.MERCHANDISE and len(pairs) > 1
+    winners = []
+    for (claim, player), name, share, decision in zip(
+        pairs, names, shares, decisions[1:], strict=True
+    ):
+        waiver = next((w for w in decision.waivers if w.code == "W-1H-WORKER-PLAYS"), None)
+        winner = Winner.objects.create(
+            claim=claim,
+            player_name=name,
+            person=player.person,
+            share=share,
+            kind=part.kind,
+            substitute_description=one_line(player.substitute, "players")
+            if several_merchandise
+            else "",
+            authorization=DirectorAuthorization.objects.get(pk=waiver.authorization_pk)
+            if waiver
+            else None,
+            recorded_by=user_or_none(by),
+            recorded_at=moment,
+        )
+        record_event(
+            organization=occasion.organization,
+            actor=by,
+            action="games.winner.recorded",
+            target=winner,
+            new={
+                "claim": claim.pk,
+                "game": claim.game.number,
+                "part": part.order,
+                "player_name": name,
+                "person": player.person.pk if player.person else None,
+                "share": share,
+                "kind": part.kind,
+                "substitute_description": winner.substitute_description,
+                "winners_on_the_call": len(pairs),
+                "call": split.calls[0],
+                "authorization": waiver.reference if waiver else None,
+            },
+        )
+        winners.append(winner)
+    return winners

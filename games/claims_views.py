@@ -1,0 +1,357 @@
+"""The claims page of a game, for the hall laptop: record a claim, verify the draw and the winning
+card, record the winners and their split, and pay them (961 CMR 3.04(6)(a), (d), (e), (f),
+(1)(h); W-2G under 26 CFR 7.6041-1). Reads are open to every role and to inspectors; a claim is
+recorded by a worker too, the rest by the head or the member in charge. A refusal comes back on
+its form with its citation, status 200, nothing saved."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from games import claims_selectors as selectors
+from games import claims_services as services
+from games import payout_services
+from games.cards import ball_label
+from games.claims_forms import (
+    CardForm,
+    ClaimForm,
+    DrawVerificationForm,
+    PayoutForm,
+    WinnersForm,
+)
+from games.models import Claim, Game, PrizePart, Winner
+from occasions import floor_selectors
+from occasions.models import Occasion
+from occasions.views import RUNS_THE_NIGHT, get_occasion
+from organizations.access import OrgAccess, get_for_org, org_view
+from organizations.forms import show_refusal
+from organizations.models import Role
+
+RECORDS_CLAIMS = (*RUNS_THE_NIGHT, Role.WORKER)
+
+
+def _game(access: OrgAccess, pk: int, game_pk: int) -> Game:
+    occasion = get_occasion(access, pk)
+    return get_for_org(
+        Game.objects.select_related("occasion__organization", "occasion__license"),
+        access,
+        via="occasion__organization",
+        pk=game_pk,
+        occasion=occasion,
+    )
+
+
+def _claim(access: OrgAccess, game: Game, claim_pk: int) -> Claim:
+    return get_for_org(
+        Claim.objects.select_related("game", "part__arrangement"),
+        access,
+        via="game__occasion__organization",
+        pk=claim_pk,
+        game=game,
+    )
+
+
+def _verifiers(access: OrgAccess, user: Any) -> Any:
+    return (
+        get_user_model()
+        .objects.filter(org_roles__organization=access.organization)
+        .exclude(pk=user.pk)
+        .distinct()
+        .order_by("username")
+    )
+
+
+def _mic_name(occasion: Occasion) -> str:
+    presence = floor_selectors.in_charge(occasion)
+    return presence.entry.person.legal_name if presence is not None else ""
+
+
+def _winner_forms(
+    game: Game, rows: list[selectors.ClaimRow], people: Any
+) -> dict[int, WinnersForm]:
+    """One form per prize with verified claims and no winner yet."""
+    awarded = {r.claim.part_id for r in rows if r.winner is not None}
+    by_part: dict[int, list[Claim]] = {}
+    for r in rows:
+        if r.verified and r.winner is None and r.claim.part_id not in awarded:
+            by_part.setdefault(r.claim.part_id, []).append(r.claim)
+    return {
+        part_pk: WinnersForm(claims=claims, people=people, prefix=f"part{part_pk}")
+        for part_pk, claims in by_part.items()
+    }
+
+
+def _page(request: HttpRequest, game: Game, bound: dict[str, Any] | None = None) -> HttpResponse:
+    access: OrgAccess = request.access  # type: ignore[attr-defined]
+    occasion = game.occasion
+    is_open = occasion.status == Occasion.Status.OPEN
+    can_run = is_open and access.has_role(*RUNS_THE_NIGHT)
+    can_claim = is_open and game.status == Game.Status.IN_PLAY and access.has_role(*RECORDS_CLAIMS)
+    bound = bound or {}
+    rows = selectors.game_claims(game)
+    people = selectors.known_people(occasion)
+    threshold = selectors.w2g_threshold(occasion)
+    mic = _mic_name(occasion)
+    claim_slots = []
+    for row in rows:
+        pk = row.claim.pk
+        claim_slots.append(
+            {
+                "row": row,
+                "draw": bound.get(f"draw_{pk}")
+                or DrawVerificationForm(prefix=f"draw{pk}", initial={"member_in_charge": mic}),
+                "card": bound.get(f"card_{pk}") or CardForm(prefix=f"card{pk}"),
+                "squares": _arrangement_squares(row.claim.part),
+            }
+        )
+    winner_forms = _winner_forms(game, rows, people) if can_run else {}
+    for key, form in bound.items():
+        if key.startswith("winners_"):
+            winner_forms[int(key.removeprefix("winners_"))] = form
+    parts = {p.pk: p for p in game.parts.select_related("arrangement")}
+    payouts = []
+    for row in rows:
+        winner = row.winner
+        if winner is None:
+            continue
+        paid = getattr(winner, "payout", None)
+        needs = threshold is not None and winner.share >= threshold
+        form = None
+        if paid is None and can_run:
+            form = bound.get(f"payout_{winner.pk}") or PayoutForm(
+                winner=winner, verifiers=_verifiers(access, request.user), needs_w2g=needs
+            )
+        payouts.append({"winner": winner, "payout": paid, "form": form, "needs_w2g": needs})
+    return render(
+        request,
+        "games/claims.html",
+        {
+            "org": access.organization,
+            "access": access,
+            "occasion": occasion,
+            "game": game,
+            "parts": list(parts.values()),
+            "calls": [ball_label(n) for n in selectors.current_calls(game)],
+            "claim_form": bound.get("claim") or (ClaimForm(game=game) if can_claim else None),
+            "claims": claim_slots,
+            "winner_forms": [(parts[k], f) for k, f in winner_forms.items() if k in parts],
+            "payouts": payouts,
+            "threshold": threshold,
+            "can_run": can_run,
+            "can_claim": can_claim,
+            "focus": next(iter(bound), ""),
+        },
+    )
+
+
+def _arrangement_squares(part: PrizePart) -> set[str]:
+    """The squares to highlight on the card grid: the arrangement's, when it has one variant."""
+    variants = part.arrangement.variants
+    return set(variants[0]) if len(variants) == 1 else set()
+
+
+def _done(request: HttpRequest, game: Game, text: str, anchor: str = "") -> HttpResponse:
+    messages.success(request, text)
+    url = reverse(
+        "game_claims",
+        kwargs={
+            "org_id": game.occasion.organization_id,
+            "pk": game.occasion_id,
+            "game_pk": game.pk,
+        },
+    )
+    return redirect(url + (f"#{anchor}" if anchor else ""))
+
+
+def _submit(
+    request: HttpRequest,
+    game: Game,
+    form: Any,
+    slot: str,
+    service: Callable[..., Any],
+    done: str,
+    fixed: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """Run the service on a valid form (with ``fixed`` arguments, e.g. the claim); a refusal or
+    bad input re-renders the page, status 200, nothing saved."""
+    if form.is_valid():
+        try:
+            service(by=request.user, **(fixed or {}), **form.service_values())
+        except ValidationError as error:
+            show_refusal(form, error)
+        else:
+            return _done(request, game, done, slot)
+    return _page(request, game, bound={slot: form})
+
+
+@org_view()
+def claims_page(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    return _page(request, _game(access, pk, game_pk))
+
+
+@org_view(write_roles=RECORDS_CLAIMS, form_page=True)
+@require_POST
+def claim_record(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
+    game = _game(request.access, pk, game_pk)  # type: ignore[attr-defined]
+    form = ClaimForm(request.POST, game=game)
+    return _submit(
+        request,
+        game,
+        form,
+        "claim",
+        services.record_claim,
+        "The claim is recorded.",
+        {"game": game},
+    )
+
+
+@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@require_POST
+def claim_verify_draw(request: HttpRequest, pk: int, game_pk: int, claim_pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    game = _game(access, pk, game_pk)
+    claim = _claim(access, game, claim_pk)
+    form = DrawVerificationForm(request.POST, prefix=f"draw{claim.pk}")
+    return _submit(
+        request,
+        game,
+        form,
+        f"draw_{claim.pk}",
+        services.verify_draw,
+        "The verification of the draw is recorded.",
+        {"claim": claim},
+    )
+
+
+@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@require_POST
+def claim_verify_card(request: HttpRequest, pk: int, game_pk: int, claim_pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    game = _game(access, pk, game_pk)
+    claim = _claim(access, game, claim_pk)
+    form = CardForm(request.POST, prefix=f"card{claim.pk}")
+    return _submit(
+        request,
+        game,
+        form,
+        f"card_{claim.pk}",
+        services.verify_card,
+        "The card verification is recorded.",
+        {"claim": claim},
+    )
+
+
+def _eligible(game: Game, part_pk: int) -> list[Claim]:
+    rows = selectors.game_claims(game)
+    if any(r.winner is not None for r in rows if r.claim.part_id == part_pk):
+        return []
+    return [r.claim for r in rows if r.claim.part_id == part_pk and r.verified]
+
+
+@org_view()
+def winners_split(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
+    """The split the ticked claims would get, shown before saving (an htmx partial)."""
+    access = request.access  # type: ignore[attr-defined]
+    game = _game(access, pk, game_pk)
+    part_pk = _int(request.GET.get("part"))
+    if part_pk is None:
+        return render(request, "games/_split.html", {"rows": []})
+    part = get_for_org(
+        PrizePart.objects.select_related("arrangement"),
+        access,
+        via="game__occasion__organization",
+        pk=part_pk,
+        game=game,
+    )
+    prefix = f"part{part.pk}-"
+    eligible = _eligible(game, part.pk)
+    ticked = [c for c in eligible if request.GET.get(f"{prefix}won_{c.pk}")]
+    value = _money(request.GET.get(f"{prefix}substitute_value"))
+    shares = services.proposed_shares(part, len(ticked), value) if ticked else []
+    return render(
+        request,
+        "games/_split.html",
+        {
+            "part": part,
+            "rows": list(zip(ticked, shares, strict=True)),
+            "total": sum(shares, Decimal("0")),
+        },
+    )
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        number = int(value) if value else None
+    except ValueError:
+        return None
+    return number if number is not None and 0 < number < 2**31 else None
+
+
+def _money(value: str | None) -> Decimal | None:
+    try:
+        amount = Decimal(value) if value else None
+    except InvalidOperation:
+        return None
+    if amount is None or not amount.is_finite() or amount < 0 or amount > Decimal("1e9"):
+        return None
+    return amount.quantize(Decimal("0.01"))
+
+
+@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@require_POST
+def winners_record(request: HttpRequest, pk: int, game_pk: int, part_pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    game = _game(access, pk, game_pk)
+    part = get_for_org(
+        PrizePart.objects.all(), access, via="game__occasion__organization", pk=part_pk, game=game
+    )
+    form = WinnersForm(
+        request.POST,
+        claims=_eligible(game, part.pk),
+        people=selectors.known_people(game.occasion),
+        prefix=f"part{part.pk}",
+    )
+    return _submit(
+        request, game, form, f"winners_{part.pk}", services.record_winners, "Winners recorded."
+    )
+
+
+@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@require_POST
+def payout_record(request: HttpRequest, pk: int, game_pk: int, winner_pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    game = _game(access, pk, game_pk)
+    winner = get_for_org(
+        Winner.objects.select_related("claim"),
+        access,
+        via="claim__game__occasion__organization",
+        pk=winner_pk,
+        claim__game=game,
+    )
+    threshold = selectors.w2g_threshold(game.occasion)
+    form = PayoutForm(
+        request.POST,
+        winner=winner,
+        verifiers=_verifiers(access, request.user),
+        needs_w2g=threshold is not None and winner.share >= threshold,
+    )
+    return _submit(
+        request,
+        game,
+        form,
+        f"payout_{winner.pk}",
+        payout_services.record_payout,
+        f"{winner.player_name} is paid.",
+        {"winner": winner},
+    )

@@ -1,0 +1,159 @@
+"""Payouts to winners: once per winner, verified by a second user (961 CMR 3.04(6)(e)), the
+winner's share (6)(f), and at or above the W-2G threshold in force the winner's Form W-2G details
+(26 CFR 7.6041-1), the TIN and ID numbers sealed. The audit never sees a TIN or an ID number."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import ValidationError
+
+from beano import rules
+from beano.rules.claims import RECORD_PAYOUT, PayoutFacts
+from beano.sealed import seal
+from games import claims_selectors as selectors
+from games.claims_services import enforce, locked_game, one_line, user_or_none
+from games.models import Payout, Winner
+from occasions.services import moment_of
+from organizations.audit import record_event
+from organizations.models import OrganizationRole
+
+W2G_CITATION = "26 CFR 7.6041-1"
+
+
+@dataclass(frozen=True)
+class W2GDetails:
+    """What Form W-2G needs of a winner (26 CFR 7.6041-1): legal name, address, TIN or backup
+    withholding when none is furnished, and the two IDs they showed."""
+
+    legal_name: str
+    address: str
+    tin: str = ""
+    backup_withholding: bool = False
+    id1_kind: str = ""
+    id1_number: str = ""
+    id2_kind: str = ""
+    id2_number: str = ""
+
+
+def _tin_digits(tin: str) -> str:
+    return re.sub(r"[\s-]", "", tin or "")
+
+
+def check_w2g(details: W2GDetails | None, threshold: Decimal, share: Decimal) -> W2GDetails:
+    """Every W-2G detail a single win of ``share`` (at or above ``threshold``) needs, or a
+    ValidationError naming 26 CFR 7.6041-1 for each one missing."""
+    lead = f"{W2G_CITATION}: a single win of ${share} (${threshold} or more) needs Form W-2G"
+    if details is None:
+        raise ValidationError(f"{lead}: give the winner's details.")
+    errors: dict[str, str] = {}
+    if not details.legal_name.strip():
+        errors["w2g_legal_name"] = f"{lead}: the winner's legal name."
+    if not details.address.strip():
+        errors["w2g_address"] = f"{lead}: the winner's address."
+    digits = _tin_digits(details.tin)
+    if digits and not re.fullmatch(r"\d{9}", digits):
+        errors["tin"] = f"{W2G_CITATION}: a TIN has nine digits."
+    elif digits and details.backup_withholding:
+        errors["backup_withholding"] = f"{W2G_CITATION}: backup withholding is for no TIN."
+    elif not digits and not details.backup_withholding:
+        errors["tin"] = f"{lead}: the winner's TIN, or backup withholding without one."
+    for n in (1, 2):
+        kind = getattr(details, f"id{n}_kind").strip()
+        number = getattr(details, f"id{n}_number").strip()
+        if not kind or not number:
+            errors[f"id{n}_kind"] = f"{lead}: two IDs seen, with their kind and number (ID {n})."
+    if (
+        not errors
+        and details.id1_kind.strip().casefold() == details.id2_kind.strip().casefold()
+        and details.id1_number.strip() == details.id2_number.strip()
+    ):
+        errors["id2_kind"] = f"{W2G_CITATION}: the two IDs must be different."
+    if errors:
+        raise ValidationError(errors)
+    return details
+
+
+@rules.atomic()
+def record_payout(
+    *,
+    winner: Winner,
+    by: Any,
+    verified_by: Any,
+    w2g: W2GDetails | None = None,
+    amount: Decimal | None = None,
+    at: dt.datetime | None = None,
+) -> Payout:
+    """Pay a winner their share, once: a second submission returns the payout already made and
+    records nothing. Verified by another user of the organization (3.04(6)(e)); at or above the
+    W-2G threshold in force the winner's W-2G details are collected, the TIN sealed."""
+    existing = Payout.objects.filter(winner_id=winner.pk).first()
+    if existing is not None:
+        return existing
+    game = locked_game(winner.claim.game)  # the game first, as every claims write locks it
+    winner = Winner.objects.select_for_update().select_related("claim").get(pk=winner.pk)
+    existing = Payout.objects.filter(winner=winner).first()
+    if existing is not None:  # paid while this submission waited for the lock
+        return existing
+    occasion = game.occasion
+    moment = moment_of(occasion, at)
+    amount = winner.share if amount is None else amount
+    if (
+        verified_by is not None
+        and not OrganizationRole.objects.filter(
+            user=verified_by, organization=occasion.organization
+        ).exists()
+    ):
+        raise ValidationError({"verified_by": "The verifier must be a user of this organization."})
+    facts = PayoutFacts(
+        paid_by_id=getattr(user_or_none(by), "pk", None),
+        verified_by_id=getattr(verified_by, "pk", None),
+        amount=amount,
+        share=winner.share,
+    )
+    enforce(RECORD_PAYOUT, facts, occasion, by)
+    threshold = selectors.w2g_threshold(occasion)
+    required = threshold is not None and winner.share >= threshold
+    payout = Payout(
+        winner=winner,
+        amount=amount,
+        paid_by=user_or_none(by),
+        verified_by=verified_by,
+        paid_at=moment,
+        w2g_required=required,
+    )
+    if required:
+        assert threshold is not None
+        details = check_w2g(w2g, threshold, winner.share)
+        digits = _tin_digits(details.tin)
+        payout.w2g_legal_name = one_line(details.legal_name, "w2g_legal_name")
+        payout.w2g_address = one_line(details.address, "w2g_address", 300)
+        payout.tin_sealed = seal(digits)
+        payout.tin_last4 = digits[-4:]
+        payout.backup_withholding = details.backup_withholding
+        payout.id1_kind = one_line(details.id1_kind, "id1_kind", 60)
+        payout.id1_number_sealed = seal(details.id1_number.strip())
+        payout.id2_kind = one_line(details.id2_kind, "id2_kind", 60)
+        payout.id2_number_sealed = seal(details.id2_number.strip())
+    payout.save()
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="games.payout.recorded",
+        target=payout,
+        new={
+            "winner": winner.pk,
+            "player_name": winner.player_name,
+            "amount": amount,
+            "verified_by": getattr(verified_by, "pk", None),
+            "w2g_required": required,
+            "w2g_legal_name": payout.w2g_legal_name,
+            "backup_withholding": payout.backup_withholding,
+            "ids_seen": [k for k in (payout.id1_kind, payout.id2_kind) if k],
+        },
+    )
+    return payout
