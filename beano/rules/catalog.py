@@ -17,6 +17,8 @@ ACTION_LABELS = {
     "occasion.open": "opening an occasion",
     "occasion.close": "closing an occasion",
     "game.record_winner": "recording a winner",
+    "ball.call": "calling a ball",
+    "ball.correct": "correcting a mis-keyed ball call",
     "equipment.register": "registering equipment",
     "equipment.update": "changing equipment",
     "equipment.use": "using equipment in an occasion",

@@ -12,6 +12,7 @@ RULE_MODULES = (
     "beano.rules.prohibited",
     "beano.rules.opening",
     "beano.rules.hours",
+    "beano.rules.draw",
 )
 
 
