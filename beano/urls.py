@@ -26,4 +26,5 @@ urlpatterns = [
     path("", include("beano.rules.urls")),
     path("", include("organizations.urls")),
     path("", include("occasions.urls")),
+    path("", include("games.urls")),
 ]

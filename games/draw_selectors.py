@@ -85,7 +85,7 @@ def occasion_games(occasion: Occasion) -> list[Game]:
     )
 
 
-def _current_first(queryset: QuerySet[Game]) -> QuerySet[Game]:
+def current_first(queryset: QuerySet[Game]) -> QuerySet[Game]:
     """The game in play first, else the one that started last."""
     return queryset.filter(status__in=PLAYED).order_by(
         Case(
@@ -100,7 +100,7 @@ def _current_first(queryset: QuerySet[Game]) -> QuerySet[Game]:
 
 def current_game(occasion: Occasion) -> Game | None:
     """The game the hall is playing: the one in play, or the last one played (one query)."""
-    return _current_first(Game.objects.filter(occasion=occasion)).first()
+    return current_first(Game.objects.filter(occasion=occasion)).first()
 
 
 def picture(variants: list[list[str]]) -> list[list[str]]:
@@ -138,7 +138,7 @@ class FlashState:
 def flash_state(occasion_id: int) -> FlashState:
     """The current game with its fingerprint, in one query (the 304 answer needs no more)."""
     game = (
-        _current_first(Game.objects.filter(occasion_id=occasion_id))
+        current_first(Game.objects.filter(occasion_id=occasion_id))
         .annotate(
             last_call=Max("calls__pk"),
             voided=Count("calls", filter=Q(calls__voided_at__isnull=False), distinct=True),

@@ -22,7 +22,7 @@ from occasions.models import Occasion
 from occasions.services import moment_of
 from organizations.audit import record_event
 
-BALL_ENTRY = re.compile(r"^\s*([BINGObingo])?\s*-?\s*(\d{1,3})\s*$")
+BALL_ENTRY = re.compile(r"^\s*(?:([BINGObingo])\s*-?\s*)?(\d{1,3})\s*$")
 REASON_MAX = BallCall._meta.get_field("void_reason").max_length
 
 

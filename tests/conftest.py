@@ -336,3 +336,54 @@ def door_prize(tenant: Tenant, open_occasion: Any) -> Any:
 def presence_kwargs(presence: Any) -> dict[str, int]:
     """The URL arguments of ``presence``: its occasion and itself."""
     return {"pk": presence.occasion_id, "presence_pk": presence.pk}
+
+
+def start_game_for_tests(game: Any, at: Any) -> Any:
+    """Set a game in play the short way (starting games is the program's work)."""
+    from games.models import Game
+
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.IN_PLAY, started_at=at)
+    game.refresh_from_db()
+    return game
+
+
+@pytest.fixture
+def game_in_play(open_occasion: Any) -> Any:
+    """Game 1 of ``open_occasion``: regular, any single line for $50 (announced), in play since
+    6:55 PM (the clock reads 7 PM)."""
+    from decimal import Decimal
+
+    from django.utils import timezone
+
+    from games.models import Arrangement, Game, PrizePart
+
+    started = timezone.make_aware(dt.datetime.combine(open_occasion.date, dt.time(18, 55)))
+    game = Game.objects.create(occasion=open_occasion, number=1, half=1, kind=Game.Kind.REGULAR)
+    PrizePart.objects.create(
+        game=game,
+        order=1,
+        arrangement=Arrangement.objects.get(code="single_line"),
+        amount=Decimal("50.00"),
+        announced_at=started,
+    )
+    return start_game_for_tests(game, started)
+
+
+@pytest.fixture
+def game_kwargs(game_in_play: Any) -> dict[str, int]:
+    """The URL arguments of ``game_in_play``: its occasion and itself."""
+    return {"pk": game_in_play.occasion_id, "game_pk": game_in_play.pk}
+
+
+@pytest.fixture
+def ball_call(game_in_play: Any, tenant: Tenant) -> Any:
+    """N42, the first ball of ``game_in_play``, called by ``tenant``'s worker."""
+    from games.draw_services import record_ball_call
+
+    return record_ball_call(game=game_in_play, number=42, by=tenant.worker)
+
+
+@pytest.fixture
+def ball_call_kwargs(ball_call: Any) -> dict[str, int]:
+    """The URL arguments of ``ball_call``: its occasion, its game and itself."""
+    return {"pk": ball_call.game.occasion_id, "game_pk": ball_call.game_id, "call_pk": ball_call.pk}

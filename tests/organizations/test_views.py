@@ -71,6 +71,11 @@ ORG_PAGES = [
     ("extras_transportation", "open_occasion", True),
     ("raffle_permits", None, False),
     ("raffle_permit_document", "raffle_permit", False),
+    ("draw_home", "open_occasion", False),
+    ("draw_console", "game_kwargs", False),
+    ("draw_call", "game_kwargs", True),
+    ("draw_correct", "ball_call_kwargs", True),
+    ("flashboard_link", "open_occasion", True),
 ]
 
 

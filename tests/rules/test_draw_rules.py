@@ -37,9 +37,7 @@ def correction(reason: str = "Keyed 41 for N42", voided: bool = False) -> Correc
 
 
 def judge(action: str, *facts: object, authorizations: tuple = ()) -> rules.Decision:
-    return rules.judge(
-        action, list(facts), on=DAY, authorizations=authorizations, limits=NO_LIMITS
-    )
+    return rules.judge(action, list(facts), on=DAY, authorizations=authorizations, limits=NO_LIMITS)
 
 
 def refused(decision: rules.Decision) -> dict[str, str]:

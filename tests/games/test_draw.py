@@ -1,0 +1,239 @@
+"""The draw (961 CMR 3.04(6)(a)): each ball as the caller calls it, in order and with its time;
+never twice in a game; a mis-keyed entry voided with its reason and kept; the caller's console
+(typed or tapped, refusals with their citation, nothing saved, never a 500) in a constant number
+of queries from the first ball to the 75th."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from beano.rules import RuleViolation
+from beano.rules.models import RefusedAction
+from games import draw_selectors as selectors
+from games import draw_services as services
+from games.models import BallCall, Game
+from organizations.models import AuditEvent
+from tests.conftest import start_game_for_tests
+
+CITATION = "961 CMR 3.04(6)(a)"
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def at(occasion, hour: int, minute: int, second: int = 0) -> dt.datetime:
+    return timezone.make_aware(dt.datetime.combine(occasion.date, dt.time(hour, minute, second)))
+
+
+def _state():
+    return BallCall.objects.count(), AuditEvent.objects.count()
+
+
+def _bulk_calls(game, numbers, start_sequence: int = 1) -> None:
+    base = at(game.occasion, 18, 56)
+    BallCall.objects.bulk_create(
+        BallCall(
+            game=game,
+            sequence=start_sequence + i,
+            number=n,
+            called_at=base + dt.timedelta(seconds=i),
+        )
+        for i, n in enumerate(numbers)
+    )
+
+
+def _url(name, game, **extra):
+    return reverse(
+        name,
+        kwargs={"org_id": game.occasion.organization_id, "pk": game.occasion_id, "game_pk": game.pk}
+        | extra,
+    )
+
+
+# The services
+
+
+def test_calls_are_recorded_in_order_with_their_times_and_audited(tenant, game_in_play):
+    occasion = game_in_play.occasion
+    for number, minute in ((42, 56), (7, 57), (68, 58)):
+        services.record_ball_call(
+            game=game_in_play, number=number, by=tenant.worker, at=at(occasion, 18, minute)
+        )
+    calls = list(selectors.calls_that_count(game_in_play))
+    assert [(c.sequence, c.number, c.called_at) for c in calls] == [
+        (1, 42, at(occasion, 18, 56)),
+        (2, 7, at(occasion, 18, 57)),
+        (3, 68, at(occasion, 18, 58)),
+    ]
+    assert all(c.called_by == tenant.worker for c in calls)
+    event = AuditEvent.objects.filter(action="games.ball.called").last()
+    assert event.new_values["ball"] == "O68" and event.new_values["sequence"] == 3
+    assert event.actor == tenant.worker
+
+
+def test_without_a_time_the_call_is_now(tenant, game_in_play):
+    call = services.record_ball_call(game=game_in_play, number="N42", by=tenant.worker)
+    assert call.called_at == timezone.now() and call.number == 42
+
+
+@pytest.mark.parametrize("entry", [42, "42", "N42", " n 42 ", "N 42", "N-42"])
+def test_a_ball_is_entered_by_its_number_or_letter_and_number(tenant, game_in_play, entry):
+    assert services.record_ball_call(game=game_in_play, number=entry, by=tenant.worker).number == 42
+
+
+def test_a_ball_called_twice_is_refused_with_its_citation_and_nothing_is_saved(
+    tenant, game_in_play, ball_call
+):
+    before = _state()
+    with pytest.raises(RuleViolation) as refused:
+        services.record_ball_call(game=game_in_play, number="N42", by=tenant.member_in_charge)
+    assert refused.value.citations == [CITATION]
+    assert refused.value.messages[0].startswith(f"{CITATION}: N42 was already called")
+    assert _state() == before
+    logged = RefusedAction.objects.get(action="ball.call")
+    assert logged.citations == CITATION and logged.user == tenant.member_in_charge
+
+
+@pytest.mark.parametrize(
+    "entry,code", [(0, "D-6A-ONE-OF-75"), ("76", "D-6A-ONE-OF-75"), ("B42", "D-6A-LETTER-MATCHES")]
+)
+def test_a_number_that_is_no_ball_is_refused(tenant, game_in_play, entry, code):
+    with pytest.raises(RuleViolation) as refused:
+        services.record_ball_call(game=game_in_play, number=entry, by=tenant.worker)
+    assert [v.code for v in refused.value.violations] == [code]
+    assert BallCall.objects.count() == 0
+
+
+@pytest.mark.parametrize("entry", ["", "abc", "N", "4 2", "-3", "1234", None, 4.2, True])
+def test_an_entry_that_is_not_a_ball_is_a_plain_error(tenant, game_in_play, entry):
+    with pytest.raises(ValidationError) as error:
+        services.record_ball_call(game=game_in_play, number=entry, by=tenant.worker)
+    assert not isinstance(error.value, RuleViolation)
+    assert BallCall.objects.count() == 0
+
+
+def test_no_ball_is_called_in_a_game_not_begun(tenant, open_occasion):
+    game = Game.objects.create(occasion=open_occasion, number=2, half=1, kind="regular")
+    with pytest.raises(RuleViolation) as refused:
+        services.record_ball_call(game=game, number=42, by=tenant.worker)
+    assert [v.code for v in refused.value.violations] == ["D-6A-GAME-IN-PLAY"]
+
+
+def test_no_ball_is_called_or_corrected_once_the_game_is_over(tenant, game_in_play, ball_call):
+    Game.objects.filter(pk=game_in_play.pk).update(
+        status=Game.Status.FINISHED, finished_at=timezone.now()
+    )
+    with pytest.raises(RuleViolation) as refused:
+        services.record_ball_call(game=game_in_play, number=7, by=tenant.worker)
+    assert [v.code for v in refused.value.violations] == ["D-6A-GAME-CONCLUDED"]
+    with pytest.raises(RuleViolation) as refused:
+        services.correct_ball_call(call=ball_call, reason="keyed wrong", by=tenant.worker)
+    assert [v.code for v in refused.value.violations] == ["D-6A-GAME-CONCLUDED"]
+    ball_call.refresh_from_db()
+    assert ball_call.voided_at is None
+
+
+def test_a_call_is_not_recorded_before_the_one_before_it_or_the_games_start(tenant, game_in_play):
+    occasion = game_in_play.occasion
+    services.record_ball_call(
+        game=game_in_play, number=1, by=tenant.worker, at=at(occasion, 18, 58)
+    )
+    with pytest.raises(ValidationError, match="before the ball before it"):
+        services.record_ball_call(
+            game=game_in_play, number=2, by=tenant.worker, at=at(occasion, 18, 57)
+        )
+    with pytest.raises(ValidationError, match="began after"):
+        services.record_ball_call(
+            game=game_in_play, number=3, by=tenant.worker, at=at(occasion, 18, 0)
+        )
+    assert BallCall.objects.count() == 1
+
+
+def test_a_correction_voids_the_call_keeps_it_and_frees_the_number(tenant, game_in_play, ball_call):
+    services.record_ball_call(game=game_in_play, number=7, by=tenant.worker)
+    voided = services.correct_ball_call(
+        call=ball_call, reason="  keyed 42,  called 41 ", by=tenant.member_in_charge
+    )
+    assert voided.voided_at == timezone.now() and voided.voided_by == tenant.member_in_charge
+    assert voided.void_reason == "keyed 42, called 41"
+    assert BallCall.objects.filter(pk=ball_call.pk).exists()  # kept, never deleted
+    assert [c.number for c in selectors.calls_that_count(game_in_play)] == [7]
+    again = services.record_ball_call(game=game_in_play, number=42, by=tenant.worker)
+    assert again.sequence == 3  # after every entry, voided ones included
+    assert [c.number for c in selectors.calls_that_count(game_in_play)] == [7, 42]
+    event = AuditEvent.objects.get(action="games.ball.voided")
+    assert event.old_values == {"voided_at": None, "void_reason": ""}
+    assert event.new_values["void_reason"] == "keyed 42, called 41"
+
+
+def test_a_correction_needs_its_reason_and_is_made_once(tenant, game_in_play, ball_call):
+    before = _state()
+    with pytest.raises(RuleViolation) as refused:
+        services.correct_ball_call(call=ball_call, reason="   ", by=tenant.worker)
+    assert refused.value.messages == [f"{CITATION}: Say why call #1 (N42) is corrected."]
+    assert _state() == before
+    services.correct_ball_call(call=ball_call, reason="mis-keyed", by=tenant.worker)
+    with pytest.raises(RuleViolation) as refused:
+        services.correct_ball_call(call=ball_call, reason="again", by=tenant.worker)
+    assert [v.code for v in refused.value.violations] == ["D-6A-CORRECTION-ONCE"]
+    ball_call.refresh_from_db()
+    assert ball_call.void_reason == "mis-keyed"
+
+
+def test_a_reason_too_long_is_a_plain_error(tenant, ball_call):
+    with pytest.raises(ValidationError, match="200 characters"):
+        services.correct_ball_call(call=ball_call, reason="x" * 201, by=tenant.worker)
+
+
+def test_the_databases_unique_index_backs_the_rule(tenant, game_in_play, ball_call, monkeypatch):
+    """Were the check under the lock ever to miss a live call, the partial unique index refuses
+    the second row, and the refusal is the rule's, with its citation."""
+    monkeypatch.setattr(services, "_live_sequence", lambda game, number: None)
+    before = _state()
+    with pytest.raises(RuleViolation) as refused:
+        services.record_ball_call(game=game_in_play, number=42, by=tenant.worker)
+    assert [v.code for v in refused.value.violations] == ["D-6A-NOT-RETURNED"]
+    assert _state() == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_consoles_entering_the_same_ball_at_once_record_it_once(tenant, game_in_play):
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def enter(user):
+        try:
+            barrier.wait(timeout=10)
+            services.record_ball_call(game=game_in_play, number=42, by=user)
+            outcomes.append("recorded")
+        except RuleViolation as refused:
+            outcomes.append(refused.citations[0])
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=enter, args=(u,)) for u in (tenant.worker, tenant.member_in_charge)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert sorted(outcomes) == [CITATION, "recorded"]
+    assert BallCall.objects.filter(game=game_in_play, number=42).count() == 1
+
+
+def test_the_board_state_in_one_query(tenant, game_in_play, django_assert_num_queries):
+    _bulk_calls(game_in_play, [5, 20, 33])
+    BallCall.objects.filter(number=20).update(voided_at=timezone.now(), void_reason="slip")
+    with django_assert_num_queries(1):
+        board = selectors.board_state(game_in_play)
+    assert board.called == {5, 33} and board.count == 2 and board.last.number == 33
+    rows = dict(board.rows)
+    assert [b.number for b in rows["B"]] == list(range(1, 16))
+    assert [b.label for b in rows["N"] if b.called] == ["N33"]
