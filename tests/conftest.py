@@ -355,14 +355,20 @@ def game_in_play(open_occasion: Any) -> Any:
 
     from django.utils import timezone
 
+    from games.cards import COMMON_ARRANGEMENTS
     from games.models import Arrangement, Game, PrizePart
 
+    # A transactional test's flush removes the arrangements the data migration shipped.
+    name, variants = COMMON_ARRANGEMENTS["single_line"]
+    single_line, _ = Arrangement.objects.get_or_create(
+        code="single_line", defaults={"name": name, "variants": [sorted(v) for v in variants]}
+    )
     started = timezone.make_aware(dt.datetime.combine(open_occasion.date, dt.time(18, 55)))
     game = Game.objects.create(occasion=open_occasion, number=1, half=1, kind=Game.Kind.REGULAR)
     PrizePart.objects.create(
         game=game,
         order=1,
-        arrangement=Arrangement.objects.get(code="single_line"),
+        arrangement=single_line,
         amount=Decimal("50.00"),
         announced_at=started,
     )

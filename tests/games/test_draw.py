@@ -237,3 +237,147 @@ def test_the_board_state_in_one_query(tenant, game_in_play, django_assert_num_qu
     rows = dict(board.rows)
     assert [b.number for b in rows["B"]] == list(range(1, 16))
     assert [b.label for b in rows["N"] if b.called] == ["N33"]
+
+
+# The caller's console
+
+
+@pytest.fixture
+def caller(client, tenant):
+    client.force_login(tenant.worker)
+    return client
+
+
+def test_the_console_offers_the_number_box_the_board_and_the_games_prize(caller, game_in_play):
+    page = caller.get(_url("draw_console", game_in_play)).content.decode()
+    assert 'name="ball"' in page and "autofocus" in page
+    assert page.count('class="draw-ball') == 75
+    assert "Any single line" in page and "$50" in page
+    assert "Game 1" in page and "No ball called yet" in page
+
+
+def test_typing_42_and_enter_records_n42_and_answers_the_live_part(caller, game_in_play):
+    response = caller.post(_url("draw_call", game_in_play), {"ball": "42"}, **HTMX)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "N42 called (#1)." in page
+    assert 'id="draw-live"' in page and "<html" not in page
+    assert 'aria-pressed="true" aria-label="N42"' in page
+    assert BallCall.objects.get().number == 42
+
+
+def test_a_tap_on_the_board_records_the_ball(caller, game_in_play):
+    caller.post(_url("draw_call", game_in_play), {"ball": "7"}, **HTMX)
+    assert BallCall.objects.get().number == 7
+
+
+def test_a_plain_post_redirects_to_the_console_with_the_ball(caller, game_in_play):
+    response = caller.post(_url("draw_call", game_in_play), {"ball": "O75"}, follow=True)
+    assert response.redirect_chain[-1][0] == _url("draw_console", game_in_play)
+    assert "O75 called (#1)." in response.content.decode()
+
+
+def test_a_duplicate_is_shown_with_its_citation_and_nothing_is_saved(
+    caller, game_in_play, ball_call
+):
+    before = _state()
+    for headers in (HTMX, {}):
+        response = caller.post(_url("draw_call", game_in_play), {"ball": "N42"}, **headers)
+        assert response.status_code == 200
+        page = response.content.decode()
+        assert CITATION.removeprefix("961 CMR ") in page and "N42 was already called" in page
+    assert _state() == before
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {},
+        {"ball": ""},
+        {"ball": "abc"},
+        {"ball": "99999999999"},
+        {"ball": "-3"},
+        {"ball": "N0"},
+        {"ball": "G7"},
+        {"ball": "76"},
+        {"ball": "x" * 500},
+    ],
+)
+def test_bad_input_is_shown_and_saves_nothing(caller, game_in_play, data):
+    before = _state()
+    response = caller.post(_url("draw_call", game_in_play), data, **HTMX)
+    assert response.status_code == 200
+    assert "alert-danger" in response.content.decode()
+    assert _state() == before
+
+
+def test_the_correction_needs_a_reason_and_then_voids_the_call(caller, game_in_play, ball_call):
+    url = _url("draw_correct", game_in_play, call_pk=ball_call.pk)
+    response = caller.post(url, {"reason": ""}, **HTMX)
+    assert response.status_code == 200
+    assert "Say why call #1 (N42) is corrected." in response.content.decode()
+    ball_call.refresh_from_db()
+    assert ball_call.voided_at is None
+    response = caller.post(url, {"reason": "keyed 42, called 41"}, **HTMX)
+    page = response.content.decode()
+    assert "Call #1 (N42) voided" in page and "voided: keyed 42, called 41" in page
+    assert "<s>N42</s>" in page
+    ball_call.refresh_from_db()
+    assert ball_call.void_reason == "keyed 42, called 41"
+
+
+def test_a_call_of_another_game_or_a_stale_id_is_404(caller, game_in_play, ball_call):
+    other = start_game_for_tests(
+        Game.objects.create(occasion=game_in_play.occasion, number=2, half=1, kind="regular"),
+        at(game_in_play.occasion, 18, 58),
+    )
+    for game, call_pk in ((other, ball_call.pk), (game_in_play, ball_call.pk + 1000)):
+        url = _url("draw_correct", game, call_pk=call_pk)
+        assert caller.post(url, {"reason": "x"}).status_code == 404
+    assert (
+        caller.get(
+            _url("draw_console", game_in_play).replace(
+                f"/games/{game_in_play.pk}/", f"/games/{game_in_play.pk + 1000}/"
+            )
+        ).status_code
+        == 404
+    )
+
+
+def test_the_bookkeeper_reads_the_draw_but_enters_nothing(client, tenant, game_in_play):
+    client.force_login(tenant.bookkeeper)
+    page = client.get(_url("draw_console", game_in_play)).content.decode()
+    assert 'name="ball"' not in page and "You are reading the draw" in page
+    assert client.post(_url("draw_call", game_in_play), {"ball": "42"}).status_code == 403
+    assert BallCall.objects.count() == 0
+
+
+def test_a_game_not_begun_offers_no_entry(caller, open_occasion, game_in_play):
+    planned = Game.objects.create(occasion=open_occasion, number=2, half=1, kind="special")
+    page = caller.get(_url("draw_console", planned)).content.decode()
+    assert 'name="ball"' not in page and "Game 2 has not begun" in page
+    response = caller.post(_url("draw_call", planned), {"ball": "42"}, **HTMX)
+    assert "Game 2 has not begun" in response.content.decode()
+    assert BallCall.objects.count() == 0
+
+
+def test_the_picker_lists_the_occasions_games_with_the_one_in_play(caller, game_in_play):
+    Game.objects.create(occasion=game_in_play.occasion, number=2, half=1, kind="special")
+    url = reverse(
+        "draw_home", args=[game_in_play.occasion.organization_id, game_in_play.occasion_id]
+    )
+    page = caller.get(url).content.decode()
+    assert _url("draw_console", game_in_play) in page
+    assert "in play · 0" in page and "Special" in page
+
+
+def test_the_console_runs_the_same_queries_at_1_and_at_75_balls(caller, game_in_play):
+    _bulk_calls(game_in_play, [1])
+    caller.get(_url("draw_console", game_in_play))  # warm the session
+    with CaptureQueriesContext(connection) as one:
+        caller.get(_url("draw_console", game_in_play))
+    _bulk_calls(game_in_play, range(2, 76), start_sequence=2)
+    with CaptureQueriesContext(connection) as all_75:
+        page = caller.get(_url("draw_console", game_in_play)).content.decode()
+    assert page.count('aria-pressed="true"') == 75
+    assert len(one.captured_queries) == len(all_75.captured_queries)
