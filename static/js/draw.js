@@ -13,6 +13,18 @@
   document.addEventListener("input", function (evt) {
     if (evt.target && evt.target.id === "id_ball") preview();
   });
+  // Opening a call's "Correct" puts the cursor in its reason box.
+  document.addEventListener(
+    "toggle",
+    function (evt) {
+      var details = evt.target;
+      if (details.classList && details.classList.contains("draw-correct") && details.open) {
+        var reason = details.querySelector("input[name=reason]");
+        if (reason) reason.focus();
+      }
+    },
+    true
+  );
   document.body.addEventListener("htmx:afterSettle", function () {
     var input = document.getElementById("id_ball");
     var open = document.querySelector(".draw-correct[open] input");
