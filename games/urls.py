@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import claims_views, jackpot_views
+from games import claims_views, draw_views, jackpot_views
 from games import program_views as views
 
 PREFIX = "org/<int:org_id>/occasions/<int:pk>/games/"
@@ -69,4 +69,27 @@ urlpatterns = [
         claims_views.payout_record,
         name="payout_record",
     ),
+    path("org/<int:org_id>/occasions/<int:pk>/draw/", draw_views.draw_home, name="draw_home"),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/games/<int:game_pk>/draw/",
+        draw_views.draw_console,
+        name="draw_console",
+    ),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/games/<int:game_pk>/draw/call/",
+        draw_views.draw_call,
+        name="draw_call",
+    ),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/games/<int:game_pk>/draw/calls/<int:call_pk>/correct/",
+        draw_views.draw_correct,
+        name="draw_correct",
+    ),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/flashboard/",
+        draw_views.flashboard_link,
+        name="flashboard_link",
+    ),
+    path("flash/<str:token>/", draw_views.flashboard, name="flashboard"),
+    path("flash/<str:token>/board/", draw_views.flashboard_board, name="flashboard_board"),
 ]

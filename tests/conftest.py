@@ -461,6 +461,15 @@ def game_in_play(open_occasion: Any) -> Any:
     return game
 
 
+def start_game_for_tests(game: Any, at: Any) -> Any:
+    """Set a game in play the short way (starting games is the program's work)."""
+    from games.models import Game
+
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.IN_PLAY, started_at=at)
+    game.refresh_from_db()
+    return game
+
+
 @pytest.fixture
 def program_game_kwargs(program_game: Any) -> dict[str, int]:
     return {"pk": program_game.occasion_id, "game_pk": program_game.pk}
@@ -474,6 +483,40 @@ def prize_part_kwargs(program_game: Any) -> dict[str, int]:
 @pytest.fixture
 def claims_game_kwargs(game_in_play: Any) -> dict[str, int]:
     return {"pk": game_in_play.occasion_id, "game_pk": game_in_play.pk}
+
+
+@pytest.fixture
+def draw_game(open_occasion: Any) -> Any:
+    """Game 1 of ``open_occasion``: regular, any single line for $50 (announced), in play since
+    6:55 PM (the clock reads 7 PM)."""
+    from decimal import Decimal
+
+    from django.utils import timezone
+
+    from games.cards import COMMON_ARRANGEMENTS
+    from games.models import Arrangement, Game, PrizePart
+
+    # A transactional test's flush removes the arrangements the data migration shipped.
+    name, variants = COMMON_ARRANGEMENTS["single_line"]
+    single_line, _ = Arrangement.objects.get_or_create(
+        code="single_line", defaults={"name": name, "variants": [sorted(v) for v in variants]}
+    )
+    started = timezone.make_aware(dt.datetime.combine(open_occasion.date, dt.time(18, 55)))
+    game = Game.objects.create(occasion=open_occasion, number=1, half=1, kind=Game.Kind.REGULAR)
+    PrizePart.objects.create(
+        game=game,
+        order=1,
+        arrangement=single_line,
+        amount=Decimal("50.00"),
+        announced_at=started,
+    )
+    return start_game_for_tests(game, started)
+
+
+@pytest.fixture
+def game_kwargs(draw_game: Any) -> dict[str, int]:
+    """The URL arguments of ``draw_game``: its occasion and itself."""
+    return {"pk": draw_game.occasion_id, "game_pk": draw_game.pk}
 
 
 @pytest.fixture
@@ -527,3 +570,17 @@ def winner(claim: Any, tenant: Tenant) -> Any:
 def winner_kwargs(winner: Any) -> dict[str, int]:
     game = winner.claim.game
     return {"pk": game.occasion_id, "game_pk": game.pk, "winner_pk": winner.pk}
+
+
+@pytest.fixture
+def ball_call(draw_game: Any, tenant: Tenant) -> Any:
+    """N42, the first ball of ``draw_game``, called by ``tenant``'s worker."""
+    from games.draw_services import record_ball_call
+
+    return record_ball_call(game=draw_game, number=42, by=tenant.worker)
+
+
+@pytest.fixture
+def ball_call_kwargs(ball_call: Any) -> dict[str, int]:
+    """The URL arguments of ``ball_call``: its occasion, its game and itself."""
+    return {"pk": ball_call.game.occasion_id, "game_pk": ball_call.game_id, "call_pk": ball_call.pk}

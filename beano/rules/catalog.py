@@ -27,6 +27,8 @@ ACTION_LABELS = {
     "game.start": "starting a game",
     "game.share_prize": "dividing a prize among winners on the same call",
     "game.record_payout": "recording a payout to a winner",
+    "ball.call": "calling a ball",
+    "ball.correct": "correcting a mis-keyed ball call",
     "equipment.register": "registering equipment",
     "equipment.update": "changing equipment",
     "equipment.use": "using equipment in an occasion",

@@ -15,6 +15,7 @@ RULE_MODULES = (
     "beano.rules.jackpots",
     "beano.rules.operation",
     "beano.rules.claims",
+    "beano.rules.draw",
 )
 
 

@@ -1,5 +1,6 @@
 from games.models.claims import CardVerification, Claim, DrawVerification, Payout, Winner
 from games.models.core import Arrangement, BallCall, Game, PrizePart
+from games.models.draw import Flashboard
 from games.models.jackpots import JackpotLedgerEntry, ProgressiveGame, ProgressiveSeries
 from games.models.program import ArrangementAuthorization
 
@@ -10,6 +11,7 @@ __all__ = [
     "CardVerification",
     "Claim",
     "DrawVerification",
+    "Flashboard",
     "Game",
     "JackpotLedgerEntry",
     "Payout",

@@ -95,6 +95,11 @@ ORG_PAGES = [
     ("winners_split", "claims_game_kwargs", False),
     ("winners_record", "part_kwargs", True),
     ("payout_record", "winner_kwargs", True),
+    ("draw_home", "open_occasion", False),
+    ("draw_console", "game_kwargs", False),
+    ("draw_call", "game_kwargs", True),
+    ("draw_correct", "ball_call_kwargs", True),
+    ("flashboard_link", "open_occasion", True),
 ]
 
 

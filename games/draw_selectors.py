@@ -1,0 +1,167 @@
+"""Reads of the draw: the calls that count, the 75-ball board, the game in play and the public
+flashboard's state. Each read runs a fixed number of queries, however many balls are called."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from django.db.models import Case, Count, IntegerField, Max, Q, QuerySet, Value, When
+
+from games.cards import COLUMNS, ROWS, ball_label, column_range
+from games.models import BallCall, Flashboard, Game, PrizePart
+from occasions.models import Occasion
+
+PLAYED = (Game.Status.IN_PLAY, Game.Status.FINISHED)
+
+
+@dataclass(frozen=True)
+class Ball:
+    number: int
+    called: bool
+
+    @property
+    def label(self) -> str:
+        return ball_label(self.number)
+
+
+@dataclass(frozen=True)
+class BoardState:
+    """The 75 balls of one game: which are called (voided entries left out), in what order, and
+    the last one."""
+
+    calls: tuple[BallCall, ...] = ()
+    called: frozenset[int] = field(default_factory=frozenset)
+
+    @classmethod
+    def of(cls, calls: list[BallCall]) -> BoardState:
+        live = tuple(c for c in calls if c.voided_at is None)
+        return cls(calls=live, called=frozenset(c.number for c in live))
+
+    @property
+    def count(self) -> int:
+        return len(self.calls)
+
+    @property
+    def last(self) -> BallCall | None:
+        return self.calls[-1] if self.calls else None
+
+    @property
+    def rows(self) -> list[tuple[str, list[Ball]]]:
+        """B, I, N, G, O, each with its 15 balls, lit when called."""
+        return [(c, [Ball(n, n in self.called) for n in column_range(c)]) for c in COLUMNS]
+
+
+def calls_that_count(game: Game) -> QuerySet[BallCall]:
+    """The game's calls that count, in the order called: a voided (mis-keyed) entry never does."""
+    return BallCall.objects.filter(game=game, voided_at__isnull=True).order_by("sequence")
+
+
+def board_state(game: Game) -> BoardState:
+    """One query."""
+    return BoardState.of(list(calls_that_count(game)))
+
+
+def all_calls(game: Game) -> list[BallCall]:
+    """Every entry of the game, voided ones too, in the order entered (one query)."""
+    return list(
+        BallCall.objects.filter(game=game)
+        .select_related("called_by", "voided_by")
+        .order_by("sequence")
+    )
+
+
+def prize_parts(game: Game) -> list[PrizePart]:
+    """The game's prizes with their arrangements, in order (one query)."""
+    return list(PrizePart.objects.filter(game=game).select_related("arrangement").order_by("order"))
+
+
+def occasion_games(occasion: Occasion) -> list[Game]:
+    """The occasion's program for the game picker, each with its count of balls (one query)."""
+    return list(
+        Game.objects.filter(occasion=occasion)
+        .annotate(balls=Count("calls", filter=Q(calls__voided_at__isnull=True)))
+        .order_by("number")
+    )
+
+
+def current_first(queryset: QuerySet[Game]) -> QuerySet[Game]:
+    """The game in play first, else the one that started last."""
+    return queryset.filter(status__in=PLAYED).order_by(
+        Case(
+            When(status=Game.Status.IN_PLAY, then=Value(0)),
+            default=Value(1),
+            output_field=IntegerField(),
+        ),
+        "-started_at",
+        "-number",
+    )
+
+
+def current_game(occasion: Occasion) -> Game | None:
+    """The game the hall is playing: the one in play, or the last one played (one query)."""
+    return current_first(Game.objects.filter(occasion=occasion)).first()
+
+
+def picture(variants: list[list[str]]) -> list[list[str]]:
+    """A 5×5 picture of an arrangement's first variant, row by row: "on", "free" or "off"."""
+    squares = set(variants[0]) if variants else set()
+    return [
+        [
+            "free" if f"{c}{r}" == "N3" else ("on" if f"{c}{r}" in squares else "off")
+            for c in COLUMNS
+        ]
+        for r in ROWS
+    ]
+
+
+def active_flashboard(token: str) -> Flashboard | None:
+    """The flashboard this token opens, if its link is current (one query)."""
+    if not token or len(token) > 64:
+        return None
+    return (
+        Flashboard.objects.select_related("occasion__organization")
+        .filter(token=token, revoked_at__isnull=True)
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class FlashState:
+    """What the flashboard shows, reduced to a fingerprint: the current game and its status, the
+    last call entered, how many are voided, and its prize parts as announced."""
+
+    game: Game | None
+    etag: str
+
+
+def flash_state(occasion_id: int) -> FlashState:
+    """The current game with its fingerprint, in one query (the 304 answer needs no more)."""
+    game = (
+        current_first(Game.objects.filter(occasion_id=occasion_id))
+        .annotate(
+            last_call=Max("calls__pk"),
+            voided=Count("calls", filter=Q(calls__voided_at__isnull=False), distinct=True),
+            part_count=Count("parts", distinct=True),
+            last_part=Max("parts__pk"),
+            announced=Max("parts__announced_at"),
+        )
+        .first()
+    )
+    if game is None:
+        key = f"{occasion_id}:none"
+    else:
+        key = ":".join(
+            str(v)
+            for v in (
+                occasion_id,
+                game.pk,
+                game.status,
+                game.last_call,
+                game.voided,
+                game.part_count,
+                game.last_part,
+                game.announced,
+            )
+        )
+    return FlashState(game=game, etag='"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"')

@@ -1,0 +1,196 @@
+"""Writes of the draw: each ball as the caller calls it, the correction of a mis-keyed entry,
+and the flashboard's public link. Each is one transaction: the game row is locked first, always,
+so that two consoles entering the same ball at once record it once (the database's unique index
+over a game's live calls backs this), then the facts are gathered, the rules judge, the row is
+saved and the audit event written."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from beano import rules
+from beano.rules.draw import CALL, CORRECT, BallCallFacts, CorrectionFacts, DrawGameFacts
+from games.cards import ball_label
+from games.models import BallCall, Flashboard, Game
+from occasions.models import Occasion
+from occasions.services import moment_of
+from organizations.audit import record_event
+
+BALL_ENTRY = re.compile(r"^\s*(?:([BINGObingo])\s*-?\s*)?(\d{1,3})\s*$")
+REASON_MAX = BallCall._meta.get_field("void_reason").max_length
+
+
+def read_ball(entry: int | str) -> tuple[str, int]:
+    """The letter ("" when none was typed) and number of an entry: 42, "42", "N42" or "n 42".
+    Anything else is not a ball entry at all; a number outside 1–75 is for the rules to refuse."""
+    if isinstance(entry, int) and not isinstance(entry, bool):
+        return "", entry
+    match = BALL_ENTRY.match(entry) if isinstance(entry, str) else None
+    if match is None:
+        raise ValidationError("Enter the ball called: its number (42) or letter and number (N42).")
+    return (match.group(1) or "").upper(), int(match.group(2))
+
+
+def _locked_game(game: Game) -> Game:
+    return Game.objects.select_for_update().select_related("occasion__organization").get(pk=game.pk)
+
+
+def _game_facts(game: Game) -> DrawGameFacts:
+    """``finished`` stands for "a winner is recorded": recording the winner concludes the game."""
+    return DrawGameFacts(
+        game_number=game.number,
+        started=game.status != Game.Status.PLANNED,
+        finished=game.status == Game.Status.FINISHED or game.finished_at is not None,
+    )
+
+
+def _live_sequence(game: Game, number: int) -> int | None:
+    return (
+        BallCall.objects.filter(game=game, number=number, voided_at__isnull=True)
+        .values_list("sequence", flat=True)
+        .first()
+    )
+
+
+def _call_values(call: BallCall) -> dict[str, Any]:
+    return {
+        "game": call.game.number,
+        "sequence": call.sequence,
+        "number": call.number,
+        "ball": ball_label(call.number),
+        "called_at": call.called_at,
+    }
+
+
+@rules.atomic()
+def record_ball_call(
+    *, game: Game, number: int | str, by: Any, at: dt.datetime | None = None
+) -> BallCall:
+    """Record the ball the caller called, next in the game's order (961 CMR 3.04(6)(a))."""
+    letter, value = read_ball(number)
+    game = _locked_game(game)
+    occasion = game.occasion
+    game_facts = _game_facts(game)
+    enforce = {"on": occasion.date, "actor": by, "organization": occasion.organization}
+    ball = BallCallFacts(value, letter, _live_sequence(game, value))
+    rules.enforce(CALL, [game_facts, ball], **enforce)
+    called_at = moment_of(occasion, at)
+    if game.started_at is not None and called_at < game.started_at:
+        raise ValidationError(f"Game {game.number} began after that time.")
+    last = BallCall.objects.filter(game=game).order_by("-sequence").first()
+    if last is not None and called_at < last.called_at:
+        raise ValidationError("A ball cannot be recorded as called before the ball before it.")
+    try:
+        with transaction.atomic():
+            call = BallCall.objects.create(
+                game=game,
+                sequence=(last.sequence if last else 0) + 1,
+                number=value,
+                called_at=called_at,
+                called_by=by if getattr(by, "is_authenticated", False) else None,
+            )
+    except IntegrityError:
+        # Only a database that let two writers past the lock gets here: the unique index over
+        # the game's live calls refused the second, which is then refused as the rule says.
+        already = _live_sequence(game, value) or 0
+        rules.enforce(CALL, [game_facts, BallCallFacts(value, letter, already)], **enforce)
+        raise
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="games.ball.called",
+        target=call,
+        new=_call_values(call),
+    )
+    return call
+
+
+@rules.atomic()
+def correct_ball_call(*, call: BallCall, reason: str, by: Any) -> BallCall:
+    """Void a mis-keyed entry, keeping it with its reason: its number goes back to those not yet
+    called, and the ball actually called is entered next (961 CMR 3.04(6)(a))."""
+    game = _locked_game(call.game)
+    occasion = game.occasion
+    call = BallCall.objects.select_for_update().get(pk=call.pk, game=game)
+    reason = " ".join((reason or "").split())
+    if len(reason) > REASON_MAX:
+        raise ValidationError(f"Give the reason in {REASON_MAX} characters at most.")
+    rules.enforce(
+        CORRECT,
+        [
+            _game_facts(game),
+            CorrectionFacts(call.sequence, call.number, call.voided_at is not None, reason),
+        ],
+        on=occasion.date,
+        actor=by,
+        organization=occasion.organization,
+    )
+    call.voided_at = moment_of(occasion, None)
+    call.voided_by = by if getattr(by, "is_authenticated", False) else None
+    call.void_reason = reason
+    call.save(update_fields=["voided_at", "voided_by", "void_reason"])
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="games.ball.voided",
+        target=call,
+        old={"voided_at": None, "void_reason": ""},
+        new={**_call_values(call), "voided_at": call.voided_at, "void_reason": reason},
+    )
+    return call
+
+
+def _locked_occasion(occasion: Occasion) -> Occasion:
+    return Occasion.objects.select_for_update().select_related("organization").get(pk=occasion.pk)
+
+
+@rules.atomic()
+def issue_flashboard_link(*, occasion: Occasion, by: Any) -> Flashboard:
+    """The occasion's public flashboard link: made the first time, then replaced by a new token
+    on request, which ends the old link at once."""
+    occasion = _locked_occasion(occasion)
+    now = timezone.now()
+    board = Flashboard.objects.select_for_update().filter(occasion=occasion).first()
+    action = "games.flashboard.link_replaced" if board is not None else "games.flashboard.link_made"
+    if board is None:
+        board = Flashboard(occasion=occasion)
+    else:
+        board.token = Flashboard._meta.get_field("token").get_default()
+    board.created_at = now
+    board.created_by = by if getattr(by, "is_authenticated", False) else None
+    board.revoked_at = None
+    board.save()
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action=action,
+        target=board,
+        new={"token": board.token, "created_at": now},
+    )
+    return board
+
+
+@rules.atomic()
+def revoke_flashboard_link(*, occasion: Occasion, by: Any) -> Flashboard | None:
+    """Turn the public link off; the board shows nothing until a new link is made."""
+    occasion = _locked_occasion(occasion)
+    board = Flashboard.objects.select_for_update().filter(occasion=occasion).first()
+    if board is None or board.revoked_at is not None:
+        return board
+    board.revoked_at = timezone.now()
+    board.save(update_fields=["revoked_at"])
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="games.flashboard.link_revoked",
+        target=board,
+        old={"revoked_at": None},
+        new={"revoked_at": board.revoked_at},
+    )
+    return board

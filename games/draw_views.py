@@ -1,0 +1,222 @@
+"""The caller's console (the ball entered by keyboard or tapped on a 75-ball board, each call
+listed with its time and a correction) and the public flashboard the hall's screen shows.
+Every refusal is shown with its citation, status 200, and saves nothing; htmx requests get the
+console's live part back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import redirect, render
+from django.utils.cache import get_conditional_response, patch_cache_control
+from django.views.decorators.http import require_GET, require_POST
+
+from games import draw_selectors as selectors
+from games import draw_services as services
+from games.cards import ball_label
+from games.draw_forms import BallForm, CorrectionForm
+from games.models import BallCall, Game
+from occasions.floor_views import problems
+from occasions.models import Occasion
+from occasions.views import RUNS_THE_NIGHT, get_occasion
+from organizations.access import OrgAccess, get_for_org, org_view
+from organizations.models import Role
+
+#: The caller is a worker; the member in charge and the head may enter balls too.
+CALLS = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.WORKER)
+
+
+def _game(access: OrgAccess, occasion: Occasion, game_pk: int) -> Game:
+    return get_for_org(
+        Game.objects.select_related("occasion"),
+        access,
+        via="occasion__organization",
+        pk=game_pk,
+        occasion=occasion,
+    )
+
+
+def _form_problems(form: Any) -> list[dict[str, str]]:
+    return [{"citation": "", "message": m} for errors in form.errors.values() for m in errors]
+
+
+def _console_context(
+    access: OrgAccess, occasion: Occasion, game: Game, **extra: Any
+) -> dict[str, Any]:
+    calls = selectors.all_calls(game)
+    can_call = access.has_role(*CALLS)
+    return {
+        "org": access.organization,
+        "access": access,
+        "occasion": occasion,
+        "game": game,
+        "games": selectors.occasion_games(occasion),
+        "parts": [
+            {"part": p, "picture": selectors.picture(p.arrangement.variants)}
+            for p in selectors.prize_parts(game)
+        ],
+        "calls": list(reversed(calls)),
+        "board": selectors.BoardState.of(calls),
+        "can_call": can_call,
+        "in_play": game.status == Game.Status.IN_PLAY,
+        "ball_form": extra.pop("ball_form", None) or BallForm(),
+        **extra,
+    }
+
+
+def _console(
+    request: HttpRequest, occasion: Occasion, game: Game, status: int = 200, **extra: Any
+) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    context = _console_context(access, occasion, game, **extra)
+    template = "games/draw/_live.html" if request.htmx else "games/draw/console.html"
+    return render(request, template, context, status=status)
+
+
+def _back(game: Game) -> HttpResponse:
+    return redirect(
+        "draw_console", org_id=game.occasion.organization_id, pk=game.occasion_id, game_pk=game.pk
+    )
+
+
+@org_view(write_roles=CALLS)
+def draw_home(request: HttpRequest, pk: int) -> HttpResponse:
+    """The occasion's games to pick from, the one in play first in view."""
+    access = request.access  # type: ignore[attr-defined]
+    occasion = get_occasion(access, pk)
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
+    return render(
+        request,
+        "games/draw/home.html",
+        {
+            "org": access.organization,
+            "access": access,
+            "occasion": occasion,
+            "games": selectors.occasion_games(occasion),
+            "current": selectors.current_game(occasion),
+        },
+    )
+
+
+@org_view(write_roles=CALLS)
+def draw_console(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    occasion = get_occasion(access, pk)
+    game = _game(access, occasion, game_pk)
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
+    return _console(request, occasion, game)
+
+
+@org_view(write_roles=CALLS, form_page=True)
+@require_POST
+def draw_call(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    occasion = get_occasion(access, pk)
+    game = _game(access, occasion, game_pk)
+    form = BallForm(request.POST)
+    if not form.is_valid():
+        return _console(request, occasion, game, ball_form=form, refusals=_form_problems(form))
+    try:
+        call = services.record_ball_call(
+            game=game, number=form.cleaned_data["ball"], by=request.user
+        )
+    except ValidationError as error:
+        return _console(request, occasion, game, ball_form=form, refusals=problems(error))
+    done = f"{ball_label(call.number)} called (#{call.sequence})."
+    if not request.htmx:
+        messages.success(request, done)
+        return _back(game)
+    return _console(request, occasion, game, done=done)
+
+
+@org_view(write_roles=CALLS, form_page=True)
+@require_POST
+def draw_correct(request: HttpRequest, pk: int, game_pk: int, call_pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    occasion = get_occasion(access, pk)
+    game = _game(access, occasion, game_pk)
+    call = get_for_org(
+        BallCall.objects.all(), access, via="game__occasion__organization", pk=call_pk, game=game
+    )
+    form = CorrectionForm(request.POST)
+    if not form.is_valid():
+        return _console(request, occasion, game, refusals=_form_problems(form))
+    try:
+        services.correct_ball_call(call=call, reason=form.cleaned_data["reason"], by=request.user)
+    except ValidationError as error:
+        return _console(request, occasion, game, refusals=problems(error), refused_call=call.pk)
+    done = f"Call #{call.sequence} ({ball_label(call.number)}) voided: enter the ball called."
+    if not request.htmx:
+        messages.success(request, done)
+        return _back(game)
+    return _console(request, occasion, game, done=done)
+
+
+@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@require_POST
+def flashboard_link(request: HttpRequest, pk: int) -> HttpResponse:
+    """Make the flashboard's public link, replace it with a new one, or turn it off."""
+    access = request.access  # type: ignore[attr-defined]
+    occasion = get_occasion(access, pk)
+    if request.POST.get("action") == "off":
+        services.revoke_flashboard_link(occasion=occasion, by=request.user)
+        messages.success(request, "The flashboard link is turned off.")
+    else:
+        services.issue_flashboard_link(occasion=occasion, by=request.user)
+        messages.success(request, "A new flashboard link is ready; any older link has stopped.")
+    return redirect("occasion_detail", org_id=access.organization.pk, pk=occasion.pk)
+
+
+# The public flashboard: no login, the token is the only key.
+
+
+def _flash_context(board: Any, state: selectors.FlashState) -> dict[str, Any]:
+    game = state.game
+    if game is None:
+        return {"flash": board, "game": None, "etag": state.etag}
+    return {
+        "flash": board,
+        "game": game,
+        "parts": [
+            {"part": p, "picture": selectors.picture(p.arrangement.variants)}
+            for p in selectors.prize_parts(game)
+        ],
+        "board": selectors.board_state(game),
+        "etag": state.etag,
+    }
+
+
+def _public_headers(response: HttpResponse) -> HttpResponse:
+    patch_cache_control(response, no_cache=True)
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+@require_GET
+def flashboard(request: HttpRequest, token: str) -> HttpResponse:
+    board = selectors.active_flashboard(token)
+    if board is None:
+        raise Http404
+    state = selectors.flash_state(board.occasion_id)
+    response = render(request, "games/flashboard/page.html", _flash_context(board, state))
+    return _public_headers(response)
+
+
+@require_GET
+def flashboard_board(request: HttpRequest, token: str) -> HttpResponse:
+    """The part that changes, polled every second: 304 Not Modified (two queries) while its
+    ETag stands, the board itself when a ball is called, voided or the game changes."""
+    board = selectors.active_flashboard(token)
+    if board is None:
+        raise Http404
+    state = selectors.flash_state(board.occasion_id)
+    response = get_conditional_response(request, etag=state.etag)
+    if response is None:
+        response = render(request, "games/flashboard/_board.html", _flash_context(board, state))
+    response["ETag"] = state.etag
+    return _public_headers(response)

@@ -1,0 +1,196 @@
+"""The public flashboard (961 CMR 3.04(3)(b), (6)(a)): the balls called, large, on the hall's
+screen at a link only its token opens. A wrong, replaced or turned-off token is a 404; the page
+shows the game, its prizes and its balls and nothing else; the poll answers 304 while nothing
+changed, in at most two queries, and the same number of queries at 1 and at 75 balls."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from games import draw_services as services
+from games.models import BallCall, Flashboard, Game
+from organizations.models import AuditEvent
+
+
+@pytest.fixture
+def flash(tenant, open_occasion):
+    return services.issue_flashboard_link(occasion=open_occasion, by=tenant.member_in_charge)
+
+
+def _page(flash):
+    return reverse("flashboard", args=[flash.token])
+
+
+def _board(flash):
+    return reverse("flashboard_board", args=[flash.token])
+
+
+def _bulk_calls(game, numbers, start_sequence: int = 1) -> None:
+    base = timezone.make_aware(dt.datetime.combine(game.occasion.date, dt.time(18, 56)))
+    BallCall.objects.bulk_create(
+        BallCall(game=game, sequence=start_sequence + i, number=n, called_at=base)
+        for i, n in enumerate(numbers)
+    )
+
+
+def test_the_token_is_long_and_unguessable(flash, tenant, open_occasion):
+    assert len(flash.token) >= 32
+    other = services.issue_flashboard_link(occasion=open_occasion, by=tenant.head)
+    assert other.pk == flash.pk and other.token != flash.token
+
+
+def test_anyone_with_the_link_sees_the_board_without_logging_in(
+    client, flash, tenant, draw_game, ball_call
+):
+    response = client.get(_page(flash))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Game 1" in page and "Any single line" in page and "$50" in page
+    assert 'class="flash-last"' in page and ">N42<" in page
+    assert page.count('class="flash-ball') == 75 and page.count("is-called") == 1
+    assert 'hx-trigger="every 1s"' in page and _board(flash) in page
+    assert "no-cache" in response["Cache-Control"]
+
+
+def test_it_exposes_nothing_but_the_game_and_its_balls(client, flash, tenant, ball_call):
+    page = client.get(_page(flash)).content.decode()
+    for secret in (
+        tenant.worker.username,
+        tenant.member_in_charge.username,
+        "/org/",
+        "csrf",
+        "BN-",
+        "Log out",
+        "1 Main Street",
+    ):
+        assert secret not in page
+    # The token opens the board and its poll, nothing else.
+    assert client.get(f"/flash/{flash.token}/calls/").status_code == 404
+    assert (
+        client.get(
+            reverse("occasion_detail", args=[tenant.organization.pk, flash.occasion_id])
+        ).status_code
+        == 302
+    )
+
+
+def test_a_wrong_token_is_404(client, flash):
+    for token in ("nope", flash.token[:-1], flash.token.upper(), "x" * 300):
+        assert client.get(reverse("flashboard", args=[token])).status_code == 404
+        assert client.get(reverse("flashboard_board", args=[token])).status_code == 404
+
+
+def test_a_new_link_ends_the_old_one_and_turning_it_off_ends_both(client, flash, tenant):
+    old = flash.token
+    new = services.issue_flashboard_link(occasion=flash.occasion, by=tenant.member_in_charge)
+    assert client.get(reverse("flashboard", args=[old])).status_code == 404
+    assert client.get(_page(new)).status_code == 200
+    services.revoke_flashboard_link(occasion=flash.occasion, by=tenant.member_in_charge)
+    assert client.get(_page(new)).status_code == 404
+    assert client.get(_board(new)).status_code == 404
+    actions = list(
+        AuditEvent.objects.filter(action__startswith="games.flashboard").values_list(
+            "action", "new_values"
+        )
+    )
+    assert [a for a, _ in actions] == [
+        "games.flashboard.link_made",
+        "games.flashboard.link_replaced",
+        "games.flashboard.link_revoked",
+    ]
+    assert all(old not in str(v) and new.token not in str(v) for _, v in actions)  # masked
+
+
+def test_before_any_game_it_waits(client, flash):
+    assert "Waiting for the first game" in client.get(_board(flash)).content.decode()
+
+
+def test_the_poll_answers_304_while_nothing_changes_and_200_after_a_call(
+    client, flash, tenant, draw_game, ball_call
+):
+    first = client.get(_board(flash))
+    assert first.status_code == 200 and "no-cache" in first["Cache-Control"]
+    etag = first["ETag"]
+    with CaptureQueriesContext(connection) as poll:
+        unchanged = client.get(_board(flash), HTTP_IF_NONE_MATCH=etag)
+    assert unchanged.status_code == 304 and unchanged.content == b""
+    assert unchanged["ETag"] == etag and "no-cache" in unchanged["Cache-Control"]
+    assert len(poll.captured_queries) <= 2
+    services.record_ball_call(game=draw_game, number=7, by=tenant.worker)
+    changed = client.get(_board(flash), HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert ">B7<" in changed.content.decode()
+
+
+def test_a_correction_and_the_end_of_the_game_change_the_etag(
+    client, flash, tenant, draw_game, ball_call
+):
+    etags = [client.get(_board(flash))["ETag"]]
+    services.correct_ball_call(call=ball_call, reason="mis-keyed", by=tenant.worker)
+    etags.append(client.get(_board(flash))["ETag"])
+    Game.objects.filter(pk=draw_game.pk).update(status=Game.Status.FINISHED)
+    response = client.get(_board(flash), HTTP_IF_NONE_MATCH=etags[-1])
+    assert response.status_code == 200 and "flash-over" in response.content.decode()
+    etags.append(response["ETag"])
+    assert len(set(etags)) == 3
+    assert "is-called" not in response.content.decode()  # the voided N42 is not lit
+
+
+def test_the_next_game_in_play_takes_the_screen(client, flash, tenant, draw_game, ball_call):
+    from tests.conftest import start_game_for_tests
+
+    Game.objects.filter(pk=draw_game.pk).update(status=Game.Status.FINISHED)
+    second = Game.objects.create(occasion=draw_game.occasion, number=2, half=1, kind="special")
+    start_game_for_tests(second, timezone.now())
+    page = client.get(_board(flash)).content.decode()
+    assert "Game 2" in page and "is-called" not in page
+
+
+def test_the_board_runs_the_same_queries_at_1_and_at_75_balls(client, flash, draw_game):
+    _bulk_calls(draw_game, [1])
+    with CaptureQueriesContext(connection) as one:
+        client.get(_board(flash))
+    _bulk_calls(draw_game, range(2, 76), start_sequence=2)
+    with CaptureQueriesContext(connection) as all_75:
+        page = client.get(_board(flash)).content.decode()
+    assert page.count("is-called") == 75
+    assert len(one.captured_queries) == len(all_75.captured_queries)
+    with CaptureQueriesContext(connection) as page_75:
+        client.get(_page(flash))
+    assert len(page_75.captured_queries) == len(all_75.captured_queries)
+
+
+# The link from the occasion page
+
+
+def test_the_member_in_charge_makes_the_link_from_the_occasion_page(client, tenant, open_occasion):
+    client.force_login(tenant.member_in_charge)
+    detail = reverse("occasion_detail", args=[tenant.organization.pk, open_occasion.pk])
+    assert "Make the flashboard link" in client.get(detail).content.decode()
+    link = reverse("flashboard_link", args=[tenant.organization.pk, open_occasion.pk])
+    response = client.post(link, {"action": "new"}, follow=True)
+    board = Flashboard.objects.get(occasion=open_occasion)
+    page = response.content.decode()
+    assert "Open the flashboard" in page and 'target="_blank"' in page
+    assert f"http://testserver/flash/{board.token}/" in page
+    client.post(link, {"action": "new"})
+    assert Flashboard.objects.get(occasion=open_occasion).token != board.token
+    client.post(link, {"action": "off"})
+    assert Flashboard.objects.get(occasion=open_occasion).revoked_at is not None
+    assert "Make the flashboard link" in client.get(detail).content.decode()
+
+
+def test_a_worker_opens_the_board_but_cannot_change_the_link(client, tenant, flash):
+    client.force_login(tenant.worker)
+    detail = reverse("occasion_detail", args=[tenant.organization.pk, flash.occasion_id])
+    page = client.get(detail).content.decode()
+    assert "Open the flashboard" in page and "New link" not in page
+    link = reverse("flashboard_link", args=[tenant.organization.pk, flash.occasion_id])
+    assert client.post(link, {"action": "off"}).status_code == 403
+    assert Flashboard.objects.get().revoked_at is None
