@@ -254,6 +254,9 @@ class PayoutForm(forms.Form):
         self.winner = winner
         self.needs_w2g = needs_w2g
         self.fields["verified_by"].queryset = verifiers
+        self.fields["verified_by"].label_from_instance = lambda u: (
+            f"{u.get_full_name()} ({u.get_username()})" if u.get_full_name() else u.get_username()
+        )
         self.fields["amount"].initial = winner.share
         self.fields["amount"].max_value = Decimal("9999999999.99")
         if not needs_w2g:

@@ -282,7 +282,7 @@ def test_the_member_in_charge_plays_game_1_to_two_paid_winners(
     for winner_name, share in (("Ann Pires", "38.00"), ("Joe Dias", "37.00")):
         card = page.locator("[id^=payout_]").filter(has_text=winner_name)
         expect(card.get_by_label("Amount paid")).to_have_value(share)
-        card.get_by_label("Verified by").select_option(label="post171-head")
+        card.get_by_label("Verified by").select_option(label="Robert Medeiros (post171-head)")
         card.get_by_role("button", name="Record the payout").click()
         expect(page.get_by_text(f"{winner_name} is paid.")).to_be_visible()
         expect(card).to_contain_text(f"Paid ${share} at 7:00 PM by post171-mic, verified by")
