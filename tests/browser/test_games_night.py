@@ -285,7 +285,9 @@ def test_the_member_in_charge_plays_game_1_to_two_paid_winners(
         card.get_by_label("Verified by").select_option(label="Robert Medeiros (post171-head)")
         card.get_by_role("button", name="Record the payout").click()
         expect(page.get_by_text(f"{winner_name} is paid.")).to_be_visible()
-        expect(card).to_contain_text(f"Paid ${share} at 7:00 PM by Linda Souza, verified by Robert Medeiros")
+        expect(card).to_contain_text(
+            f"Paid ${share} at 7:00 PM by Linda Souza, verified by Robert Medeiros"
+        )
     shot(page, "6-paid", full_page=True)
 
     # 5. What the pages recorded.
