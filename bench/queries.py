@@ -49,18 +49,21 @@ class Figure:
 
 
 def measure(name: str, build: Callable[[int], tuple], scale: int, runs: int) -> Figure:
-    user, url, rows = build(scale)
+    """A scenario gives (user or None for an anonymous visitor, url, rows[, request headers])."""
+    user, url, rows, *rest = build(scale)
+    headers = rest[0] if rest else {}
     client = Client()
-    client.force_login(user)
-    response = client.get(url)
-    assert response.status_code == 200, (name, url, response.status_code)
+    if user is not None:
+        client.force_login(user)
+    response = client.get(url, headers=headers)
+    assert response.status_code in (200, 304), (name, url, response.status_code)
     connection.queries_log.clear()  # a full log (it keeps 9,000) would hide the count
     with CaptureQueriesContext(connection) as queries:
-        client.get(url)
+        client.get(url, headers=headers)
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        client.get(url)
+        client.get(url, headers=headers)
         times.append((time.perf_counter() - start) * 1000)
     times.sort()
     p95 = times[min(len(times) - 1, int(len(times) * 0.95))]

@@ -178,7 +178,62 @@ def occasion_page(scale: int) -> tuple:
     return user, url, 100 * scale
 
 
+def _game_in_play(scale: int) -> tuple[Any, Any, Any]:
+    """Game 1 of an open occasion, in play, with ``7 * scale`` balls called (7 and 70)."""
+    from django.utils import timezone
+
+    from games.models import Arrangement, BallCall, Game, PrizePart
+
+    user, occasion = _open_occasion_with_sales(1)
+    game = Game.objects.create(
+        occasion=occasion,
+        number=1,
+        half=1,
+        kind="regular",
+        status="in_play",
+        started_at=timezone.now(),
+    )
+    PrizePart.objects.create(
+        game=game,
+        order=1,
+        arrangement=Arrangement.objects.get(code="coverall"),
+        amount=Decimal("200.00"),
+        announced_at=timezone.now(),
+    )
+    BallCall.objects.bulk_create(
+        BallCall(game=game, sequence=i + 1, number=i + 1, called_at=timezone.now(), called_by=user)
+        for i in range(7 * scale)
+    )
+    return user, occasion, game
+
+
+def caller_console(scale: int) -> tuple:
+    user, occasion, game = _game_in_play(scale)
+    url = reverse("draw_console", args=[occasion.organization_id, occasion.pk, game.pk])
+    return user, url, 7 * scale
+
+
+def flashboard_board(scale: int) -> tuple:
+    from games.draw_services import issue_flashboard_link
+
+    user, occasion, _ = _game_in_play(scale)
+    board = issue_flashboard_link(occasion=occasion, by=user)
+    return None, reverse("flashboard_board", args=[board.token]), 7 * scale
+
+
+def flashboard_unchanged(scale: int) -> tuple:
+    """The projector's poll when no ball was called since: the conditional GET's 304."""
+    from django.test import Client
+
+    _, url, rows = flashboard_board(scale)
+    etag = Client().get(url)["ETag"]
+    return None, url, rows, {"If-None-Match": etag}
+
+
 SCENARIOS: dict[str, Callable[[int], tuple]] = {
+    "caller console": caller_console,
+    "flashboard poll": flashboard_board,
+    "flashboard poll, unchanged": flashboard_unchanged,
     "door sales screen": door_sales,
     "occasion page": occasion_page,
     "inspector dashboard": inspector_dashboard,
