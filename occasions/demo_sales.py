@@ -115,8 +115,9 @@ def seed_door(occasion: Occasion, today: dt.date) -> None:
 
 def seed_intermission(occasion: Occasion, today: dt.date, at: dt.datetime | None = None) -> None:
     """At the intermission (``at``; 100 minutes after the opening by default), nine players buy
-    more cards against their admission receipt, 40 seconds apart, and five minutes later the
-    attendance is announced. Once: an occasion whose attendance is announced is left alone."""
+    more cards for the second half against their admission receipt, 40 seconds apart, and five
+    minutes later the attendance is announced. Once: an occasion whose attendance is announced
+    is left alone."""
     _require_open(occasion)
     if AttendanceAnnouncement.objects.filter(occasion=occasion).exists():
         return
@@ -129,6 +130,8 @@ def seed_intermission(occasion: Occasion, today: dt.date, at: dt.datetime | None
         .order_by("number")
         .values_list("number", flat=True)
     )
+    # No winner-take-all card: that game is in the first half, its prize its receipts then.
+    items.pop(Category.WINNER_TAKE_ALL, None)
     for n, number in enumerate(rng.sample(receipts, min(9, len(receipts)))):
         more = _extras(items, rng)
         if more:
