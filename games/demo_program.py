@@ -16,6 +16,8 @@ from occasions.models import Occasion
 from organizations.models import DirectorAuthorization
 
 Kind = Game.Kind
+#: The progressive game's second prize, announced with the series' rules (demo_jackpot).
+CONSOLATION = "Consolation: the first coverall after the 52 numbers of the jackpot"
 #: (number, half, kind, [(arrangement, amount, is_bonus)]); None: the winner-take-all share.
 PROGRAM: tuple[tuple[int, int, str, list[tuple[str, Decimal | None, bool]]], ...] = (
     (1, 1, Kind.REGULAR, [("single_line", Decimal("50"), False)]),
@@ -45,8 +47,14 @@ PROGRAM: tuple[tuple[int, int, str, list[tuple[str, Decimal | None, bool]]], ...
         [("letter_h", Decimal("75"), False), ("coverall", Decimal("125"), False)],
     ),
     (12, 2, Kind.REGULAR, [("inner_square", Decimal("75"), False)]),
-    # The progressive jackpot: $1,500 now; its series is linked by the jackpot's own part.
-    (13, 2, Kind.PROGRESSIVE, [("coverall", Decimal("1500"), False)]),
+    # The progressive jackpot: $1,500 now (its series sets the amount when it carries it in),
+    # and the $100 consolation to the first coverall after the limit.
+    (
+        13,
+        2,
+        Kind.PROGRESSIVE,
+        [("coverall", Decimal("1500"), False), ("coverall", Decimal("100"), False)],
+    ),
     (14, 2, Kind.REGULAR, [("coverall", Decimal("200"), False)]),
 )
 
@@ -77,13 +85,13 @@ def seed_program(occasion: Occasion) -> None:
         if number in existing:
             continue
         game = services.add_game(occasion=occasion, number=number, half=half, kind=kind, by=None)
-        for code, amount, is_bonus in parts:
+        for order, (code, amount, is_bonus) in enumerate(parts, start=1):
             services.add_prize_part(
                 game=game,
                 arrangement=arrangements[code],
                 kind="cash",
                 amount=amount if amount is not None else winner_take_all_prize(occasion),
-                description="",
+                description=CONSOLATION if kind == Kind.PROGRESSIVE and order > 1 else "",
                 donated=False,
                 is_bonus=is_bonus,
                 by=None,

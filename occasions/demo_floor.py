@@ -1,7 +1,8 @@
 """The floor's demo data, recorded through the services at the times of the night: Post 171's
-most recent past Friday is a closed occasion, St. Anne's most recent past Tuesday is still open
-(shared/SAMPLE-NIGHT.md). Workers without an ID on the list cannot sign in and are left out.
-Idempotent: each step is skipped once done."""
+most recent past Friday is a closed occasion, its whole program played between the door and the
+close; St. Anne's most recent past Tuesday is still open, a game in play and its flashboard
+link made (shared/SAMPLE-NIGHT.md). Workers without an ID on the list cannot sign in and are
+left out. Idempotent: each step is skipped once done."""
 
 from __future__ import annotations
 
@@ -11,11 +12,23 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from beano.rules.opening import CHECKLIST
-from occasions import floor_selectors, floor_services, raffle_services, selectors, services
+from games import draw_services
+from games.demo_jackpot import seed_jackpot
+from games.demo_night import FIRST_HALF, OPEN_NIGHT, SECOND_HALF, Play, play_night
+from games.demo_program import seed_program
+from games.models import Flashboard
+from occasions import (
+    floor_selectors,
+    floor_services,
+    raffle_services,
+    sales_services,
+    selectors,
+    services,
+)
 from occasions.demo_extras import seed_extras
-from occasions.demo_sales import seed_sales
+from occasions.demo_sales import demo_user, seed_door, seed_intermission
 from occasions.models import Occasion
-from organizations.models import Organization
+from organizations.models import Organization, Role
 
 
 @dataclass(frozen=True)
@@ -23,8 +36,13 @@ class Night:
     organization: str
     signed_in: dt.time
     confirmed: dt.time
-    opened: dt.time
-    closed: dt.time | None  # None: the occasion is left open
+    opened: dt.time  # the door opens; play starts 15 minutes later (demo_sales)
+    first_half: tuple[Play, ...]
+    # The rest of a closed night; None: the occasion is left open during the first half.
+    intermission: dt.time | None = None  # more cards sold; the attendance 5 minutes later
+    second_half_start: dt.time | None = None
+    second_half: tuple[Play, ...] = ()
+    closed: dt.time | None = None
 
 
 NIGHTS = (
@@ -33,9 +51,13 @@ NIGHTS = (
         dt.time(18, 30),
         dt.time(18, 40),
         dt.time(18, 45),
-        dt.time(22, 15),
+        FIRST_HALF,
+        intermission=dt.time(20, 25),
+        second_half_start=dt.time(20, 45),
+        second_half=SECOND_HALF,
+        closed=dt.time(22, 15),
     ),
-    Night("St. Anne's Parish", dt.time(18, 15), dt.time(18, 25), dt.time(18, 30), None),
+    Night("St. Anne's Parish", dt.time(18, 15), dt.time(18, 25), dt.time(18, 30), OPEN_NIGHT),
 )
 
 
@@ -56,11 +78,49 @@ def seed_floor(today: dt.date) -> None:
         if occasion.status == Occasion.Status.SCHEDULED:
             _prepare_and_open(occasion, night)
         if occasion.status == Occasion.Status.OPEN:
-            seed_sales(occasion, today)
+            seed_door(occasion, today)
             seed_extras(occasion)
             _sell_raffle_tickets(occasion)
+            _play(occasion, night, today)
         if night.closed is not None and occasion.status == Occasion.Status.OPEN:
             floor_services.close_occasion(occasion=occasion, by=None, at=_at(day, night.closed))
+
+
+def _play(occasion: Occasion, night: Night, today: dt.date) -> None:
+    """The program planned, the jackpot carried into its game, and the night's games played in
+    order: the first half from the start of play, then (a closed night) the intermission, the
+    attendance, the second half. A night left open shows its game in play on the flashboard."""
+    seed_program(occasion)
+    seed_jackpot(occasion.organization, [occasion])
+    occasion.refresh_from_db()
+    end = play_night(occasion, night.first_half, start=occasion.play_started_at)
+    if night.intermission is None or night.second_half_start is None:
+        if not Flashboard.objects.filter(occasion=occasion).exists():
+            draw_services.issue_flashboard_link(
+                occasion=occasion, by=demo_user(occasion, Role.MEMBER_IN_CHARGE, Role.HEAD)
+            )
+        return
+    _in_order(end, _at(occasion.date, night.intermission), "the first half", "intermission")
+    seed_intermission(occasion, today, at=_at(occasion.date, night.intermission))
+    occasion.refresh_from_db()
+    second_half = _at(occasion.date, night.second_half_start)
+    if occasion.second_half_started_at is None:
+        sales_services.start_second_half(
+            occasion=occasion,
+            by=demo_user(occasion, Role.MEMBER_IN_CHARGE, Role.HEAD),
+            at=second_half,
+        )
+    end = play_night(occasion, night.second_half, start=second_half)
+    if night.closed is not None:
+        _in_order(end, _at(occasion.date, night.closed), "the second half", "close")
+
+
+def _in_order(end: dt.datetime, next_step: dt.datetime, what: str, before: str) -> None:
+    if end >= next_step:
+        raise ValueError(
+            f"The demo's {what} runs to {timezone.localtime(end):%H:%M}, past the {before} at "
+            f"{timezone.localtime(next_step):%H:%M}: shorten its script."
+        )
 
 
 def _sell_raffle_tickets(occasion: Occasion) -> None:

@@ -1,8 +1,8 @@
 """The demo door of an open occasion (shared/SAMPLE-NIGHT.md): 118 players, each one admission
-with a few extras; one sale rung up wrong and voided before a witness; play started; a handful
-buying more cards against their receipt at the intermission; the attendance announced. All of
-it goes through the services, so the rules judge it and the audit chain records it. Idempotent:
-an occasion that already has sales is left alone."""
+with a few extras; one sale rung up wrong and voided before a witness; play started; then, at
+the intermission, a handful buying more cards against their receipt and the attendance
+announced. All of it goes through the services, so the rules judge it and the audit chain
+records it. Idempotent: the door is sold once, the intermission recorded once."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from occasions import sales_services as services
-from occasions.models import Occasion, PriceListItem
+from occasions.models import AttendanceAnnouncement, Occasion, PriceListItem
 from organizations.models import OrganizationRole, Role
 
 PLAYERS = 118
@@ -26,7 +26,8 @@ EXTRAS = {
 }
 
 
-def _user(occasion: Occasion, *roles: str) -> Any:
+def demo_user(occasion: Occasion, *roles: str) -> Any:
+    """The organization's first user in the first of ``roles`` that has one."""
     for role in roles:
         found = (
             OrganizationRole.objects.filter(organization=occasion.organization, role=role)
@@ -41,28 +42,45 @@ def _user(occasion: Occasion, *roles: str) -> Any:
 
 def seed_sales(occasion: Occasion, today: dt.date) -> None:
     """Sell the demo night's door at ``occasion``, which must be open, at the times of its
-    night: the door from the opening, play 15 minutes later, attendance at the intermission."""
+    night: the door from the opening, play 15 minutes later, the intermission 100 minutes after
+    the opening."""
+    seed_door(occasion, today)
+    seed_intermission(occasion, today)
+
+
+def _require_open(occasion: Occasion) -> None:
     if occasion.status != Occasion.Status.OPEN:
         raise ValueError("The occasion must be open before its door is seeded.")
+
+
+def _items(occasion: Occasion) -> dict[str, PriceListItem]:
+    return {i.category: i for i in occasion.price_items.order_by("pk")}
+
+
+def _extras(
+    items: dict[str, PriceListItem], rng: random.Random
+) -> list[tuple[PriceListItem | int, int]]:
+    chosen = {c: rng.choice(weights) for c, weights in EXTRAS.items() if c in items}
+    return [(items[c], n) for c, n in chosen.items() if n]
+
+
+def seed_door(occasion: Occasion, today: dt.date) -> None:
+    """The door from the opening, a sale every seven seconds, and play started 15 minutes
+    after the opening. Once: an occasion with sales is left alone."""
+    _require_open(occasion)
     if occasion.sales.exists():
         return
-    seller = _user(occasion, Role.WORKER, Role.MEMBER_IN_CHARGE)
-    in_charge = _user(occasion, Role.MEMBER_IN_CHARGE, Role.HEAD)
-    witness = _user(occasion, Role.HEAD, Role.BOOKKEEPER)
-    items = {i.category: i for i in occasion.price_items.order_by("pk")}
+    seller = demo_user(occasion, Role.WORKER, Role.MEMBER_IN_CHARGE)
+    in_charge = demo_user(occasion, Role.MEMBER_IN_CHARGE, Role.HEAD)
+    witness = demo_user(occasion, Role.HEAD, Role.BOOKKEEPER)
+    items = _items(occasion)
     admission = items[Category.ADMISSION]
     rng = random.Random(today.toordinal())
-
-    def extras() -> list[tuple[PriceListItem | int, int]]:
-        chosen = {c: rng.choice(weights) for c, weights in EXTRAS.items() if c in items}
-        return [(items[c], n) for c, n in chosen.items() if n]
-
     start = occasion.opened_at
 
     def clock(seconds: float) -> dt.datetime:
         return start + dt.timedelta(seconds=seconds)
 
-    receipts = []
     for player in range(PLAYERS):
         if player == 40 and Category.SPECIAL in items:
             wrong = services.record_sale(
@@ -84,26 +102,46 @@ def seed_sales(occasion: Occasion, today: dt.date) -> None:
                 (items[Category.SPECIAL], 1),
             ]
         else:
-            lines = [(admission, 1), *extras()]
-        sale = services.record_sale(
+            lines = [(admission, 1), *_extras(items, rng)]
+        services.record_sale(
             occasion=occasion,
             lines=lines,
             admission_receipt=None,
             by=seller,
             at=clock(player * 7 + 4),
         )
-        receipts.append(sale.number)
     services.start_play(occasion=occasion, by=in_charge, at=clock(15 * 60))
-    for n, number in enumerate(rng.sample(receipts, 9)):
-        more = extras()
+
+
+def seed_intermission(occasion: Occasion, today: dt.date, at: dt.datetime | None = None) -> None:
+    """At the intermission (``at``; 100 minutes after the opening by default), nine players buy
+    more cards for the second half against their admission receipt, 40 seconds apart, and five
+    minutes later the attendance is announced. Once: an occasion whose attendance is announced
+    is left alone."""
+    _require_open(occasion)
+    if AttendanceAnnouncement.objects.filter(occasion=occasion).exists():
+        return
+    in_charge = demo_user(occasion, Role.MEMBER_IN_CHARGE, Role.HEAD)
+    items = _items(occasion)
+    start = at or occasion.opened_at + dt.timedelta(minutes=100)
+    rng = random.Random(today.toordinal() + 1)
+    receipts = list(
+        occasion.sales.filter(voided_at__isnull=True, admission_sale__isnull=True)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    # No winner-take-all card: that game is in the first half, its prize its receipts then.
+    items.pop(Category.WINNER_TAKE_ALL, None)
+    for n, number in enumerate(rng.sample(receipts, min(9, len(receipts)))):
+        more = _extras(items, rng)
         if more:
             services.record_sale(
                 occasion=occasion,
                 lines=more,
                 admission_receipt=number,
                 by=in_charge,
-                at=clock(100 * 60 + n * 40),
+                at=start + dt.timedelta(seconds=n * 40),
             )
     services.announce_attendance(
-        occasion=occasion, players=PLAYERS, by=in_charge, at=clock(105 * 60)
+        occasion=occasion, players=PLAYERS, by=in_charge, at=start + dt.timedelta(minutes=5)
     )

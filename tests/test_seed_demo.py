@@ -64,3 +64,53 @@ def test_seed_demo_gives_each_organization_a_complete_worker_list(db):
         assert review.ineligible_count == 0, org
         roles = {role for r in review.active for role in r.entry.roles}
         assert {"member_in_charge", "gross_receipts", "caller", "bookkeeper"} <= roles
+
+
+def test_seed_demo_plays_a_real_night_through_the_services(db):
+    from decimal import Decimal
+
+    from beano.rules.models import RefusedAction
+    from games.claims_selectors import on_worker_list
+    from games.jackpot_selectors import series_lines
+    from games.models import Flashboard, Game, JackpotLedgerEntry, Payout, Winner
+    from occasions.models import Occasion
+
+    call_command("seed_demo", force=True)
+    assert not RefusedAction.objects.exists()
+    closed = Occasion.objects.get(
+        organization__name="American Legion Post 171", status=Occasion.Status.CLOSED
+    )
+    games = list(closed.games.order_by("number"))
+    assert [g.number for g in games] == list(range(1, 15))
+    assert all(g.status == Game.Status.FINISHED for g in games)
+    moments = [closed.play_started_at]
+    for game in games:
+        assert game.balls_confirmed_at < game.started_at < game.finished_at
+        moments += [game.started_at, game.finished_at]
+    assert moments == sorted(moments) and moments[-1] < closed.closed_at
+    announced = closed.attendance_announcement.announced_at
+    assert games[7].finished_at < announced < closed.second_half_started_at <= games[8].started_at
+    # Every card verified valid before witnesses; every winner paid, verified by another user.
+    winners = Winner.objects.filter(claim__game__occasion=closed)
+    assert winners.count() == 17
+    assert all(w.claim.card_verifications.get().valid for w in winners)
+    assert all(w.claim.draw_verifications.exists() for w in winners)
+    assert not any(w.person and on_worker_list(w.person, closed) for w in winners)
+    for payout in Payout.objects.filter(winner__in=winners):
+        assert payout.amount == payout.winner.share and payout.paid_by != payout.verified_by
+    shares = sorted(winners.filter(claim__game__number=3).values_list("share", flat=True))
+    assert shares == [Decimal("37.00"), Decimal("38.00")]
+    assert winners.filter(claim__game__number=4, claim__part__is_bonus=True).exists()
+    assert winners.filter(claim__game__number=11).count() == 2
+    consolation = winners.get(claim__game__number=13)
+    assert (consolation.claim.part.order, consolation.share) == (2, Decimal("100.00"))
+    assert consolation.claim.game.calls.count() > 52
+    entry = JackpotLedgerEntry.objects.get(occasion=closed)
+    assert (entry.paid_kind, entry.carried_out) == ("consolation", Decimal("1500.00"))
+    (line,) = series_lines(closed.organization, closed.date)
+    assert line.jackpot == Decimal("1600.00")
+    # St. Anne's night goes on: a game in play with balls called, on its flashboard.
+    live = Occasion.objects.get(organization__name="St. Anne's Parish", status="open")
+    in_play = live.games.get(status=Game.Status.IN_PLAY)
+    assert in_play.calls.exists() and live.games.filter(status=Game.Status.FINISHED).exists()
+    assert Flashboard.objects.get(occasion=live).revoked_at is None

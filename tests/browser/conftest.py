@@ -42,3 +42,18 @@ def page(browser: Any) -> Iterator[Any]:
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture(autouse=True)
+def common_arrangements(request: Any) -> None:
+    """A live-server test runs on a transactional database, whose flush after each test also
+    empties the data the migrations ship: the common winning arrangements (games 0002) are
+    loaded again, as the migration loads them, for a test that plays the demo's program."""
+    if "live_server" not in request.fixturenames:
+        return
+    request.getfixturevalue("transactional_db")
+    import importlib
+
+    from django.apps import apps
+
+    importlib.import_module("games.migrations.0002_common_arrangements").load(apps, None)

@@ -452,7 +452,9 @@ def test_the_sample_night_program_is_seeded_once(night, tenant):
     seed_program(night)
     assert night.games.count() == len(PROGRAM) == 14
     assert night.games.get(number=7).parts.get().amount == Decimal("75.60")
-    assert night.games.get(number=13).parts.get().amount == Decimal("1500.00")
+    jackpot, consolation = night.games.get(number=13).parts.order_by("order")
+    assert (jackpot.amount, consolation.amount) == (Decimal("1500.00"), Decimal("100.00"))
+    assert consolation.arrangement.code == "coverall" and "Consolation" in consolation.description
     assert night.games.get(number=11).parts.count() == 2
     assert night.games.get(number=4).parts.filter(is_bonus=True).get().amount == Decimal("75.00")
     assert len(authorized_arrangement_codes(night.organization, night.date)) == 12
