@@ -175,6 +175,8 @@ if not DEBUG:
     if env_bool("BEHIND_TLS_PROXY", False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+DEFAULT_EXCEPTION_REPORTER_FILTER = "beano.error_reports.BeanoExceptionReporterFilter"
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

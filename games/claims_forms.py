@@ -225,15 +225,28 @@ class PayoutForm(forms.Form):
         label="TIN (SSN or ITIN)",
         max_length=11,
         required=False,
-        widget=forms.TextInput(attrs={"autocomplete": "off", "inputmode": "numeric"}),
+        # Never written back into the page (a shared hall laptop): retyped after a refusal.
+        widget=forms.PasswordInput(
+            render_value=False, attrs={"autocomplete": "off", "inputmode": "numeric"}
+        ),
     )
     backup_withholding = forms.BooleanField(
         required=False, label="No TIN furnished: backup withholding"
     )
     id1_kind = forms.CharField(label="ID 1 kind", max_length=60, required=False)
-    id1_number = forms.CharField(label="ID 1 number", max_length=60, required=False)
+    id1_number = forms.CharField(
+        label="ID 1 number",
+        max_length=60,
+        required=False,
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "off"}),
+    )
     id2_kind = forms.CharField(label="ID 2 kind", max_length=60, required=False)
-    id2_number = forms.CharField(label="ID 2 number", max_length=60, required=False)
+    id2_number = forms.CharField(
+        label="ID 2 number",
+        max_length=60,
+        required=False,
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "off"}),
+    )
 
     W2G_FIELDS = (
         "w2g_legal_name",

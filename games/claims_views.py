@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from games import claims_selectors as selectors
@@ -194,6 +195,7 @@ def _submit(
     return _page(request, game, bound={slot: form})
 
 
+@never_cache  # winners' names and payouts: not kept by the browser of a shared laptop
 @org_view()
 def claims_page(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
     access = request.access  # type: ignore[attr-defined]

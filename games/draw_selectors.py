@@ -116,12 +116,13 @@ def picture(variants: list[list[str]]) -> list[list[str]]:
 
 
 def active_flashboard(token: str) -> Flashboard | None:
-    """The flashboard this token opens, if its link is current (one query)."""
+    """The flashboard this token opens, if its link is current and its occasion still open: an
+    anonymous link to a finished night stops with the close (one query)."""
     if not token or len(token) > 64:
         return None
     return (
         Flashboard.objects.select_related("occasion__organization")
-        .filter(token=token, revoked_at__isnull=True)
+        .filter(token=token, revoked_at__isnull=True, occasion__status="open")
         .first()
     )
 

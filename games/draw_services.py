@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from beano import rules
 from beano.rules.draw import CALL, CORRECT, BallCallFacts, CorrectionFacts, DrawGameFacts
+from beano.rules.operation import OccasionPlayFacts
 from games.cards import ball_label
 from games.models import BallCall, Flashboard, Game
 from occasions.models import Occasion
@@ -79,7 +80,8 @@ def record_ball_call(
     game_facts = _game_facts(game)
     enforce = {"on": occasion.date, "actor": by, "organization": occasion.organization}
     ball = BallCallFacts(value, letter, _live_sequence(game, value))
-    rules.enforce(CALL, [game_facts, ball], **enforce)
+    playing = OccasionPlayFacts(occasion_status=occasion.status)
+    rules.enforce(CALL, [game_facts, ball, playing], **enforce)
     called_at = moment_of(occasion, at)
     if game.started_at is not None and called_at < game.started_at:
         raise ValidationError(f"Game {game.number} began after that time.")
@@ -99,7 +101,7 @@ def record_ball_call(
         # Only a database that let two writers past the lock gets here: the unique index over
         # the game's live calls refused the second, which is then refused as the rule says.
         already = _live_sequence(game, value) or 0
-        rules.enforce(CALL, [game_facts, BallCallFacts(value, letter, already)], **enforce)
+        rules.enforce(CALL, [game_facts, BallCallFacts(value, letter, already), playing], **enforce)
         raise
     record_event(
         organization=occasion.organization,
@@ -126,6 +128,7 @@ def correct_ball_call(*, call: BallCall, reason: str, by: Any) -> BallCall:
         [
             _game_facts(game),
             CorrectionFacts(call.sequence, call.number, call.voided_at is not None, reason),
+            OccasionPlayFacts(occasion_status=occasion.status),
         ],
         on=occasion.date,
         actor=by,

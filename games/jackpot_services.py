@@ -340,12 +340,17 @@ def settle_game(
     is paid and the series is won, nothing carried out; otherwise the jackpot is carried out
     whole to the next occasion, where the increment is added. A consolation is funded and paid
     that night and does not reduce the jackpot."""
+    # The series first, then its game: the order every jackpot service locks in, so two of them
+    # acting on one series wait for each other instead of deadlocking.
+    series_id = ProgressiveGame.objects.values_list("series_id", flat=True).get(
+        pk=progressive_game.pk
+    )
+    series = ProgressiveSeries.objects.select_for_update().get(pk=series_id)
     pg = (
         ProgressiveGame.objects.select_for_update()
         .select_related("game")
         .get(pk=progressive_game.pk)
     )
-    series = ProgressiveSeries.objects.select_for_update().get(pk=pg.series_id)
     occasion = Occasion.objects.get(pk=pg.occasion_id)
     if pg.is_settled:
         raise ValidationError(f"The outcome of game {pg.game.number} is already recorded.")

@@ -86,15 +86,19 @@ def _user(by: Any) -> Any:
     return by if getattr(by, "is_authenticated", False) else None
 
 
-def lock_occasion(occasion: Occasion) -> Occasion:
-    """The occasion, locked, and only once it has opened: these are records of the night."""
+def lock_occasion(occasion: Occasion, *, during_night: bool = True) -> Occasion:
+    """The occasion, locked, once it has opened: these are records of the night. Prizes, sales
+    and giveaways happen only while it is open (nothing is sold after the close); what is only
+    recorded afterwards (the police detail's bill, a refund, a redemption) may follow the close."""
     occasion = (
         Occasion.objects.select_for_update().select_related("organization").get(pk=occasion.pk)
     )
-    if occasion.opened_at is None or occasion.status not in (
-        Occasion.Status.OPEN,
-        Occasion.Status.CLOSED,
-    ):
+    allowed = (
+        (Occasion.Status.OPEN,) if during_night else (Occasion.Status.OPEN, Occasion.Status.CLOSED)
+    )
+    if occasion.opened_at is None or occasion.status not in allowed:
+        if occasion.status == Occasion.Status.CLOSED:
+            raise ValidationError("This occasion is closed: nothing more is awarded or sold.")
         raise ValidationError(
             "This occasion has not opened; prizes and sales are recorded once it opens."
         )
@@ -180,7 +184,7 @@ def record_refund(
     at: dt.datetime | None = None,
 ) -> Refund:
     """A refund paid to a patron under the varying-prizes announcement (3.04(8)(d))."""
-    occasion = lock_occasion(occasion)
+    occasion = lock_occasion(occasion, during_night=False)
     amount = money(amount, "amount")
     if amount <= 0:
         raise ValidationError({"amount": "A refund is more than $0.00."})
@@ -366,7 +370,7 @@ def record_police_detail(
 ) -> PoliceDetail:
     """A police officer of the occasion's town, paid no more than the town's prevailing rate in
     force on the date, in no other capacity (3.04(3)(e)). The amount is hours × rate."""
-    occasion = lock_occasion(occasion)
+    occasion = lock_occasion(occasion, during_night=False)
     organization = occasion.organization
     officer_name = text(officer_name, "officer_name")
     department_town = text(department_town, "department_town", limit=100)

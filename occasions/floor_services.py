@@ -376,6 +376,12 @@ def close_occasion(*, occasion: Occasion, by: Any, at: dt.datetime | None = None
     )
     if moment < latest:
         raise ValidationError("The occasion cannot close before its last recorded act.")
+    # The games app hangs its games on the occasion; one still in play must be finished first,
+    # or its draw would stay open after the close.
+    games = getattr(occasion, "games", None)
+    in_play = list(games.filter(status="in_play").values_list("number", flat=True)) if games else []
+    if in_play:
+        raise ValidationError(f"Finish game {in_play[0]} before closing the occasion.")
     _enforce_each(CLOSE, floor.bookkeeper_facts(occasion), occasion, by)
     for presence in still_present:
         _sign_out(presence, moment, by, why="occasion closed")

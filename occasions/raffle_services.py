@@ -255,7 +255,7 @@ def redeem_charity_ticket(
 ) -> CharityRedemption:
     """A winning charity game ticket redeemed: only the organization's own serial, sold by it,
     up to one year from the sale (3.04(8)(f)). It is matched to the latest sale of the serial."""
-    occasion = lock_occasion(occasion)
+    occasion = lock_occasion(occasion, during_night=False)
     organization = occasion.organization
     serial_number = text(serial_number, "serial_number", limit=40).upper()
     prize_amount = money(prize_amount, "prize_amount")

@@ -59,7 +59,7 @@ class OccasionPlayFacts:
     code="G-7-DURING-OCCASION",
     citation="961 CMR 3.04(7)",
     title="Games are announced and played only while the occasion is open",
-    guards=(ANNOUNCE_PART, CONFIRM_BALLS, START_GAME),
+    guards=(ANNOUNCE_PART, CONFIRM_BALLS, START_GAME, "ball.call", "ball.correct"),
 )
 def during_open_occasion(f: OccasionPlayFacts, limits: Limits) -> Iterator[str]:
     """Beano is conducted only during the hours in force: an occasion opens within them (the

@@ -20,6 +20,7 @@ from beano.rules.models import RefusedAction
 from games import draw_selectors as selectors
 from games import draw_services as services
 from games.models import BallCall, Game
+from occasions.models import Occasion
 from organizations.models import AuditEvent
 from tests.conftest import start_game_for_tests
 
@@ -375,3 +376,22 @@ def test_the_console_runs_the_same_queries_at_1_and_at_75_balls(caller, draw_gam
         page = caller.get(_url("draw_console", draw_game)).content.decode()
     assert page.count('aria-pressed="true"') == 75
     assert len(one.captured_queries) == len(all_75.captured_queries)
+
+
+def test_no_ball_is_called_or_corrected_once_the_occasion_is_closed(tenant, draw_game, ball_call):
+    Occasion.objects.filter(pk=draw_game.occasion_id).update(status="closed")
+    with pytest.raises(RuleViolation) as refused:
+        services.record_ball_call(game=draw_game, number=7, by=tenant.worker)
+    assert "961 CMR 3.04(7)" in refused.value.citations
+    with pytest.raises(RuleViolation):
+        services.correct_ball_call(call=ball_call, reason="keyed wrong", by=tenant.member_in_charge)
+    assert list(BallCall.objects.values_list("number", "voided_at")) == [(42, None)]
+
+
+def test_the_occasion_does_not_close_with_a_game_in_play(tenant, draw_game):
+    from occasions import floor_services
+
+    with pytest.raises(ValidationError, match="Finish game 1 before closing"):
+        floor_services.close_occasion(occasion=draw_game.occasion, by=tenant.member_in_charge)
+    draw_game.occasion.refresh_from_db()
+    assert draw_game.occasion.status == "open"

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from games import draw_services as services
 from games.models import BallCall, Flashboard, Game
+from occasions.models import Occasion
 from organizations.models import AuditEvent
 
 
@@ -194,3 +195,10 @@ def test_a_worker_opens_the_board_but_cannot_change_the_link(client, tenant, fla
     link = reverse("flashboard_link", args=[tenant.organization.pk, flash.occasion_id])
     assert client.post(link, {"action": "off"}).status_code == 403
     assert Flashboard.objects.get().revoked_at is None
+
+
+def test_the_link_stops_when_the_occasion_closes(client, flash, open_occasion):
+    assert client.get(_board(flash)).status_code == 200
+    Occasion.objects.filter(pk=open_occasion.pk).update(status="closed")
+    assert client.get(_board(flash)).status_code == 404
+    assert client.get(reverse("flashboard", args=[flash.token])).status_code == 404

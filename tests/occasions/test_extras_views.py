@@ -260,10 +260,32 @@ def test_a_permit_without_a_scan_has_no_document(client, tenant, media_root):
     )
 
 
-def test_a_closed_occasion_takes_records_made_after_the_night(client, tenant, open_occasion):
+def test_a_closed_occasion_awards_and_sells_nothing_but_takes_the_police_bill(
+    client, tenant, open_occasion
+):
+    PrevailingPoliceRate.objects.create(
+        town="Fairhaven",
+        hourly_rate=Decimal("58.00"),
+        effective_from=dt.date(2026, 1, 1),
+        source="x",
+    )
     Occasion.objects.filter(pk=open_occasion.pk).update(status="closed")
     client.force_login(tenant.member_in_charge)
     response = client.post(
         url("extras_door_prize", tenant, open_occasion), {"description": "Quilt", "value": "20"}
     )
-    assert response.status_code == 302
+    assert response.status_code == 200
+    assert "closed: nothing more is awarded or sold" in response.content.decode()
+    assert not DoorPrize.objects.exists()
+    client.force_login(tenant.head)
+    police = client.post(
+        url("extras_police", tenant, open_occasion),
+        {
+            "officer_name": "Officer Dana Medeiros",
+            "department_town": "Fairhaven",
+            "hours": "5",
+            "hourly_rate": "58.00",
+        },
+    )
+    assert police.status_code == 302
+    assert PoliceDetail.objects.get().amount == Decimal("290.00")
