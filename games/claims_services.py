@@ -35,15 +35,11 @@ from games import claims_selectors as selectors
 from games.models import CardVerification, Claim, DrawVerification, Game, PrizePart, Winner
 from occasions.models import Occasion
 from occasions.services import moment_of
-from organizations.audit import record_event
+from organizations.audit import acting_user, record_event
 from organizations.models import DirectorAuthorization, Person
 from organizations.selectors import authorization_facts
 
 NAME_LENGTH = 200
-
-
-def user_or_none(by: Any) -> Any:
-    return by if getattr(by, "is_authenticated", False) else None
 
 
 def one_line(value: str, field: str, limit: int = NAME_LENGTH) -> str:
@@ -143,7 +139,7 @@ def record_claim(
         claimed_at=moment,
         ball_in_hand=ball_in_hand,
         calling_begun=bool(calling_begun and ball_in_hand is not None),
-        recorded_by=user_or_none(by),
+        recorded_by=acting_user(by),
     )
     facts = ClaimFacts(
         called_before=selectors.called_before(claim),
@@ -207,7 +203,7 @@ def verify_draw(
         witnesses=names,
         numbers_drawn=list(counted),
         balls_remaining=selectors.remaining_balls(claim, counted),
-        verified_by=user_or_none(by),
+        verified_by=acting_user(by),
         verified_at=moment,
     )
     record_event(
@@ -285,7 +281,7 @@ def verify_card(
         valid=decision.allowed,
         reasons=[v.as_dict() for v in decision.violations],
         witnesses=[{"name": w.name, "table": w.table} for w in people],
-        verified_by=user_or_none(by),
+        verified_by=acting_user(by),
         verified_at=moment,
     )
     record_event(
@@ -408,7 +404,7 @@ def record_winners(
             authorization=DirectorAuthorization.objects.get(pk=waiver.authorization_pk)
             if waiver
             else None,
-            recorded_by=user_or_none(by),
+            recorded_by=acting_user(by),
             recorded_at=moment,
         )
         record_event(

@@ -21,7 +21,7 @@ from games.cards import ball_label
 from games.models import BallCall, Flashboard, Game
 from occasions.models import Occasion
 from occasions.services import moment_of
-from organizations.audit import record_event
+from organizations.audit import acting_user, record_event
 
 BALL_ENTRY = re.compile(r"^\s*(?:([BINGObingo])\s*-?\s*)?(\d{1,3})\s*$")
 REASON_MAX = BallCall._meta.get_field("void_reason").max_length
@@ -95,7 +95,7 @@ def record_ball_call(
                 sequence=(last.sequence if last else 0) + 1,
                 number=value,
                 called_at=called_at,
-                called_by=by if getattr(by, "is_authenticated", False) else None,
+                called_by=acting_user(by),
             )
     except IntegrityError:
         # Only a database that let two writers past the lock gets here: the unique index over
@@ -135,7 +135,7 @@ def correct_ball_call(*, call: BallCall, reason: str, by: Any) -> BallCall:
         organization=occasion.organization,
     )
     call.voided_at = moment_of(occasion, None)
-    call.voided_by = by if getattr(by, "is_authenticated", False) else None
+    call.voided_by = acting_user(by)
     call.void_reason = reason
     call.save(update_fields=["voided_at", "voided_by", "void_reason"])
     record_event(
@@ -166,7 +166,7 @@ def issue_flashboard_link(*, occasion: Occasion, by: Any) -> Flashboard:
     else:
         board.token = Flashboard._meta.get_field("token").get_default()
     board.created_at = now
-    board.created_by = by if getattr(by, "is_authenticated", False) else None
+    board.created_by = acting_user(by)
     board.revoked_at = None
     board.save()
     record_event(

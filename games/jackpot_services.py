@@ -38,7 +38,7 @@ from games.models import (
 )
 from occasions.extras_services import money, text
 from occasions.models import Occasion
-from organizations.audit import changed, record_event, snapshot
+from organizations.audit import acting_user, changed, record_event, snapshot
 from organizations.models import Organization
 
 #: The announced rules of a series: what a change may touch, and what the audit shows.
@@ -139,7 +139,7 @@ def start_series(
         organization=organization,
         name=name,
         started_on=started_on,
-        started_by=by if getattr(by, "is_authenticated", False) else None,
+        started_by=acting_user(by),
         **values,
     )
     series.full_clean()
@@ -308,7 +308,7 @@ def attach_game(*, game: Game, series: ProgressiveSeries, by: Any) -> Progressiv
         jackpot_amount=terms.jackpot,
         calls_allowed=terms.calls_allowed,
         attached_at=timezone.now(),
-        attached_by=by if getattr(by, "is_authenticated", False) else None,
+        attached_by=acting_user(by),
     )
     _set_prize(game, series, terms.jackpot)
     record_event(
@@ -386,7 +386,7 @@ def settle_game(
         outcome, paid_kind = ProgressiveGame.Outcome.NOT_WON, JackpotLedgerEntry.Paid.NOTHING
         added, paid, carried_out = growth, Decimal("0.00"), pg.jackpot_amount
     now = timezone.now()
-    actor = by if getattr(by, "is_authenticated", False) else None
+    actor = acting_user(by)
     entry = JackpotLedgerEntry.objects.create(
         series=series,
         occasion=occasion,

@@ -16,10 +16,10 @@ from beano import rules
 from beano.rules.claims import RECORD_PAYOUT, PayoutFacts
 from beano.sealed import seal
 from games import claims_selectors as selectors
-from games.claims_services import enforce, locked_game, one_line, user_or_none
+from games.claims_services import enforce, locked_game, one_line
 from games.models import Payout, Winner
 from occasions.services import moment_of
-from organizations.audit import record_event
+from organizations.audit import acting_user, record_event
 from organizations.models import OrganizationRole
 
 W2G_CITATION = "26 CFR 7.6041-1"
@@ -110,7 +110,7 @@ def record_payout(
     ):
         raise ValidationError({"verified_by": "The verifier must be a user of this organization."})
     facts = PayoutFacts(
-        paid_by_id=getattr(user_or_none(by), "pk", None),
+        paid_by_id=getattr(acting_user(by), "pk", None),
         verified_by_id=getattr(verified_by, "pk", None),
         amount=amount,
         share=winner.share,
@@ -121,7 +121,7 @@ def record_payout(
     payout = Payout(
         winner=winner,
         amount=amount,
-        paid_by=user_or_none(by),
+        paid_by=acting_user(by),
         verified_by=verified_by,
         paid_at=moment,
         w2g_required=required,

@@ -48,7 +48,7 @@ from occasions.models import (
     VaryingPrizesAnnouncement,
 )
 from occasions.services import moment_of
-from organizations.audit import record_event, snapshot
+from organizations.audit import acting_user, record_event, snapshot
 from organizations.selectors import authorization_facts
 
 CENT = Decimal("0.01")
@@ -80,10 +80,6 @@ def text(value: str, field: str, *, required: bool = True, limit: int = 200) -> 
     if len(value) > limit:
         raise ValidationError({field: f"At most {limit} characters."})
     return value
-
-
-def _user(by: Any) -> Any:
-    return by if getattr(by, "is_authenticated", False) else None
 
 
 def lock_occasion(occasion: Occasion, *, during_night: bool = True) -> Occasion:
@@ -162,7 +158,7 @@ def announce_varying_prizes(
         prizes_announced=prizes_announced,
         refunds_offered=refunds_offered,
         announced_at=moment_of(occasion, at),
-        announced_by=_user(by),
+        announced_by=acting_user(by),
     )
     audit(
         occasion,
@@ -196,7 +192,7 @@ def record_refund(
         amount=amount,
         player_reference=player_reference,
         refunded_at=moment_of(occasion, at),
-        refunded_by=_user(by),
+        refunded_by=acting_user(by),
     )
     audit(
         occasion,
@@ -233,7 +229,7 @@ def award_door_prize(
         donated=donated,
         winner_name=text(winner_name, "winner_name", required=False),
         awarded_at=moment_of(occasion, at),
-        recorded_by=_user(by),
+        recorded_by=acting_user(by),
     )
     audit(
         occasion,
@@ -278,7 +274,7 @@ def give_gift(
         recipient=text(recipient, "recipient", required=False),
         authorization_id=decision.authorization_pks[0],
         given_at=moment_of(occasion, at),
-        recorded_by=_user(by),
+        recorded_by=acting_user(by),
     )
     gift.full_clean()
     gift.save()
@@ -344,7 +340,7 @@ def record_other_sale(
         amount=amount,
         on_beano_portion=on_beano_portion,
         sold_at=sold_at,
-        recorded_by=_user(by),
+        recorded_by=acting_user(by),
     )
     sale.full_clean()
     sale.save()
@@ -399,7 +395,7 @@ def record_police_detail(
         hourly_rate=hourly_rate,
         amount=to_cents(hours * hourly_rate),
         prevailing_rate=prevailing,
-        recorded_by=_user(by),
+        recorded_by=acting_user(by),
     )
     detail.full_clean()
     detail.save()
@@ -434,7 +430,7 @@ def arrange_transportation(
         occasion=occasion,
         description=description,
         authorization_id=decision.authorization_pks[0],
-        recorded_by=_user(by),
+        recorded_by=acting_user(by),
     )
     audit(
         occasion,

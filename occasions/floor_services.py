@@ -29,7 +29,7 @@ from occasions import floor_selectors as floor
 from occasions.floor_selectors import CLOSE
 from occasions.models import Handover, Occasion, OpeningCheck, WorkerPresence
 from occasions.services import moment_of
-from organizations.audit import record_event
+from organizations.audit import acting_user, record_event
 from organizations.models import WorkerListEntry
 from organizations.selectors import authorization_facts
 from organizations.worker_services import worker_facts
@@ -49,11 +49,6 @@ def _locked(occasion: Occasion, *statuses: str, doing: str) -> Occasion:
             f"This occasion is {occasion.get_status_display().lower()}: {doing} is not possible."
         )
     return occasion
-
-
-def _user(by: Any) -> Any:
-    """The acting user to store, or None for the system (the demo seed)."""
-    return by if getattr(by, "is_authenticated", False) else None
 
 
 def _enforce(action: str, facts: Any, occasion: Occasion, by: Any) -> rules.Decision:
@@ -116,7 +111,7 @@ def confirm_check(
         occasion=occasion,
         item=item,
         confirmed_at=moment,
-        confirmed_by=_user(by),
+        confirmed_by=acting_user(by),
     )
     record_event(
         organization=occasion.organization,
@@ -198,7 +193,7 @@ def sign_in_worker(
         role=role,
         identification=displayed,
         signed_in_at=moment,
-        signed_in_by=_user(by),
+        signed_in_by=acting_user(by),
     )
     presence.full_clean()
     presence.save()
@@ -220,7 +215,7 @@ def sign_in_worker(
 
 def _sign_out(presence: WorkerPresence, moment: dt.datetime, by: Any, *, why: str) -> None:
     presence.signed_out_at = moment
-    presence.signed_out_by = _user(by)
+    presence.signed_out_by = acting_user(by)
     presence.save(update_fields=["signed_out_at", "signed_out_by"])
     record_event(
         organization=presence.occasion.organization,
@@ -316,7 +311,7 @@ def hand_over(
         to_presence=to_presence,
         at=moment,
         reason=reason[:REASON_LENGTH],
-        recorded_by=_user(by),
+        recorded_by=acting_user(by),
     )
     record_event(
         organization=occasion.organization,
@@ -343,7 +338,7 @@ def open_occasion(*, occasion: Occasion, by: Any, at: dt.datetime | None = None)
     _enforce(OPEN, floor.open_facts(occasion, moment), occasion, by)
     occasion.status = Occasion.Status.OPEN
     occasion.opened_at = moment
-    occasion.opened_by = _user(by)
+    occasion.opened_by = acting_user(by)
     occasion.save(update_fields=["status", "opened_at", "opened_by"])
     current = floor.in_charge(occasion)
     record_event(
@@ -387,7 +382,7 @@ def close_occasion(*, occasion: Occasion, by: Any, at: dt.datetime | None = None
         _sign_out(presence, moment, by, why="occasion closed")
     occasion.status = Occasion.Status.CLOSED
     occasion.closed_at = moment
-    occasion.closed_by = _user(by)
+    occasion.closed_by = acting_user(by)
     occasion.save(update_fields=["status", "closed_at", "closed_by"])
     record_event(
         organization=occasion.organization,

@@ -24,7 +24,7 @@ from beano.rules.prohibited import (
     RaffleTicketFacts,
 )
 from occasions import extras_selectors as selectors
-from occasions.extras_services import _user, audit, enforce, lock_occasion, money, text
+from occasions.extras_services import audit, enforce, lock_occasion, money, text
 from occasions.models import (
     CharityRedemption,
     CharityTicketSale,
@@ -34,7 +34,7 @@ from occasions.models import (
     RaffleTicketSale,
 )
 from occasions.services import moment_of
-from organizations.audit import record_event, snapshot
+from organizations.audit import acting_user, record_event, snapshot
 from organizations.models import Organization
 
 PERMIT_FIELDS = ("permit_number", "issued_by", "town", "valid_from", "valid_to", "document")
@@ -68,7 +68,7 @@ def record_raffle_permit(
         town=text(town, "town", limit=100),
         valid_from=valid_from,
         valid_to=valid_to,
-        recorded_by=_user(by),
+        recorded_by=acting_user(by),
     )
     if document is not None:
         permit.document = document
@@ -119,7 +119,7 @@ def hold_raffle(
         prize_description=text(prize_description, "prize_description"),
         prize_kind=prize_kind,
         ticket_price=money(ticket_price, "ticket_price"),
-        recorded_by=_user(by),
+        recorded_by=acting_user(by),
     )
     raffle.full_clean()
     enforce(CREATE_RAFFLE, raffle_facts(raffle, permit, occasion.date), occasion, by)
@@ -175,7 +175,7 @@ def sell_raffle_tickets(
         quantity=quantity,
         amount=raffle.ticket_price * quantity,
         sold_at=sold_at,
-        sold_by=_user(by),
+        sold_by=acting_user(by),
     )
     audit(
         occasion,
@@ -232,7 +232,7 @@ def sell_charity_tickets(
         price=price,
         sold_on_premises=sold_on_premises,
         sold_at=sold_at,
-        sold_by=_user(by),
+        sold_by=acting_user(by),
     )
     audit(
         occasion,
@@ -281,7 +281,7 @@ def redeem_charity_ticket(
         occasion=occasion,
         prize_amount=prize_amount,
         redeemed_on=redeemed_on,
-        recorded_by=_user(by),
+        recorded_by=acting_user(by),
     )
     audit(
         occasion,

@@ -50,6 +50,11 @@ def changed(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[dict, dict]
     return {k: old_j.get(k) for k in keys}, {k: new_j[k] for k in keys}
 
 
+def acting_user(by: Any) -> Any:
+    """The user to store as the one who acted, or None for the system (the demo seed)."""
+    return by if getattr(by, "is_authenticated", False) else None
+
+
 def _chain_key(organization: Organization | None) -> str:
     return f"org:{organization.pk}" if organization is not None else "commission"
 
@@ -72,7 +77,7 @@ def record_event(
     key = _chain_key(organization)
     AuditChain.objects.get_or_create(key=key, defaults={"organization": organization})
     chain = AuditChain.objects.select_for_update().get(key=key)
-    actor_user = actor if getattr(actor, "is_authenticated", False) else None
+    actor_user = acting_user(actor)
     event = AuditEvent(
         organization=organization,
         sequence=chain.length + 1,

@@ -28,7 +28,7 @@ from beano.rules.equipment import (
     CardUseFacts,
     EquipmentFacts,
 )
-from organizations.audit import changed, record_event
+from organizations.audit import acting_user, changed, record_event
 from organizations.models import (
     CardPurchase,
     CardUsage,
@@ -281,7 +281,7 @@ def record_card_purchase(
         serial_to=serial_to,
         quantity=quantity,
         unit_cost=unit_cost,
-        recorded_by=by if getattr(by, "is_authenticated", False) else None,
+        recorded_by=acting_user(by),
     )
     if proof is not None:
         purchase.proof = proof
@@ -342,7 +342,7 @@ def record_card_usage(
         quantity_voided=quantity_voided,
         note=note.strip(),
         occasion_label=occasion_label.strip(),
-        recorded_by=by if getattr(by, "is_authenticated", False) else None,
+        recorded_by=acting_user(by),
     )
     usage.full_clean(validate_constraints=False)
     available = on_hand(purchase)
