@@ -34,10 +34,9 @@ from beano.rules.workers import RECORD_WINNER, PlayerFacts
 from games import claims_selectors as selectors
 from games.models import CardVerification, Claim, DrawVerification, Game, PrizePart, Winner
 from occasions.models import Occasion
-from occasions.services import moment_of
+from occasions.services import enforce_at, moment_of
 from organizations.audit import acting_user, record_event
 from organizations.models import DirectorAuthorization, Person
-from organizations.selectors import authorization_facts
 
 NAME_LENGTH = 200
 
@@ -68,17 +67,6 @@ def _locked_claim(claim: Claim) -> Claim:
     )
 
 
-def enforce(action: str, facts: Any, occasion: Occasion, by: Any) -> rules.Decision:
-    return rules.enforce(
-        action,
-        facts,
-        on=occasion.date,
-        actor=by,
-        organization=occasion.organization,
-        authorizations=authorization_facts(occasion.organization),
-    )
-
-
 def _enforce_together(
     checks: Sequence[tuple[str, Any]], occasion: Occasion, by: Any
 ) -> list[rules.Decision]:
@@ -88,7 +76,7 @@ def _enforce_together(
     refusals: list[rules.RuleViolation] = []
     for action, facts in checks:
         try:
-            decisions.append(enforce(action, facts, occasion, by))
+            decisions.append(enforce_at(action, facts, occasion, by))
         except rules.RuleViolation as error:
             refusals.append(error)
     if not refusals:
@@ -148,7 +136,7 @@ def record_claim(
         part_announced=part.announced_at is not None,
         part_label=f"Prize {part.order} ({part.arrangement})",
     )
-    enforce(RECORD_CLAIM, facts, game.occasion, by)
+    enforce_at(RECORD_CLAIM, facts, game.occasion, by)
     claim.save()
     record_event(
         organization=game.occasion.organization,
@@ -194,7 +182,7 @@ def verify_draw(
         witnesses=tuple(names),
         winners=(claim.player_name,) if claim.player_name else (),
     )
-    enforce(VERIFY_DRAW, facts, occasion, by)
+    enforce_at(VERIFY_DRAW, facts, occasion, by)
     counted = selectors.counted_balls(claim)
     row = DrawVerification.objects.create(
         claim=claim,
@@ -255,7 +243,7 @@ def verify_card(
         for w in witnesses
     )
     people = tuple(w for w in people if w.name or w.table)
-    enforce(
+    enforce_at(
         VERIFY_CARD,
         CardWitnessFacts(witnesses=people, winner=claim.player_name, winner_table=claim.table),
         occasion,

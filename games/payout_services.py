@@ -16,9 +16,9 @@ from beano import rules
 from beano.rules.claims import RECORD_PAYOUT, PayoutFacts
 from beano.sealed import seal
 from games import claims_selectors as selectors
-from games.claims_services import enforce, locked_game, one_line
+from games.claims_services import locked_game, one_line
 from games.models import Payout, Winner
-from occasions.services import moment_of
+from occasions.services import enforce_at, moment_of
 from organizations.audit import acting_user, record_event
 from organizations.models import OrganizationRole
 
@@ -115,7 +115,7 @@ def record_payout(
         amount=amount,
         share=winner.share,
     )
-    enforce(RECORD_PAYOUT, facts, occasion, by)
+    enforce_at(RECORD_PAYOUT, facts, occasion, by)
     threshold = selectors.w2g_threshold(occasion)
     required = threshold is not None and winner.share >= threshold
     payout = Payout(

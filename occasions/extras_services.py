@@ -47,7 +47,7 @@ from occasions.models import (
     TransportationArrangement,
     VaryingPrizesAnnouncement,
 )
-from occasions.services import moment_of
+from occasions.services import enforce_at, moment_of
 from organizations.audit import acting_user, record_event, snapshot
 from organizations.selectors import authorization_facts
 
@@ -104,14 +104,8 @@ def lock_occasion(occasion: Occasion, *, during_night: bool = True) -> Occasion:
 def enforce(
     action: str, facts: Any, occasion: Occasion, by: Any, *, authorizations: list | None = None
 ) -> Decision:
-    return rules.enforce(
-        action,
-        facts,
-        on=occasion.date,
-        actor=by,
-        organization=occasion.organization,
-        authorizations=authorizations or [],
-    )
+    """Prizes and other sales are waived only by the authorization the act names, if any."""
+    return enforce_at(action, facts, occasion, by, authorizations or [])
 
 
 def audit(occasion: Occasion, by: Any, action: str, target: models.Model, fields: tuple) -> None:

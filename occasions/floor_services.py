@@ -28,10 +28,9 @@ from beano.rules.workers import (
 from occasions import floor_selectors as floor
 from occasions.floor_selectors import CLOSE
 from occasions.models import Handover, Occasion, OpeningCheck, WorkerPresence
-from occasions.services import moment_of
+from occasions.services import enforce_at, moment_of
 from organizations.audit import acting_user, record_event
 from organizations.models import WorkerListEntry
-from organizations.selectors import authorization_facts
 from organizations.worker_services import worker_facts
 
 REASON_LENGTH = 200
@@ -51,17 +50,6 @@ def _locked(occasion: Occasion, *statuses: str, doing: str) -> Occasion:
     return occasion
 
 
-def _enforce(action: str, facts: Any, occasion: Occasion, by: Any) -> rules.Decision:
-    return rules.enforce(
-        action,
-        facts,
-        on=occasion.date,
-        actor=by,
-        organization=occasion.organization,
-        authorizations=authorization_facts(occasion.organization),
-    )
-
-
 def _enforce_each(
     action: str, facts: Sequence[Any], occasion: Occasion, by: Any
 ) -> list[rules.Decision]:
@@ -70,7 +58,7 @@ def _enforce_each(
     refusals: list[rules.RuleViolation] = []
     for one in facts:
         try:
-            decisions.append(_enforce(action, one, occasion, by))
+            decisions.append(enforce_at(action, one, occasion, by))
         except rules.RuleViolation as error:
             refusals.append(error)
     if not refusals:
@@ -186,7 +174,7 @@ def sign_in_worker(
             good_moral_character_attested=entry.good_moral_character_attested,
         ),
     ]
-    decision = _enforce(SIGN_IN, facts, occasion, by)
+    decision = enforce_at(SIGN_IN, facts, occasion, by)
     presence = WorkerPresence(
         occasion=occasion,
         entry=entry,
@@ -256,7 +244,7 @@ def sign_out_worker(
         .exclude(pk=presence.pk)
         .count(),
     )
-    _enforce(SIGN_OUT, facts, occasion, by)
+    enforce_at(SIGN_OUT, facts, occasion, by)
     _sign_out(presence, moment, by, why="left")
     return presence
 
@@ -295,7 +283,7 @@ def hand_over(
     )
     if moment < earliest:
         raise ValidationError("A handover cannot be recorded before the last change of charge.")
-    _enforce(
+    enforce_at(
         HAND_OVER,
         HandoverFacts(
             name=to_presence.entry.person.legal_name,
@@ -335,7 +323,7 @@ def open_occasion(*, occasion: Occasion, by: Any, at: dt.datetime | None = None)
     designated ((1)(a), (e)), and the notice sent after two occasions not played (3.05(1)(b))."""
     occasion = _locked(occasion, Occasion.Status.SCHEDULED, doing="opening")
     moment = moment_of(occasion, at)
-    _enforce(OPEN, floor.open_facts(occasion, moment), occasion, by)
+    enforce_at(OPEN, floor.open_facts(occasion, moment), occasion, by)
     occasion.status = Occasion.Status.OPEN
     occasion.opened_at = moment
     occasion.opened_by = acting_user(by)

@@ -4,6 +4,7 @@ enforced before anything is saved."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -17,6 +18,27 @@ from occasions.selectors import authorized_license
 from organizations.audit import record_event
 from organizations.models import Organization
 from organizations.selectors import authorization_facts
+
+
+def enforce_at(
+    action: str,
+    facts: Any,
+    occasion: Occasion,
+    by: Any,
+    authorizations: Sequence[rules.AuthorizationFact] | None = None,
+) -> rules.Decision:
+    """Judge an act at an occasion: by the limits of its date, in its organization's name, with
+    the organization's Director's authorizations unless the act names its own."""
+    return rules.enforce(
+        action,
+        facts,
+        on=occasion.date,
+        actor=by,
+        organization=occasion.organization,
+        authorizations=authorization_facts(occasion.organization)
+        if authorizations is None
+        else authorizations,
+    )
 
 
 def moment_of(occasion: Occasion, at: dt.datetime | None) -> dt.datetime:
