@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from beano.rules.reporting import ResumptionFacts
 from occasions.models import Occasion, ResumptionNotice
 from organizations.models import License, Organization
+from organizations.selectors import active_licenses, authorized_days
 
 
 @dataclass(frozen=True)
@@ -25,10 +26,6 @@ class CalendarDay:
         return Occasion.Status(self.status).label
 
 
-def active_licenses(organization: Organization) -> list[License]:
-    return list(organization.licenses.filter(status=License.Status.ACTIVE))
-
-
 def authorized_license(organization: Organization, day: dt.date) -> License | None:
     """The active license authorizing ``day``, if any."""
     for lic in active_licenses(organization):
@@ -44,24 +41,19 @@ def calendar(organization: Organization, start: dt.date, end: dt.date) -> list[C
         o.date: o
         for o in Occasion.objects.filter(organization=organization, date__range=(start, end))
     }
-    days: dict[dt.date, CalendarDay] = {}
-    for lic in active_licenses(organization):
-        for day in lic.authorized_dates(start, end):
-            days[day] = CalendarDay(day, lic, occasions.get(day))
+    days = {
+        d.day: CalendarDay(d.day, d.license, occasions.get(d.day))
+        for d in authorized_days(organization, start, end)
+    }
     for day, occasion in occasions.items():
         days.setdefault(day, CalendarDay(day, occasion.license, occasion))
     return [days[d] for d in sorted(days)]
 
 
 def previous_authorized_days(organization: Organization, day: dt.date, count: int) -> list[dt.date]:
-    days: set[dt.date] = set()
-    for lic in active_licenses(organization):
-        days.update(
-            lic.authorized_dates(
-                day - dt.timedelta(days=7 * (count + 8)), day - dt.timedelta(days=1)
-            )
-        )
-    return sorted(days)[-count:]
+    start = day - dt.timedelta(days=7 * (count + 8))
+    days = sorted({d.day for d in authorized_days(organization, start, day - dt.timedelta(days=1))})
+    return days[-count:]
 
 
 def resumption_facts(organization: Organization, day: dt.date) -> ResumptionFacts:

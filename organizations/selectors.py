@@ -30,7 +30,8 @@ class AuthorizedDay:
         return self.day + dt.timedelta(days=REPORT_DUE_AFTER_DAYS)
 
 
-def _licenses(organization: Organization) -> list[License]:
+def active_licenses(organization: Organization) -> list[License]:
+    """The organization's active licenses (prefetched on the dashboard, else one query)."""
     if hasattr(organization, "prefetched_licenses"):
         return organization.prefetched_licenses
     return list(organization.licenses.filter(status=License.Status.ACTIVE))
@@ -41,7 +42,7 @@ def authorized_days(
 ) -> list[AuthorizedDay]:
     days = [
         AuthorizedDay(day, lic)
-        for lic in _licenses(organization)
+        for lic in active_licenses(organization)
         if lic.status == License.Status.ACTIVE
         for day in lic.authorized_dates(start, end)
     ]
