@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('occasions', '0005_opening_and_workers'),
+        ("occasions", "0005_opening_and_workers"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='occasion',
-            name='sealed_at',
-            field=models.DateTimeField(blank=True, help_text='When its financial report was filed: nothing of the occasion changes after; a correction is an amendment of the report.', null=True),
+            model_name="occasion",
+            name="sealed_at",
+            field=models.DateTimeField(
+                blank=True,
+                help_text="When its financial report was filed: nothing of the occasion changes after; a correction is an amendment of the report.",
+                null=True,
+            ),
         ),
     ]

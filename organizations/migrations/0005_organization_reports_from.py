@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('organizations', '0004_equipment_inventory'),
+        ("organizations", "0004_equipment_inventory"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='organization',
-            name='reports_from',
-            field=models.DateField(blank=True, help_text='The first authorized day whose financial report is kept here; reports of earlier days were filed on paper. Empty: from the start of the license.', null=True),
+            model_name="organization",
+            name="reports_from",
+            field=models.DateField(
+                blank=True,
+                help_text="The first authorized day whose financial report is kept here; reports of earlier days were filed on paper. Empty: from the start of the license.",
+                null=True,
+            ),
         ),
     ]
