@@ -584,3 +584,23 @@ def ball_call(draw_game: Any, tenant: Tenant) -> Any:
 def ball_call_kwargs(ball_call: Any) -> dict[str, int]:
     """The URL arguments of ``ball_call``: its occasion, its game and itself."""
     return {"pk": ball_call.game.occasion_id, "game_pk": ball_call.game_id, "call_pk": ball_call.pk}
+
+
+# The reports' fixtures (a known closed night, its close-out and filing), for every test folder.
+from tests.reports.conftest import (  # noqa: E402, F401
+    annual_kwargs,
+    annual_report,
+    closed_occasion,
+    counted,
+    disbursement,
+    disbursement_kwargs,
+    expense,
+    expense_kwargs,
+    filed_report,
+    known_occasion,
+    rendered_annual_kwargs,
+    rendered_report_kwargs,
+    report_clock,
+    report_kwargs,
+    year_kwargs,
+)

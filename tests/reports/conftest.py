@@ -58,7 +58,7 @@ def at(hour: int, minute: int = 0, day: dt.date = NIGHT) -> dt.datetime:
 
 
 @pytest.fixture
-def clock(monkeypatch: Any) -> Any:
+def report_clock(monkeypatch: Any) -> Any:
     """Set the time the services and pages see: ``clock(dt.datetime)``."""
 
     def set_to(moment: dt.datetime) -> dt.datetime:
@@ -114,7 +114,7 @@ def _win(game: Game, part: PrizePart, name: str, share: str, kind: str, paid: bo
 
 
 @pytest.fixture
-def known_occasion(tenant: Any, occasion: Occasion, clock: Any) -> Occasion:
+def known_occasion(tenant: Any, occasion: Occasion, report_clock: Any) -> Occasion:
     """The occasion of Dec 4, 2026, played and closed, with the figures of ``KNOWN``."""
     occasion = open_for_tests(occasion)
     seller = tenant.member_in_charge
@@ -236,3 +236,61 @@ def expense(counted: Occasion, tenant: Any) -> Any:
         amount=Decimal("100.00"),
         by=tenant.bookkeeper,
     )
+
+
+@pytest.fixture
+def expense_kwargs(expense: Any) -> dict[str, int]:
+    return {"pk": expense.occasion_id, "expense_id": expense.pk}
+
+
+@pytest.fixture
+def rendered_report_kwargs(filed_report: Any, media_root: Any) -> dict[str, int]:
+    from reports.tasks import render
+
+    render("financial", filed_report.pk)
+    return {"report_id": filed_report.pk}
+
+
+@pytest.fixture
+def year_kwargs(tenant: Any) -> dict[str, int]:
+    return {"year": 2025}
+
+
+@pytest.fixture
+def disbursement(tenant: Any) -> Any:
+    from reports import services
+
+    return services.record_disbursement(
+        organization=tenant.organization,
+        paid_on=dt.date(2025, 6, 1),
+        payee="Fairhaven Food Pantry",
+        purpose="Food for families in need",
+        amount=Decimal("1500.00"),
+        reference="Check 1041",
+        by=tenant.bookkeeper,
+    )
+
+
+@pytest.fixture
+def disbursement_kwargs(disbursement: Any) -> dict[str, int]:
+    return {"disbursement_id": disbursement.pk}
+
+
+@pytest.fixture
+def annual_report(tenant: Any, disbursement: Any) -> Any:
+    from reports import services
+
+    return services.file_annual_report(organization=tenant.organization, year=2025, by=tenant.head)
+
+
+@pytest.fixture
+def annual_kwargs(annual_report: Any) -> dict[str, int]:
+    return {"report_id": annual_report.pk}
+
+
+@pytest.fixture
+def rendered_annual_kwargs(annual_report: Any, media_root: Any) -> dict[str, int]:
+    from reports.tasks import render
+
+    render("annual", annual_report.pk)
+    return {"report_id": annual_report.pk}

@@ -344,7 +344,7 @@ def test_a_sealed_occasion_refuses_every_change(filed_report, tenant):
         ),
     ]
     for attempt in attempts:
-        with pytest.raises(ValidationError, match="sealed|is filed"):
+        with pytest.raises(ValidationError, match=r"sealed|is filed"):
             attempt()
     assert Occasion.objects.get(pk=occasion.pk).refunds.count() == 1
 
@@ -422,8 +422,8 @@ def test_an_amendment_reason_rule_refuses_a_missing_reason(db):
 # --- The reports owed --------------------------------------------------------------------------
 
 
-def test_every_authorized_day_owes_a_report_due_ten_days_after(tenant, clock):
-    clock(at(12, day=dt.date(2026, 12, 20)))
+def test_every_authorized_day_owes_a_report_due_ten_days_after(tenant, report_clock):
+    report_clock(at(12, day=dt.date(2026, 12, 20)))
     tenant.organization.reports_from = dt.date(2026, 11, 1)
     tenant.organization.save()
     added = services.ensure_obligations([tenant.organization], dt.date(2026, 12, 20))
@@ -433,12 +433,12 @@ def test_every_authorized_day_owes_a_report_due_ten_days_after(tenant, clock):
     assert services.ensure_obligations([tenant.organization], dt.date(2026, 12, 20)) == 0
 
 
-def test_statuses_late_missing_and_filed(filed_report, tenant, clock):
+def test_statuses_late_missing_and_filed(filed_report, tenant, report_clock):
     from occasions import services as occasion_services
 
     tenant.organization.reports_from = dt.date(2026, 11, 20)
     tenant.organization.save()
-    clock(at(12, day=dt.date(2026, 12, 10)))
+    report_clock(at(12, day=dt.date(2026, 12, 10)))
     nov27 = occasion_services.occasion_for_day(
         organization=tenant.organization, day=dt.date(2026, 11, 27), by=tenant.head
     )
@@ -451,13 +451,13 @@ def test_statuses_late_missing_and_filed(filed_report, tenant, clock):
     }
 
 
-def test_an_overdue_report_of_a_recorded_day_shows_as_late(counted, tenant, clock):
+def test_an_overdue_report_of_a_recorded_day_shows_as_late(counted, tenant, report_clock):
     tenant.organization.reports_from = dt.date(2026, 12, 4)
     tenant.organization.save()
-    clock(at(12, day=dt.date(2026, 12, 10)))
+    report_clock(at(12, day=dt.date(2026, 12, 10)))
     [row] = selectors.obligations([tenant.organization])
     assert row.status == selectors.DUE
-    clock(at(12, day=dt.date(2026, 12, 15)))
+    report_clock(at(12, day=dt.date(2026, 12, 15)))
     rows = {r.obligation.day: r.status for r in selectors.obligations([tenant.organization])}
     assert rows == {dt.date(2026, 12, 4): selectors.LATE, dt.date(2026, 12, 11): selectors.DUE}
     assert [
@@ -466,8 +466,8 @@ def test_an_overdue_report_of_a_recorded_day_shows_as_late(counted, tenant, cloc
     ] == [dt.date(2026, 12, 4)]
 
 
-def test_a_report_filed_after_its_due_date_is_late_and_pays_interest(counted, tenant, clock):
-    clock(at(12, day=dt.date(2027, 1, 3)))  # due Dec 14: 20 days late
+def test_a_report_filed_after_its_due_date_is_late_and_pays_interest(counted, tenant, report_clock):
+    report_clock(at(12, day=dt.date(2027, 1, 3)))  # due Dec 14: 20 days late
     report = services.file_report(occasion=counted, by=tenant.bookkeeper)
     assert report.days_late == 20
     assert report.figures["tax"]["interest"] == "0.15"
