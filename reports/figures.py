@@ -516,18 +516,37 @@ def digest(figures_json: Any) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+SUMMARY_KEYS = ("kind_label", "label", "name", "payee", "description", "reference", "amount")
+
+
+def summary(item: Any) -> Any:
+    """One line for a row of a list (an expense, a worker, a disbursement) in a change list."""
+    if not isinstance(item, dict):
+        return item
+    parts = [str(item[k]) for k in SUMMARY_KEYS if item.get(k) not in (None, "")]
+    return " · ".join(parts) if parts else json.dumps(item, sort_keys=True)
+
+
 def differences(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]:
-    """What changed between two versions' figures, as paths with the old and new values."""
+    """What changed between two versions' figures, as paths with the old and new values. Rows
+    added to or taken from a list are named by a one-line summary."""
     if isinstance(old, dict) and isinstance(new, dict):
         out: list[dict[str, Any]] = []
         for key in sorted(set(old) | set(new)):
             out += differences(old.get(key), new.get(key), f"{path}.{key}" if path else key)
         return out
-    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        out = []
-        for i, (a, b) in enumerate(zip(old, new, strict=True)):
-            out += differences(a, b, f"{path}[{i}]")
-        return out
+    if isinstance(old, list) and isinstance(new, list):
+        if len(old) == len(new):
+            out = []
+            for i, (a, b) in enumerate(zip(old, new, strict=True)):
+                name = a.get("label") if isinstance(a, dict) and a.get("label") else i
+                out += differences(a, b, f"{path}[{name}]")
+            return out
+        key = lambda item: json.dumps(item, sort_keys=True)  # noqa: E731
+        before, after = {key(i) for i in old}, {key(i) for i in new}
+        return [
+            {"path": path, "old": summary(i), "new": None} for i in old if key(i) not in after
+        ] + [{"path": path, "old": None, "new": summary(i)} for i in new if key(i) not in before]
     if old != new:
         return [{"path": path, "old": old, "new": new}]
     return []

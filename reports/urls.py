@@ -6,6 +6,10 @@ ORG = "org/<int:org_id>/"
 OCC = ORG + "occasions/<int:pk>/"
 
 urlpatterns = [
+    path("commission/reports/", views.commission_reports, name="commission_reports"),
+    path(
+        "commission/reports/pdfs.zip", views.commission_reports_zip, name="commission_reports_zip"
+    ),
     path(ORG + "reports/", views.reports_home, name="reports_home"),
     path(OCC + "closeout/", views.closeout, name="report_closeout"),
     path(OCC + "closeout/expenses/", views.add_expense, name="report_add_expense"),

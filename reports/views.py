@@ -5,18 +5,27 @@ head of the organization and the bookkeeper. A refusal comes back on its form, n
 from __future__ import annotations
 
 import datetime as dt
+import io
+import zipfile
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from occasions.models import Occasion
 from occasions.views import get_occasion
-from organizations.access import OrgAccess, get_for_org, org_view
+from organizations.access import (
+    OrgAccess,
+    commission_staff,
+    get_for_org,
+    org_view,
+    visible_organizations,
+)
 from organizations.forms import show_refusal
 from organizations.models import Role
 from reports import annual, selectors, services
@@ -320,7 +329,8 @@ def reports_home(request: HttpRequest) -> HttpResponse:
     )
     all_rows = rows if not status else selectors.obligations([org])
     today = timezone.localdate()
-    years = sorted({today.year - 1, today.year}, reverse=True)
+    first = org.reports_from or min((lic.valid_from for lic in org.licenses.all()), default=today)
+    years = [y for y in (today.year, today.year - 1) if y >= first.year]
     return render(
         request,
         "reports/reports_home.html",
@@ -486,3 +496,91 @@ def annual_pdf(request: HttpRequest, report_id: int) -> HttpResponse:
             f"beano-annual-{report.year}-v{report.version}-local-licensing-authority.pdf",
         )
     return _pdf_response(report.pdf, f"beano-annual-{report.year}-v{report.version}.pdf")
+
+
+# --- The Commission: reports owed across the inspector's organizations -----------------------
+
+
+def _commission_scope(request: HttpRequest) -> Any:
+    if commission_staff(request.user) is None:
+        raise PermissionDenied("These pages are for the Commission's staff.")
+    return visible_organizations(request.user)
+
+
+@require_safe
+@login_required
+def commission_reports(request: HttpRequest) -> HttpResponse:
+    """Due, late and missing reports (and the filed ones) of every organization in scope, with
+    filters by status, organization, town and date range."""
+    scope = _commission_scope(request)
+    orgs = scope
+    org_id = request.GET.get("organization", "")
+    if org_id.isdigit():
+        orgs = orgs.filter(pk=int(org_id))
+    town = request.GET.get("town", "").strip()
+    if town:
+        orgs = orgs.filter(town__iexact=town)
+    status = request.GET.get("status", "")
+    if status not in selectors.STATUS_LABELS:
+        status = "" if "status" in request.GET else "open"
+    statuses = selectors.OPEN_STATUSES if status == "open" else ([status] if status else [])
+    start, end = _date(request.GET.get("from")), _date(request.GET.get("to"))
+    rows = selectors.obligations(orgs, start=start, end=end, statuses=statuses)
+    return render(
+        request,
+        "reports/commission_reports.html",
+        {
+            "rows": rows,
+            "organizations": scope.order_by("name"),
+            "towns": sorted({o.town for o in scope}),
+            "status": status,
+            "labels": selectors.STATUS_LABELS,
+            "filters": {
+                "organization": org_id,
+                "town": town,
+                "from": request.GET.get("from", ""),
+                "to": request.GET.get("to", ""),
+            },
+        },
+    )
+
+
+@require_safe
+@login_required
+def commission_reports_zip(request: HttpRequest) -> HttpResponse:
+    """The current PDF of every filed report in scope for a date range, in one ZIP."""
+    scope = _commission_scope(request)
+    start, end = _date(request.GET.get("from")), _date(request.GET.get("to"))
+    if start is None or end is None or end < start:
+        return HttpResponseBadRequest("Give the date range: from and to, e.g. 2026-11-01.")
+    if (end - start).days > 366:
+        return HttpResponseBadRequest("At most a year at a time.")
+    reports = (
+        FinancialReport.objects.filter(
+            organization__in=scope, occasion__date__gte=start, occasion__date__lte=end
+        )
+        .exclude(pdf="")
+        .select_related("occasion", "organization")
+        .order_by("organization__name", "occasion__date", "version")
+    )
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        manifest = ["organization,license,occasion,version,filed_at,figures_sha256,pdf_sha256"]
+        for r in reports:
+            license_number = r.figures["organization"]["license_number"]
+            name = f"{license_number}/{r.occasion.date:%Y-%m-%d}-v{r.version}.pdf"
+            try:
+                with r.pdf.open("rb") as handle:
+                    archive.writestr(name, handle.read())
+            except FileNotFoundError:
+                continue
+            manifest.append(
+                f'"{r.organization.name}",{license_number},{r.occasion.date},{r.version},'
+                f"{r.filed_at.isoformat()},{r.figures_sha256},{r.pdf_sha256}"
+            )
+        archive.writestr("manifest.csv", "\n".join(manifest) + "\n")
+    response = HttpResponse(buffer.getvalue(), content_type="application/zip")
+    response["Content-Disposition"] = (
+        f'attachment; filename="beano-reports-{start:%Y%m%d}-{end:%Y%m%d}.zip"'
+    )
+    return response

@@ -95,3 +95,41 @@ def negative(value: Any) -> bool:
 @register.filter
 def get_item(mapping: Any, key: Any) -> Any:
     return mapping.get(key) if hasattr(mapping, "get") else None
+
+
+FIGURE_LABELS = {
+    "receipts.gross_receipts": "Gross receipts",
+    "receipts.door_total": "Door sales",
+    "receipts.refunds": "Refunds",
+    "tax.tax": "Beano tax",
+    "tax.gross_receipts": "Tax base (gross receipts)",
+    "tax.total_due": "Total tax due",
+    "tax.interest": "Interest for late filing",
+    "prizes.total": "Total prizes",
+    "prizes.expensed": "Prizes paid for",
+    "expenses.lines": "Expense",
+    "expenses.total": "Total expenses",
+    "net.expenses": "Expenses (net proceeds)",
+    "net.tax": "Tax (net proceeds)",
+    "net.net_proceeds": "Net proceeds",
+    "cash.counted": "Cash counted",
+    "cash.variance": "Cash over / short",
+    "cash.opening_bank": "Opening bank",
+    "cash.expected": "Cash expected",
+    "variance.explanation": "Explanation of differences",
+    "variance.above_threshold": "Difference above the threshold",
+    "disbursements": "Disbursement",
+    "total": "Total spent for Lawful Purposes",
+    "balance": "Net proceeds not yet spent",
+}
+
+
+@register.filter
+def figure_label(path: str) -> str:
+    """A change's path as people say it: 'net.net_proceeds' → 'Net proceeds'."""
+    if path in FIGURE_LABELS:
+        return FIGURE_LABELS[path]
+    if path.startswith("counts[") and "]." in path:
+        label, field = path[7:].split("].", 1)
+        return f"{label}: {field.replace('_', ' ')}"
+    return path.replace("_", " ").replace(".", " › ")

@@ -126,3 +126,14 @@ def test_differences_name_the_figures_that_changed():
         {"path": "a.b", "old": "1.00", "new": "2.00"},
         {"path": "a.c[1]", "old": 2, "new": 3},
     ]
+
+
+def test_differences_name_rows_added_to_a_list_in_one_line():
+    old = {"lines": [{"kind_label": "Police detail", "payee": "Officer", "amount": "319.00"}]}
+    new = {
+        "lines": old["lines"]
+        + [{"kind_label": "Supplies", "payee": "Bingo King", "amount": "36.00"}]
+    }
+    assert differences(old, new) == [
+        {"path": "lines", "old": None, "new": "Supplies · Bingo King · 36.00"}
+    ]
