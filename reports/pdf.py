@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from typing import Any
 
 from django.conf import settings
@@ -14,6 +15,9 @@ from django.utils import timezone
 
 from reports.models import AnnualReport, FinancialReport
 from reports.templatetags.report_tags import isodate
+
+#: WeasyPrint tells each step of its work at INFO; the worker's log has no use for it.
+logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
 
 PDF_VARIANT = "pdf/a-3b"
 ATTACHMENT_NAME = "figures.json"
