@@ -118,6 +118,33 @@ def member(tenant: Tenant) -> Any:
     )
 
 
+SHIPPED_DATA = (
+    "beano.rules.migrations.0002_initial_law_limits",
+    "games.migrations.0002_common_arrangements",
+    "reports.migrations.0002_expense_kinds",
+)
+
+
+@pytest.fixture(autouse=True)
+def _shipped_data(request: Any) -> None:
+    """A transactional test's flush also empties the data the migrations ship (the limits in
+    force, the common arrangements, the kinds of expense): it is loaded again, as the
+    migrations load it, before the test."""
+    marker = request.node.get_closest_marker("django_db")
+    transactional = bool(marker and marker.kwargs.get("transaction")) or bool(
+        {"transactional_db", "live_server"} & set(request.fixturenames)
+    )
+    if not transactional:
+        return
+    request.getfixturevalue("transactional_db")
+    import importlib
+
+    from django.apps import apps
+
+    for module in SHIPPED_DATA:
+        importlib.import_module(module).load(apps, None)
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings: Any) -> None:
     """Tests make many users; a deliberately slow hasher would dominate the suite's time."""
