@@ -7,6 +7,7 @@ Production sets DEBUG=off, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and CELERY_BR
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import dj_database_url
@@ -48,6 +49,7 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "django_htmx",
     "django_celery_results",
+    "axes",
     "csp",
     "beano",
     "beano.rules",
@@ -67,6 +69,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes requires
 ]
 
 ROOT_URLCONF = "beano.urls"
@@ -105,14 +108,38 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {
         "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
-        "OPTIONS": {"min_length": 10},
+        "OPTIONS": {"min_length": 12},
     },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Similarity above misses a long password that merely contains the username or a name.
+    {"NAME": "beano.accounts.validators.NoPersonalNamesValidator"},
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"
+
+# Logins (SECURITY.md). django-axes checks every password login, the admin's included, and
+# locks out a username *from one client address* after LOGIN_FAILURE_LIMIT failures in a row,
+# for LOGIN_COOLOFF_MINUTES: a player's typos never lock a whole hall behind one NAT address,
+# and an attacker elsewhere cannot lock a user out of their own hall.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = dt.timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False  # no banner on every manage.py command
+AXES_LOCKOUT_CALLABLE = "beano.accounts.lockout.locked_out"  # the page in the site's style
+# The client address: REMOTE_ADDR, unless TRUSTED_PROXY_COUNT reverse proxies in front of the
+# application append to X-Forwarded-For (then the address the outermost one saw). Defaults to
+# one proxy when BEHIND_TLS_PROXY is on, none otherwise; never trust a header nobody strips.
+TRUSTED_PROXY_COUNT = env_int(
+    "TRUSTED_PROXY_COUNT", 1 if env_bool("BEHIND_TLS_PROXY", False) else 0
+)
+AXES_CLIENT_IP_CALLABLE = "beano.accounts.client_ip.client_ip"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env_timezone("TIME_ZONE", "America/New_York")

@@ -2,6 +2,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core import serializers
 from django.core.management import call_command
+from django.urls import reverse
 
 from organizations.audit import verify_chain
 from organizations.models import Organization, Person
@@ -43,7 +44,11 @@ def test_seed_demo_gives_every_role_a_login_and_a_working_password(db, client):
         "inspector-south",
         "commission-admin",
     ):
-        assert client.login(username=username, password="Beano-Demo-2026"), username
+        response = client.post(
+            reverse("login"), {"username": username, "password": "Beano-Demo-2026"}
+        )
+        assert response.status_code == 302 and "_auth_user_id" in client.session, username
+        client.logout()
     assert Organization.objects.count() == 2
     assert all(verify_chain(org).ok for org in Organization.objects.all())
     shared = Person.objects.get(legal_name="Mary Gallagher")
