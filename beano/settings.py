@@ -37,7 +37,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "beano.accounts.admin_config.BeanoAdminConfig",  # django.contrib.admin, verified staff only
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -49,9 +49,12 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "django_htmx",
     "django_celery_results",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
     "axes",
     "csp",
     "beano",
+    "beano.accounts",
     "beano.rules",
     "organizations",
     "occasions",
@@ -65,7 +68,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "beano.accounts.middleware.IdleTimeoutMiddleware",
+    "beano.accounts.middleware.SecondFactorMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -140,6 +146,14 @@ TRUSTED_PROXY_COUNT = env_int(
     "TRUSTED_PROXY_COUNT", 1 if env_bool("BEHIND_TLS_PROXY", False) else 0
 )
 AXES_CLIENT_IP_CALLABLE = "beano.accounts.client_ip.client_ip"
+
+# Two-factor authentication (django-otp, TOTP): required of the Commission's staff and of anyone
+# who can reach the Django admin, offered to everyone else (beano/accounts/policy.py).
+OTP_TOTP_ISSUER = "Beano occasions"
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True  # the admin never shows a device's key or QR code
+# Shared hall laptops: a session ends after this many minutes without a real request (polls do
+# not count; beano/accounts/middleware.py).
+IDLE_TIMEOUT_MINUTES = env_int("IDLE_TIMEOUT_MINUTES", 30, minimum=1)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env_timezone("TIME_ZONE", "America/New_York")

@@ -10,6 +10,8 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from tests.conftest import login
+
 ROOT = Path(settings.BASE_DIR)
 TEMPLATE_FILES = sorted(
     p for p in ROOT.rglob("*.html") if not {".venv", "var", "node_modules"} & set(p.parts)
@@ -44,7 +46,7 @@ def test_the_login_page_carries_the_policy_and_the_headers(client):
 
 
 def test_a_logged_in_page_carries_them(client, tenant):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     assert_secure_headers(client.get(reverse("organization_home", args=[tenant.organization.pk])))
 
 
@@ -56,7 +58,7 @@ def test_the_flashboard_is_not_framed_either(client, tenant, open_occasion):
 
 
 def test_the_admin_carries_them(client, commission_admin):
-    client.force_login(commission_admin)
+    login(client, commission_admin)
     assert_secure_headers(client.get(reverse("admin:index")))
 
 
