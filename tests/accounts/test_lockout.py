@@ -100,11 +100,17 @@ def test_a_successful_login_starts_the_count_again(client, tenant):
     assert _logged_in(_login(client, user, PASSWORD))
 
 
-def test_the_admin_login_is_guarded_too(client, commission_admin):
-    url = reverse("admin:login")
-    for _ in range(settings.AXES_FAILURE_LIMIT):
-        _login(client, commission_admin.username, "wrong", url=url)
-    assert _login(client, commission_admin.username, PASSWORD, url=url).status_code == 429
+def test_the_admin_has_no_login_of_its_own(client, commission_admin):
+    """The admin's login page sends to the site's, where the lockout and the second factor are."""
+    response = client.post(
+        reverse("admin:login"),
+        {"username": commission_admin.username, "password": PASSWORD},
+        REMOTE_ADDR=HALL,
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("login") + "?next=/admin/"
+    assert "_auth_user_id" not in client.session
+    assert client.get(reverse("admin:index"))["Location"].startswith(reverse("admin:login"))
 
 
 def test_the_settings_read_the_limit_and_the_cool_off(tmp_path):

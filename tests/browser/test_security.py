@@ -87,3 +87,17 @@ def test_the_listener_hears_a_policy_violation(live_server, page, tenant):
     assert page.evaluate("() => window.ran") is None, "an inline script never runs"
     assert any("Content Security Policy" in v for v in page.csp_violations)
     page.csp_violations.clear()  # heard, and expected here
+
+
+@pytest.mark.browser
+def test_the_admin_works_under_the_policy(live_server, page, tenant, commission_admin):
+    device = totp_device(commission_admin)
+    _log_in(page, live_server, commission_admin.username, reverse("admin:index"))
+    page.get_by_label("Code from your authenticator app").fill(totp_code(device))
+    page.get_by_role("button", name="Verify").click()
+    expect(page.get_by_text("Commission administration")).to_be_visible()
+    license_ = tenant.organization.licenses.get()
+    page.goto(live_server.url + reverse("admin:organizations_license_change", args=[license_.pk]))
+    expect(page.locator("#license_form")).to_be_visible()
+    page.goto(live_server.url + reverse("admin:organizations_license_changelist"))
+    expect(page.locator("#result_list")).to_be_visible()
