@@ -80,7 +80,7 @@ def test_the_lock_ends_after_the_cool_off(client, tenant):
     assert _logged_in(_login(client, user, PASSWORD))
 
 
-def test_a_failure_inside_the_cool_off_does_not_end_it(client, tenant):
+def test_the_lock_holds_until_the_cool_off_is_over(client, tenant):
     user = tenant.head.username
     _fail(client, user, settings.AXES_FAILURE_LIMIT)
     AccessAttempt.objects.filter(username=user).update(
