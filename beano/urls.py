@@ -28,4 +28,5 @@ urlpatterns = [
     path("", include("organizations.urls")),
     path("", include("occasions.urls")),
     path("", include("games.urls")),
+    path("", include("reports.urls")),
 ]

@@ -160,3 +160,24 @@ def test_seed_demo_gives_the_commission_logins_a_demo_authenticator(db, client, 
     TOTPDevice.objects.filter(pk=inspector.pk).update(name="Authenticator app")
     with pytest.raises(CommandError, match="no demo authenticator"):
         call_command("totp_code", "inspector")
+
+
+def test_seed_demo_files_a_report_and_an_amendment_with_pdf_a(db, tmp_path, settings):
+    import subprocess
+
+    from reports import selectors
+    from reports.models import FinancialReport
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    call_command("seed_demo", force=True)
+    original, amendment = FinancialReport.objects.order_by("version")
+    assert (original.version, amendment.version) == (1, 2)
+    assert amendment.reason and amendment.changes
+    assert original.render_status == amendment.render_status == "ready"
+    out = tmp_path / "demo.pdf"
+    call_command("financial_report", str(amendment.occasion_id), "--output", str(out))
+    info = subprocess.run(["pdfinfo", str(out)], capture_output=True, text=True, check=True)
+    assert "PDF subtype:    PDF/A-3b" in info.stdout
+    post = original.organization
+    statuses = {r.status for r in selectors.obligations([post])}
+    assert {selectors.LATE, selectors.MISSING, selectors.FILED} <= statuses

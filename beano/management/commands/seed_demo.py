@@ -16,6 +16,7 @@ from django.utils import timezone
 from beano.accounts.demo import base32_key, seed_demo_devices
 from occasions import demo as occasions_demo
 from organizations.demo import DEMO_PASSWORD, Seeder
+from reports import demo as reports_demo
 
 
 class Command(BaseCommand):
@@ -33,6 +34,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             logins = Seeder().seed(today)
             occasions_demo.seed(today)
+            reports_demo.seed(today)
             users = get_user_model().objects.filter(username__in=[u for u, _ in logins])
             devices = seed_demo_devices(list(users.order_by("username")))
         self.stdout.write(
