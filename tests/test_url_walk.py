@@ -31,6 +31,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.urls.exceptions import Resolver404
 
 from organizations.models import Organization
+from tests.conftest import load_shipped_data, login
 
 PROJECT_APPS = ("rules", "organizations", "occasions", "games", "reports", "inspections")
 #: Rows a page view may add by design: the log of what Commission staff looked at.
@@ -188,6 +189,7 @@ def walked(django_db_setup: Any, django_db_blocker: Any) -> Any:
     with django_db_blocker.unblock():
         outer = transaction.atomic()
         outer.__enter__()
+        load_shipped_data()  # an earlier transactional test's flush may have emptied them
         call_command("seed_demo", force=True)
         users = get_user_model().objects
         orgs = {
@@ -260,7 +262,7 @@ def test_another_organizations_object_under_your_own_is_404(walked):
 def test_an_inspector_reads_but_never_writes_anything(walked):
     inspector = get_user_model().objects.get(username="inspector")
     client = Client()
-    client.force_login(inspector)
+    login(client, inspector)
     before = _counts()
     failures = []
     for key, urls in walked["urls"].items():
@@ -282,7 +284,7 @@ def test_an_inspector_reads_but_never_writes_anything(walked):
 def test_an_inspector_outside_the_scope_gets_404(walked):
     south = get_user_model().objects.get(username="inspector-south")  # Post 171 only
     client = Client()
-    client.force_login(south)
+    login(client, south)
     failures = [
         (name, url)
         for name, url in walked["urls"]["stanne"].items()
