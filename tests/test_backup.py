@@ -145,7 +145,7 @@ def _counts(manifest: dict[str, Any], kind: str = "organization") -> dict[str, i
 
 def test_every_row_is_in_exactly_one_organizations_export(exports):
     """Nothing of an organization is left out, nothing is exported twice."""
-    assert set(exports.manifests) == {POST, STANNE}
+    assert {POST, STANNE} <= set(exports.manifests)  # and any the demo adds later
     for label, (total, orphans) in exports.totals.items():
         exported = sum(_counts(m).get(label, 0) for m in exports.manifests.values())
         assert exported + orphans == total, label
