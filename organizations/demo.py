@@ -363,6 +363,9 @@ def commission_admin_group() -> Group:
             "delete_refusedaction",
             "change_auditchain",
             "delete_auditchain",
+            "add_recordview",
+            "change_recordview",
+            "delete_recordview",
         ]
     )
     group.permissions.add(*permissions)
