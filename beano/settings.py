@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "organizations",
     "occasions",
     "games",
+    "inspections",
 ]
 
 MIDDLEWARE = [

@@ -27,4 +27,5 @@ urlpatterns = [
     path("", include("organizations.urls")),
     path("", include("occasions.urls")),
     path("", include("games.urls")),
+    path("", include("inspections.urls")),
 ]
