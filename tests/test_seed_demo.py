@@ -44,11 +44,12 @@ def test_seed_demo_gives_every_role_a_login_and_a_working_password(db, client):
         "commission-admin",
     ):
         assert client.login(username=username, password="Beano-Demo-2026"), username
-    assert Organization.objects.count() == 2
+    assert Organization.objects.count() == 4
     assert all(verify_chain(org).ok for org in Organization.objects.all())
+    # On four organizations' worker lists this year: the most 3.04(1)(c) allows.
     shared = Person.objects.get(legal_name="Mary Gallagher")
-    assert shared.memberships.count() == 2
-    assert shared.worker_list_entries.filter(removed_on__isnull=True).count() == 2
+    assert shared.memberships.count() == 4
+    assert shared.worker_list_entries.filter(removed_on__isnull=True).count() == 4
 
 
 def test_seed_demo_gives_each_organization_a_complete_worker_list(db):
@@ -76,7 +77,11 @@ def test_seed_demo_plays_a_real_night_through_the_services(db):
     from occasions.models import Occasion
 
     call_command("seed_demo", force=True)
-    assert not RefusedAction.objects.exists()
+    # One refusal, on purpose: Post 171's head tried to sign in a worker without an ID.
+    (refused,) = RefusedAction.objects.all()
+    assert (refused.username, refused.action) == ("post171-head", "occasion.sign_in_worker")
+    assert refused.citations == "961 CMR 3.04(1)(d)"
+    assert "Emily Souza" in refused.violations[0]["message"]
     closed = Occasion.objects.get(
         organization__name="American Legion Post 171", status=Occasion.Status.CLOSED
     )
