@@ -125,9 +125,9 @@ def org_view(
         @wraps(view)
         def wrapper(request: HttpRequest, org_id: int, *args: Any, **kwargs: Any) -> HttpResponse:
             access = resolve_access(request.user, org_id)
+            request.access = access  # type: ignore[attr-defined]
             if form_page or request.method not in SAFE_METHODS:
                 access.require_role(*write_roles)
-            request.access = access  # type: ignore[attr-defined]
             return view(request, *args, **kwargs)
 
         return wrapper  # type: ignore[return-value]
