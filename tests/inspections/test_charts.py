@@ -77,3 +77,15 @@ def test_it_compares_with_the_statewide_median_per_occasion():
     assert [s.label for s in attendance.series] == ["Post 171", "Statewide median"]
     assert attendance.series[0].values == (80,) and attendance.series[1].values == (80,)
     assert charts[1].series[1].values == (Decimal("400"),)
+
+
+def test_the_organizations_overview_shows_its_charts_beside_the_statewide_median(
+    client, tenant, played
+):
+    from django.urls import reverse
+
+    client.force_login(tenant.head)
+    page = client.get(reverse("organization_home", args=[tenant.organization.pk])).content.decode()
+    assert f"<title>{tenant.organization.name} · Beano occasions</title>" in page
+    assert page.count('<svg class="chart"') == 3
+    assert "Over the last twelve months" in page and "Statewide median" in page
