@@ -12,13 +12,13 @@ from decimal import Decimal
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-WIDTH, HEIGHT = 600, 220
-LEFT, RIGHT, TOP, BOTTOM = 64, 16, 14, 34
+WIDTH, HEIGHT = 420, 230
+LEFT, RIGHT, TOP, BOTTOM = 52, 14, 12, 30
 #: Series colors (Bootstrap's blue, gray, green, pink); every series after the first is also
 #: dashed or dotted, so the lines differ without color too.
 COLORS = ("#0d6efd", "#495057", "#198754", "#d63384")
 DASHES = ("", "6 4", "2 3", "10 3 2 3")
-MAX_X_LABELS = 8
+MAX_X_LABELS = 6
 
 Number = Decimal | int
 
@@ -36,6 +36,12 @@ class Chart:
     unit: str  # "USD" or a count's noun, e.g. "players"
     labels: tuple[str, ...]
     series: tuple[Series, ...]
+    ticks: tuple[str, ...] = ()  # shorter labels under the axis, where room is short
+    note: str = ""  # what the figures are, for the description read aloud
+
+    @property
+    def tick_labels(self) -> tuple[str, ...]:
+        return self.ticks or self.labels
 
     def with_series(self, series: Series) -> Chart:
         """The same chart with another series drawn over the same labels."""
@@ -70,7 +76,8 @@ class Chart:
             if known:
                 label, value = known[-1]
                 parts.append(f"{s.label}: {self.format(value)} in {label}")
-        return f"{self.title}, {self.labels[0]} to {self.labels[-1]}. Latest: " + "; ".join(parts)
+        what = f"{self.title}, {self.note}" if self.note else self.title
+        return f"{what}, {self.labels[0]} to {self.labels[-1]}. Latest: " + "; ".join(parts)
 
     @property
     def svg(self) -> SafeString:
@@ -125,14 +132,15 @@ def render_svg(chart: Chart) -> SafeString:
             f'<text class="tick" x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">'
             f"{escape(tick)}</text>"
         )
-    every = max(1, -(-len(chart.labels) // MAX_X_LABELS))  # at most 8 labels under the axis
-    for index, text in enumerate(chart.labels):
+    every = max(1, -(-len(chart.labels) // MAX_X_LABELS))  # at most 6 labels under the axis
+    for index, text in enumerate(chart.tick_labels):
         if index % every == 0:
             parts.append(
                 f'<text class="tick" x="{_x(index, len(chart.labels)):.1f}" '
-                f'y="{HEIGHT - BOTTOM + 18}" text-anchor="middle">{escape(text)}</text>'
+                f'y="{HEIGHT - BOTTOM + 20}" text-anchor="middle">{escape(text)}</text>'
             )
-    for n, series in enumerate(chart.series):
+    # The first series (the subject) is drawn last, on top of the ones it is compared with.
+    for n, series in reversed(list(enumerate(chart.series))):
         color, dash = COLORS[n % len(COLORS)], DASHES[n % len(DASHES)]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         points = _points(chart, series, top)

@@ -55,7 +55,7 @@ def compliance_page(
         "today": today,
     }
     if section in ("prizes", "winners"):
-        form = OccasionFilterForm(request.GET, organizations=organizations)
+        form = OccasionFilterForm(request.GET, organizations=organizations, today=today)
         flt = OccasionFilter.from_form(form)
         occasions = compliance.occasions_in(scope, flt)
         context |= {"form": form, "filter": flt}

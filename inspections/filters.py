@@ -10,6 +10,7 @@ from typing import Any
 
 from django import forms
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.http import QueryDict
 
 from games.models import Winner
 from occasions.models import Occasion, WorkerPresence
@@ -44,7 +45,14 @@ class OccasionFilterForm(forms.Form):
         ),
     )
 
-    def __init__(self, data: Any, *, organizations: list[Organization]) -> None:
+    def __init__(
+        self, data: QueryDict, *, organizations: list[Organization], today: dt.date
+    ) -> None:
+        if "date_to" not in data:
+            # The lists look back from today unless asked otherwise (a cleared field asks for
+            # every date); the exports read the same query string, so they agree.
+            data = data.copy()
+            data["date_to"] = today.isoformat()
         super().__init__(data)
         field = self.fields["organization"]
         assert isinstance(field, forms.ModelChoiceField)
@@ -90,8 +98,9 @@ class OccasionFilter:
         )
 
     @property
-    def is_empty(self) -> bool:
-        return self == OccasionFilter()
+    def narrows_organizations(self) -> bool:
+        """Whether the filter selects some of the organizations, not only a period."""
+        return bool(self.organization or self.town or self.status or self.q)
 
     def organizations(self, queryset: QuerySet[Organization]) -> QuerySet[Organization]:
         if self.organization is not None:

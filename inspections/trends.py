@@ -77,12 +77,18 @@ def trend_charts(
 ) -> list[Chart]:
     months = months_between(start, end)
     labels = tuple(f"{m:%b %Y}" for m in months)
+    # Under the axis the month alone, with the year at the start and at each January.
+    ticks = tuple(
+        f"{m:%b} ’{m:%y}" if i == 0 or m.month == 1 else f"{m:%b}" for i, m in enumerate(months)
+    )
     return [
         Chart(
             key=name,
-            title=f"{title}, median per occasion",
+            title=title,
+            note="median per occasion played, by month",
             unit=unit,
             labels=labels,
+            ticks=ticks,
             series=(
                 Series(subject, _medians(subject_rows, name, months)),
                 Series("Statewide median", _medians(statewide_rows, name, months)),

@@ -47,7 +47,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     selects with their figures, the people searched for, and the charts."""
     today = timezone.localdate()
     organizations = selectors.organizations_in_scope(request.user)
-    form = OccasionFilterForm(request.GET, organizations=organizations)
+    form = OccasionFilterForm(request.GET, organizations=organizations, today=today)
     flt = OccasionFilter.from_form(form)
     scope = selectors.scope(request.user)
     occasions = Paginator(selectors.occasions(scope, flt), OCCASIONS_PER_PAGE)
@@ -55,7 +55,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     if flt.organization is not None:
         subject = flt.organization.name
     else:
-        subject = "Your selection" if not flt.is_empty else "Organizations you inspect"
+        subject = "Your selection" if flt.narrows_organizations else "Organizations you inspect"
     charts = trends.trend_charts(
         subject=subject,
         subject_rows=trends.figures(
@@ -109,7 +109,7 @@ def export(request: HttpRequest, kind: str) -> HttpResponse:
     if kind not in OCCASION_EXPORTS:
         raise Http404
     form = OccasionFilterForm(
-        request.GET, organizations=selectors.organizations_in_scope(request.user)
+        request.GET, organizations=selectors.organizations_in_scope(request.user), today=today
     )
     occasions = OccasionFilter.from_form(form).occasions(
         Occasion.objects.filter(organization__in=scope)
