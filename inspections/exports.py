@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
@@ -119,7 +120,7 @@ def game_rows(occasions: QuerySet[Occasion]) -> Iterator[list[Any]]:
             game.started_at,
             game.finished_at,
             len(winners),
-            sum((w.share for w in winners), start=0),
+            sum((w.share for w in winners), Decimal("0.00")),
         ]
 
 

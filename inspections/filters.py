@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.db.models import Exists, OuterRef, Q, QuerySet
@@ -54,12 +54,10 @@ class OccasionFilterForm(forms.Form):
             data = data.copy()
             data["date_to"] = today.isoformat()
         super().__init__(data)
-        field = self.fields["organization"]
-        assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = Organization.objects.filter(pk__in=[o.pk for o in organizations])
+        organization = cast(forms.ModelChoiceField, self.fields["organization"])
+        organization.queryset = Organization.objects.filter(pk__in=[o.pk for o in organizations])
         towns = sorted({o.town for o in organizations})
-        town = self.fields["town"]
-        assert isinstance(town, forms.ChoiceField)
+        town = cast(forms.ChoiceField, self.fields["town"])
         town.choices = [("", "Every town"), *((t, t) for t in towns)]
         for bound in self.fields.values():
             css = "form-select" if isinstance(bound.widget, forms.Select) else "form-control"

@@ -13,7 +13,8 @@ GAME = "games.game"
 
 
 def _game_parts(game_id: str) -> Q:
-    """The records changed through a game, as (target type, ids) conditions."""
+    """The records changed through a game, as conditions on the events' targets (five small
+    queries, one per kind of record)."""
     targets = {
         PrizePart: PrizePart.objects.filter(game_id=game_id),
         BallCall: BallCall.objects.filter(game_id=game_id),
@@ -23,9 +24,8 @@ def _game_parts(game_id: str) -> Q:
     }
     condition = Q()
     for model, rows in targets.items():
-        # target_id is text: compare with the ids as text, in the database.
-        ids = rows.values_list("pk", flat=True)
-        condition |= Q(target_type=model._meta.label_lower, target_id__in=[str(i) for i in ids])
+        ids = [str(pk) for pk in rows.values_list("pk", flat=True)]  # target_id is text
+        condition |= Q(target_type=model._meta.label_lower, target_id__in=ids)
     return condition
 
 

@@ -13,7 +13,6 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
-from django.views.decorators.http import require_safe
 
 from beano.rules.models import RefusedAction
 from beano.rules.views import RefusedFilter
@@ -22,20 +21,22 @@ from inspections.compliance_views import SECTIONS, compliance_page, query_withou
 from inspections.exports import OCCASION_EXPORTS, REFUSED_EXPORT, stream_csv
 from inspections.filters import OccasionFilter, OccasionFilterForm
 from occasions.models import Occasion
-from organizations.access import commission_staff
+from organizations.access import SAFE_METHODS, commission_staff
 
 OCCASIONS_PER_PAGE = 25
 
 
 def commission_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """GET only, for Commission staff (inspectors and admins); 403 for anyone else."""
+    """For Commission staff (inspectors and admins) only; a review never writes, so any method
+    but GET, HEAD and OPTIONS is refused (403), as on every organization page."""
 
-    @require_safe
     @login_required
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if commission_staff(request.user) is None:
             raise PermissionDenied("These pages are for the Commission's inspectors.")
+        if request.method not in SAFE_METHODS:
+            raise PermissionDenied("The Commission's review is read-only.")
         return view(request, *args, **kwargs)
 
     return wrapper

@@ -39,7 +39,7 @@ def test_it_is_for_the_commission_head_and_bookkeeper_only(client, tenant, inspe
     assert client.get(_org("prizes", tenant.organization)).status_code == 403
     client.force_login(inspector)
     assert client.get(_commission("nonsense")).status_code == 404
-    assert client.post(_commission("prizes")).status_code == 405
+    assert client.post(_commission("prizes")).status_code == 403
 
 
 def test_it_flags_a_game_over_the_single_game_prize_in_force_that_day(

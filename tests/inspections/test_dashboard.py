@@ -32,7 +32,7 @@ def test_it_is_for_the_commissions_staff_and_never_writes(client, tenant, inspec
     assert client.get(URL).status_code == 403
     client.force_login(inspector)
     assert client.get(URL).status_code == 200
-    assert client.post(URL, {}).status_code == 405
+    assert client.post(URL, {}).status_code == 403
     client.logout()
     assert client.get(URL).status_code == 302
 
