@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.core.exceptions import ImproperlyConfigured
@@ -104,4 +105,17 @@ def env_timezone(name: str, default: str, environ: Mapping[str, str] | None = No
         ZoneInfo(value)
     except (ZoneInfoNotFoundError, ValueError):
         raise ImproperlyConfigured(f"{name}={value!r} is not a known time zone.") from None
+    return value
+
+
+def env_money(name: str, default: str, environ: Mapping[str, str] | None = None) -> Decimal:
+    """Dollars and cents, not negative: e.g. 5.00."""
+    raw = _raw(name, environ)
+    text = default if raw is None else raw
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        raise ImproperlyConfigured(f"{name} must be an amount in dollars, e.g. 5.00") from None
+    if not value.is_finite() or value < 0 or value != value.quantize(Decimal("0.01")):
+        raise ImproperlyConfigured(f"{name} must be an amount in dollars and cents, e.g. 5.00")
     return value

@@ -17,6 +17,7 @@ from beano.env import (
     env_bool,
     env_int,
     env_list,
+    env_money,
     env_secret,
     env_str,
     env_timezone,
@@ -52,6 +53,7 @@ INSTALLED_APPS = [
     "organizations",
     "occasions",
     "games",
+    "reports",
     "inspections",
 ]
 
@@ -159,6 +161,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TRACK_STARTED = True
 CELERY_TIMEZONE = TIME_ZONE
+
+# The close-out asks for an explanation when the counts or the cash differ from the records by
+# more than this many dollars: a house policy of the deployment, not a legal figure.
+CLOSEOUT_VARIANCE_THRESHOLD = env_money("CLOSEOUT_VARIANCE_THRESHOLD", "5.00")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 # Security: production values pass `check --deploy --fail-level WARNING`.

@@ -27,5 +27,6 @@ urlpatterns = [
     path("", include("organizations.urls")),
     path("", include("occasions.urls")),
     path("", include("games.urls")),
+    path("", include("reports.urls")),
     path("", include("inspections.urls")),
 ]

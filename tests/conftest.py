@@ -118,6 +118,33 @@ def member(tenant: Tenant) -> Any:
     )
 
 
+SHIPPED_DATA = (
+    "beano.rules.migrations.0002_initial_law_limits",
+    "games.migrations.0002_common_arrangements",
+    "reports.migrations.0002_expense_kinds",
+)
+
+
+@pytest.fixture(autouse=True)
+def _shipped_data(request: Any) -> None:
+    """A transactional test's flush also empties the data the migrations ship (the limits in
+    force, the common arrangements, the kinds of expense): it is loaded again, as the
+    migrations load it, before the test."""
+    marker = request.node.get_closest_marker("django_db")
+    transactional = bool(marker and marker.kwargs.get("transaction")) or bool(
+        {"transactional_db", "live_server"} & set(request.fixturenames)
+    )
+    if not transactional:
+        return
+    request.getfixturevalue("transactional_db")
+    import importlib
+
+    from django.apps import apps
+
+    for module in SHIPPED_DATA:
+        importlib.import_module(module).load(apps, None)
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings: Any) -> None:
     """Tests make many users; a deliberately slow hasher would dominate the suite's time."""
@@ -584,3 +611,23 @@ def ball_call(draw_game: Any, tenant: Tenant) -> Any:
 def ball_call_kwargs(ball_call: Any) -> dict[str, int]:
     """The URL arguments of ``ball_call``: its occasion, its game and itself."""
     return {"pk": ball_call.game.occasion_id, "game_pk": ball_call.game_id, "call_pk": ball_call.pk}
+
+
+# The reports' fixtures (a known closed night, its close-out and filing), for every test folder.
+from tests.reports.conftest import (  # noqa: E402, F401
+    annual_kwargs,
+    annual_report,
+    closed_occasion,
+    counted,
+    disbursement,
+    disbursement_kwargs,
+    expense,
+    expense_kwargs,
+    filed_report,
+    known_occasion,
+    rendered_annual_kwargs,
+    rendered_report_kwargs,
+    report_clock,
+    report_kwargs,
+    year_kwargs,
+)

@@ -119,3 +119,24 @@ def test_seed_demo_plays_a_real_night_through_the_services(db):
     in_play = live.games.get(status=Game.Status.IN_PLAY)
     assert in_play.calls.exists() and live.games.filter(status=Game.Status.FINISHED).exists()
     assert Flashboard.objects.get(occasion=live).revoked_at is None
+
+
+def test_seed_demo_files_a_report_and_an_amendment_with_pdf_a(db, tmp_path, settings):
+    import subprocess
+
+    from reports import selectors
+    from reports.models import FinancialReport
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    call_command("seed_demo", force=True)
+    original, amendment = FinancialReport.objects.order_by("version")
+    assert (original.version, amendment.version) == (1, 2)
+    assert amendment.reason and amendment.changes
+    assert original.render_status == amendment.render_status == "ready"
+    out = tmp_path / "demo.pdf"
+    call_command("financial_report", str(amendment.occasion_id), "--output", str(out))
+    info = subprocess.run(["pdfinfo", str(out)], capture_output=True, text=True, check=True)
+    assert "PDF subtype:    PDF/A-3b" in info.stdout
+    post = original.organization
+    statuses = {r.status for r in selectors.obligations([post])}
+    assert {selectors.LATE, selectors.MISSING, selectors.FILED} <= statuses

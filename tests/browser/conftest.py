@@ -45,12 +45,10 @@ def page(browser: Any) -> Iterator[Any]:
 
 
 @pytest.fixture(autouse=True)
-def shipped_data(request: Any) -> None:
+def common_arrangements(request: Any) -> None:
     """A live-server test runs on a transactional database, whose flush after each test also
-    empties the data the migrations ship: the common winning arrangements (games 0002) and the
-    dated legal limits (rules 0002) are loaded again, as the migrations load them, so a test
-    that plays the demo's program or reads a limit (the four organizations of 3.04(1)(c)) sees
-    them whatever ran before it."""
+    empties the data the migrations ship: the common winning arrangements (games 0002) are
+    loaded again, as the migration loads them, for a test that plays the demo's program."""
     if "live_server" not in request.fixturenames:
         return
     request.getfixturevalue("transactional_db")
@@ -59,4 +57,3 @@ def shipped_data(request: Any) -> None:
     from django.apps import apps
 
     importlib.import_module("games.migrations.0002_common_arrangements").load(apps, None)
-    importlib.import_module("beano.rules.migrations.0002_initial_law_limits").load(apps, None)

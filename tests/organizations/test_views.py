@@ -100,6 +100,23 @@ ORG_PAGES = [
     ("draw_call", "game_kwargs", True),
     ("draw_correct", "ball_call_kwargs", True),
     ("flashboard_link", "open_occasion", True),
+    ("reports_home", None, False),
+    ("report_closeout", "closed_occasion", False),
+    ("report_add_expense", "closed_occasion", True),
+    ("report_remove_expense", "expense_kwargs", True),
+    ("report_versions", "closed_occasion", False),
+    ("report_file", "closed_occasion", True),
+    ("report_open_amendment", "closed_occasion", True),
+    ("report_withdraw_amendment", "closed_occasion", True),
+    ("report_status", "report_kwargs", False),
+    ("report_pdf", "rendered_report_kwargs", False),
+    ("report_rerender", "report_kwargs", True),
+    ("annual_report", "year_kwargs", False),
+    ("annual_add_disbursement", "year_kwargs", True),
+    ("annual_void_disbursement", "disbursement_kwargs", True),
+    ("annual_file", "year_kwargs", True),
+    ("annual_status", "annual_kwargs", False),
+    ("annual_pdf", "rendered_annual_kwargs", False),
     ("occasion_record", "occasion", False),
     ("occasion_record_export", "record_export_kwargs", False),
     ("record_history", "history_kwargs", False),
@@ -111,6 +128,9 @@ ORG_PAGES = [
     ("org_compliance_inventory", None, False),
     ("inspections_list", None, False),
 ]
+
+#: Fixtures that name no object of the organization (a day, a year): nothing to look up.
+NO_OBJECT = {"authorized_day", "year_kwargs"}
 
 
 @pytest.fixture
@@ -168,7 +188,7 @@ def test_it_answers_404_to_another_organization(
 
 
 @pytest.mark.parametrize(
-    "name,fixture", [(n, f) for n, f, _ in ORG_PAGES if f and f != "authorized_day"]
+    "name,fixture", [(n, f) for n, f, _ in ORG_PAGES if f and f not in NO_OBJECT]
 )
 def test_it_answers_404_for_another_organizations_object_under_your_own(
     request, client, tenant, other_tenant, name, fixture

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from occasions import demo as occasions_demo
 from organizations.demo import DEMO_PASSWORD, Seeder
+from reports import demo as reports_demo
 
 
 class Command(BaseCommand):
@@ -29,6 +30,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             logins = Seeder().seed(today)
             occasions_demo.seed(today)
+            reports_demo.seed(today)
         self.stdout.write(
             self.style.SUCCESS(f"Demo data is loaded. Logins (password for all: {DEMO_PASSWORD}):")
         )

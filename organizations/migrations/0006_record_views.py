@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("organizations", "0004_equipment_inventory"),
+        ("organizations", "0005_organization_reports_from"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
