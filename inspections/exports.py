@@ -31,6 +31,8 @@ def cell(value: Any) -> Any:
         return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, Decimal):
+        return f"{value:.2f}"  # money, to the cent (SQLite's sums come back unscaled)
     if hasattr(value, "tzinfo") and hasattr(value, "hour") and value.tzinfo is not None:
         return timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S")
     if isinstance(value, str) and value.startswith(FORMULA_START):
