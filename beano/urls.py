@@ -22,6 +22,7 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
+    path("accounts/", include("beano.accounts.urls")),
     path("admin/", admin.site.urls),
     path("", include("beano.rules.urls")),
     path("", include("organizations.urls")),

@@ -7,6 +7,7 @@ them writes anything."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
@@ -14,7 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
-from inspections.compliance_views import compliance_page
+from inspections.compliance_views import SECTIONS, compliance_page
 from inspections.exports import OCCASION_EXPORTS, stream_csv
 from inspections.history import history_events
 from inspections.record import RECORD_OCCASION, full_record
@@ -115,18 +116,28 @@ def chain_check(request: HttpRequest) -> HttpResponse:
     )
 
 
-@org_view()
-def org_compliance(request: HttpRequest, section: str) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
-    _require_audit(access)
-    org = access.organization
-    return compliance_page(
-        request,
-        section,
-        Organization.objects.filter(pk=org.pk),
-        [org],
-        {"org": org, "access": access},
-    )
+def _org_compliance(section: str) -> Callable[..., HttpResponse]:
+    """One organization's compliance page of ``section``: a view of its own per section, so
+    that its URL names nothing but the organization."""
+
+    @org_view()
+    def view(request: HttpRequest) -> HttpResponse:
+        access = request.access  # type: ignore[attr-defined]
+        _require_audit(access)
+        org = access.organization
+        return compliance_page(
+            request,
+            section,
+            Organization.objects.filter(pk=org.pk),
+            [org],
+            {"org": org, "access": access},
+        )
+
+    view.__name__ = view.__qualname__ = f"org_compliance_{section}"
+    return view
+
+
+ORG_COMPLIANCE = {section: _org_compliance(section) for section in SECTIONS}
 
 
 @org_view()

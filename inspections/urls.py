@@ -1,7 +1,6 @@
 from django.urls import path
 
 from inspections import org_views, views
-from inspections.compliance_views import SECTIONS
 
 RECORD = "org/<int:org_id>/occasions/<int:pk>/record/"
 
@@ -23,11 +22,10 @@ urlpatterns = [
     *[
         path(
             f"org/<int:org_id>/compliance/{section}/",
-            org_views.org_compliance,
-            {"section": section},
+            view,
             name=f"org_compliance_{section}",
         )
-        for section in SECTIONS
+        for section, view in org_views.ORG_COMPLIANCE.items()
     ],
     path("org/<int:org_id>/inspections/", org_views.inspections_list, name="inspections_list"),
 ]

@@ -468,5 +468,11 @@ def commission_admin_group() -> Group:
         *Permission.objects.filter(
             content_type__app_label="games", content_type__model="arrangementauthorization"
         ),
+        # Resetting a user's lost authenticator (the next login enrols a new one); never adding
+        # or changing one, and the keys stay hidden (settings.OTP_ADMIN_HIDE_SENSITIVE_DATA).
+        *Permission.objects.filter(
+            content_type__app_label="otp_totp",
+            codename__in=["view_totpdevice", "delete_totpdevice"],
+        ),
     )
     return group

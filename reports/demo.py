@@ -20,6 +20,13 @@ from reports.models import ExpenseKind, FinancialReport, LawfulPurposeDisburseme
 from reports.tasks import render
 
 POST = "American Legion Post 171"
+PARISH = "St. Anne's Parish"
+#: St. Anne's filed its report of last year's disbursements late, on the day the demo was made.
+PARISH_LAST_YEAR = [
+    # (month, day, payee, purpose, amount, reference)
+    (4, 2, "St. Anne's Food Pantry", "Groceries for the pantry", "1800.00", "512"),
+    (9, 15, "New Bedford Youth Soccer", "Uniforms for two teams", "640.00", "538"),
+]
 AMENDMENT_REASON = (
     "The supplies invoice from Bingo King for the daubers sold that night arrived after filing."
 )
@@ -32,6 +39,7 @@ DISBURSEMENTS = [
 
 
 def seed(today: dt.date) -> None:
+    _seed_parish(today)
     post = Organization.objects.filter(name=POST).first()
     if post is None:
         return
@@ -124,3 +132,32 @@ def _disbursements(post: Organization, today: dt.date, by: object) -> None:
             reference=reference,
             by=by,
         )
+
+
+def _seed_parish(today: dt.date) -> None:
+    parish = Organization.objects.filter(name=PARISH).first()
+    if parish is None:
+        return
+    day = last_past_day(parish, today)
+    if parish.reports_from is None and day is not None:
+        parish.reports_from = day
+        parish.save(update_fields=["reports_from"])
+    books = get_user_model().objects.filter(username="stanne-books").first()
+    year = today.year - 1
+    for month, dom, payee, purpose, amount, reference in PARISH_LAST_YEAR:
+        paid_on = dt.date(year, month, dom)
+        if not LawfulPurposeDisbursement.objects.filter(
+            organization=parish, reference=reference, paid_on=paid_on
+        ).exists():
+            services.record_disbursement(
+                organization=parish,
+                paid_on=paid_on,
+                payee=payee,
+                purpose=purpose,
+                amount=Decimal(amount),
+                reference=reference,
+                by=books,
+            )
+    report = services.file_annual_report(organization=parish, year=year, by=books)
+    if report.render_status != RenderStatus.READY:
+        render("annual", report.pk)

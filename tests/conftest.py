@@ -66,6 +66,43 @@ def make_tenant(name: str) -> Tenant:
     )
 
 
+def totp_device(user: Any) -> Any:
+    """``user``'s confirmed authenticator, as enrolling from the account page leaves it."""
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    device = TOTPDevice.objects.filter(user=user, confirmed=True).first()
+    return device or TOTPDevice.objects.create(user=user, name="Test authenticator", confirmed=True)
+
+
+def totp_code(device: Any) -> str:
+    """The code ``device``'s authenticator app shows now."""
+    from django_otp.oath import totp
+
+    token = totp(device.bin_key, device.step, device.t0, device.digits, device.drift)
+    return str(token).zfill(device.digits)
+
+
+def login(client: Any, user: Any) -> Any:
+    """Log ``user`` in as the login pages leave them. ``force_login`` stands for the password
+    page; a user who must use a second factor (the Commission's staff, the admin's users) or
+    who enrolled one is then verified the way the verify page records it, by
+    ``django_otp.login``'s session key for their (confirmed) device. The pages themselves are
+    exercised in tests/accounts/: a session without that key reaches nothing but them."""
+    import django_otp
+
+    from beano.accounts.policy import confirmed_device, second_factor_required
+
+    client.force_login(user)
+    device = confirmed_device(user)
+    if device is None and second_factor_required(user):
+        device = totp_device(user)
+    if device is not None:
+        session = client.session
+        session[django_otp.DEVICE_ID_SESSION_KEY] = device.persistent_id
+        session.save()
+    return user
+
+
 @pytest.fixture
 def tenant(db: Any) -> Tenant:
     return make_tenant("Post One")

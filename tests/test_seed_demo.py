@@ -2,6 +2,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core import serializers
 from django.core.management import call_command
+from django.urls import reverse
 
 from organizations.audit import verify_chain
 from organizations.models import Organization, Person
@@ -43,7 +44,11 @@ def test_seed_demo_gives_every_role_a_login_and_a_working_password(db, client):
         "inspector-south",
         "commission-admin",
     ):
-        assert client.login(username=username, password="Beano-Demo-2026"), username
+        response = client.post(
+            reverse("login"), {"username": username, "password": "Beano-Demo-2026"}
+        )
+        assert response.status_code == 302 and "_auth_user_id" in client.session, username
+        client.logout()
     assert Organization.objects.count() == 4
     assert all(verify_chain(org).ok for org in Organization.objects.all())
     # On four organizations' worker lists this year: the most 3.04(1)(c) allows.
@@ -119,6 +124,50 @@ def test_seed_demo_plays_a_real_night_through_the_services(db):
     in_play = live.games.get(status=Game.Status.IN_PLAY)
     assert in_play.calls.exists() and live.games.filter(status=Game.Status.FINISHED).exists()
     assert Flashboard.objects.get(occasion=live).revoked_at is None
+
+
+def test_seed_demo_gives_the_commission_logins_a_demo_authenticator(db, client, capsys):
+    """The demo stays usable with two-factor authentication: ``totp_code`` prints the code of
+    a demo device, and the inspector logs in with it."""
+    import re
+
+    import pytest
+    from django.core.management.base import CommandError
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    from beano.accounts.demo import DEMO_DEVICE_NAME, base32_key
+
+    call_command("seed_demo", force=True)
+    out = capsys.readouterr().out
+    assert "manage.py totp_code USERNAME" in out
+    devices = TOTPDevice.objects.filter(name=DEMO_DEVICE_NAME, confirmed=True)
+    assert sorted(d.user.username for d in devices) == [
+        "commission-admin",
+        "inspector",
+        "inspector-south",
+    ]
+    inspector = devices.get(user__username="inspector")
+    assert base32_key(inspector) in out
+    call_command("seed_demo", force=True)
+    assert TOTPDevice.objects.get(pk=inspector.pk).key == inspector.key, "kept on a re-seed"
+    capsys.readouterr()
+
+    call_command("totp_code", "inspector")
+    code = capsys.readouterr().out.strip()
+    assert re.fullmatch(r"\d{6}", code)
+    client.post(reverse("login"), {"username": "inspector", "password": "Beano-Demo-2026"})
+    assert client.get(reverse("dashboard")).status_code == 302
+    assert client.post(reverse("otp_verify"), {"code": code}).status_code == 302
+    landed = client.get(reverse("dashboard"), follow=True)  # an inspector's is the inspection's
+    assert landed.status_code == 200 and landed.redirect_chain[-1][0] == reverse(
+        "inspector_dashboard"
+    )
+
+    with pytest.raises(CommandError, match="no demo authenticator"):
+        call_command("totp_code", "post171-mic")
+    TOTPDevice.objects.filter(pk=inspector.pk).update(name="Authenticator app")
+    with pytest.raises(CommandError, match="no demo authenticator"):
+        call_command("totp_code", "inspector")
 
 
 def test_seed_demo_files_a_report_and_an_amendment_with_pdf_a(db, tmp_path, settings):

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from inspections.charts import Chart, Series, nice_ceiling
 from inspections.trends import months_between, period, trend_charts
+from tests.conftest import login
 
 
 def _chart(*series: Series) -> Chart:
@@ -84,7 +85,7 @@ def test_the_organizations_overview_shows_its_charts_beside_the_statewide_median
 ):
     from django.urls import reverse
 
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     page = client.get(reverse("organization_home", args=[tenant.organization.pk])).content.decode()
     assert f"<title>{tenant.organization.name} · Beano occasions</title>" in page
     assert page.count('<svg class="chart"') == 3

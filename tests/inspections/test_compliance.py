@@ -19,7 +19,7 @@ from games.models import Winner
 from organizations import services
 from organizations.models import CardUsage, Equipment, WorkerList, WorkerListEntry
 from organizations.worker_services import add_to_worker_list
-from tests.conftest import make_organization
+from tests.conftest import login, make_organization
 from tests.inspections.conftest import played_occasions
 
 
@@ -32,12 +32,12 @@ def _org(section, org):
 
 
 def test_it_is_for_the_commission_head_and_bookkeeper_only(client, tenant, inspector):
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     assert client.get(_commission("prizes")).status_code == 403
     assert client.get(_org("prizes", tenant.organization)).status_code == 200
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     assert client.get(_org("prizes", tenant.organization)).status_code == 403
-    client.force_login(inspector)
+    login(client, inspector)
     assert client.get(_commission("nonsense")).status_code == 404
     assert client.post(_commission("prizes")).status_code == 403
 
@@ -56,7 +56,7 @@ def test_it_flags_a_game_over_the_single_game_prize_in_force_that_day(
         status="verified",
     )
     played_occasions(tenant, 4, share=Decimal("250.00"))  # two before the raise, two after
-    client.force_login(statewide_inspector)
+    login(client, statewide_inspector)
     response = client.get(_commission("prizes"))
     rows = {r.occasion.date: r for r in response.context["page"]}
     flagged = sorted(d for d, r in rows.items() if r.problems)
@@ -76,7 +76,7 @@ def test_the_prize_list_keeps_its_query_count_from_10_to_300_occasions(
     client, tenant, statewide_inspector
 ):
     played_occasions(tenant, 10)
-    client.force_login(statewide_inspector)
+    login(client, statewide_inspector)
     client.get(_commission("prizes"))
     with CaptureQueriesContext(connection) as small:
         client.get(_commission("prizes"))
@@ -138,7 +138,7 @@ def test_it_counts_people_on_several_lists_against_the_limit(
     _list(five, other_tenant.organization, direct=True)
     for n in range(3):
         _list(five, make_organization(f"Other {n}"), direct=True)
-    client.force_login(inspector)  # assigned to tenant's organization only
+    login(client, inspector)  # assigned to tenant's organization only
     response = client.get(_commission("workers"))
     people = {p.person.legal_name: p for p in response.context["people"]}
     assert (people["Five Lists"].count, people["Five Lists"].status) == (5, "over the limit")
@@ -149,7 +149,7 @@ def test_it_counts_people_on_several_lists_against_the_limit(
     assert other_tenant.organization.name not in page and "4 other organizations" in page
     org_page = client.get(_org("workers", tenant.organization)).content.decode()
     assert "Five Lists" in org_page and "Joseph Rebello" in org_page
-    client.force_login(other_tenant.head)
+    login(client, other_tenant.head)
     other_page = client.get(_org("workers", other_tenant.organization)).content.decode()
     assert "Five Lists" in other_page and "Joseph Rebello" not in other_page
 
@@ -172,7 +172,7 @@ def test_it_finds_workers_among_the_winners_certain_and_possible(
     ).person
     _list(namesake, other_tenant.organization, direct=True)
     Winner.objects.filter(claim__game__occasion=theirs).update(player_name="player namesake")
-    client.force_login(statewide_inspector)
+    login(client, statewide_inspector)
     response = client.get(_commission("winners"))
     found = {w.winner.player_name: w for w in response.context["winners"]}
     assert set(found) == {"Joseph Rebello", "player namesake"}
@@ -205,7 +205,7 @@ def test_it_flags_equipment_without_proof_or_an_approved_lease(
         ownership="owned",
         retired_on=dt.date(2020, 1, 1),
     )
-    client.force_login(inspector)
+    login(client, inspector)
     response = client.get(_org("equipment", tenant.organization))
     problems = {p.equipment.description: p for p in response.context["problems"]}
     assert set(problems) == {"Ball set", "Flashboard"}  # the blower has its bill of sale
@@ -221,7 +221,7 @@ def test_it_reconciles_the_card_inventory_with_links_to_the_proofs(
     CardUsage.objects.create(
         purchase=card_purchase, used_on=dt.date(2026, 10, 9), quantity_used=20, quantity_voided=5
     )
-    client.force_login(inspector)
+    login(client, inspector)
     response = client.get(_commission("inventory"))
     (purchase,) = response.context["purchases"]
     assert (purchase.quantity, purchase.used, purchase.voided, purchase.on_hand) == (
@@ -241,7 +241,7 @@ def test_it_flags_the_cases_the_demo_seeds(client):
     from django.core.management import call_command
 
     call_command("seed_demo", force=True)
-    client.force_login(get_user_model().objects.get(username="inspector"))
+    login(client, get_user_model().objects.get(username="inspector"))
     workers = client.get(_commission("workers")).context["people"]
     mary = next(p for p in workers if p.person.legal_name == "Mary Gallagher")
     assert (mary.count, mary.limit, mary.status) == (4, 4, "at the limit")

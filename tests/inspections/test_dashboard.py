@@ -15,22 +15,22 @@ from django.utils import timezone
 from beano.rules.models import RefusedAction
 from organizations import services
 from organizations.worker_services import add_to_worker_list
-from tests.conftest import make_organization, make_tenant
+from tests.conftest import login, make_organization, make_tenant
 from tests.inspections.conftest import played_occasions
 
 URL = reverse("inspector_dashboard")
 
 
 def test_an_inspector_lands_on_it(client, inspector):
-    client.force_login(inspector)
+    login(client, inspector)
     response = client.get(reverse("dashboard"))
     assert response.status_code == 302 and response["Location"] == URL
 
 
 def test_it_is_for_the_commissions_staff_and_never_writes(client, tenant, inspector):
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     assert client.get(URL).status_code == 403
-    client.force_login(inspector)
+    login(client, inspector)
     assert client.get(URL).status_code == 200
     assert client.post(URL, {}).status_code == 403
     client.logout()
@@ -39,7 +39,7 @@ def test_it_is_for_the_commissions_staff_and_never_writes(client, tenant, inspec
 
 def test_it_shows_only_the_organizations_in_scope(client, tenant, other_tenant, inspector):
     played_occasions(other_tenant, 2)
-    client.force_login(inspector)
+    login(client, inspector)
     page = client.get(URL).content.decode()
     assert tenant.organization.name in page
     assert other_tenant.organization.name not in page
@@ -61,7 +61,7 @@ def test_it_lists_each_organizations_license_last_occasion_and_refusals(
         violations=[],
         citations="961 CMR 3.04(1)(d)",
     )
-    client.force_login(statewide_inspector)
+    login(client, statewide_inspector)
     response = client.get(URL)
     row = next(r for r in response.context["rows"] if r.organization == tenant.organization)
     assert row.license.number == f"BN-{tenant.organization.pk:04d}" and row.license_ok
@@ -80,7 +80,7 @@ def test_it_filters_by_organization_dates_town_and_status(client, statewide_insp
     yesterday = timezone.localdate() - dt.timedelta(days=1)
     played_occasions(fairhaven, 5)
     played_occasions(fall_river, 4)
-    client.force_login(statewide_inspector)
+    login(client, statewide_inspector)
 
     def dates(**params):
         page = client.get(URL, params).context["page"]
@@ -129,7 +129,7 @@ def test_it_finds_a_person_by_name_or_worker_id_with_their_count_of_lists(
             on=today,
             by=None,
         )
-    client.force_login(statewide_inspector)
+    login(client, statewide_inspector)
     for q in ("gallagher", "MA-W-100176"):
         response = client.get(URL, {"q": q})
         (found,) = response.context["people"].people
@@ -164,7 +164,7 @@ def test_an_assigned_inspector_sees_the_count_but_not_the_names_outside_the_scop
             on=today,
             by=None,
         )
-    client.force_login(inspector)
+    login(client, inspector)
     page = client.get(URL, {"q": "Rego"}).content.decode()
     assert "on 2 organizations' worker lists" in page
     assert "1 organization outside your scope" in page
@@ -175,7 +175,7 @@ def test_its_charts_are_server_drawn_svg_with_accessible_labels(
     client, tenant, statewide_inspector
 ):
     played_occasions(tenant, 3)
-    client.force_login(statewide_inspector)
+    login(client, statewide_inspector)
     page = client.get(URL).content.decode()
     assert page.count('<svg class="chart"') == 3
     assert 'role="img"' in page and "<desc id=" in page
@@ -188,7 +188,7 @@ def test_it_keeps_its_query_count_from_10_to_1000_occasions(
     client, tenant, statewide_inspector, search
 ):
     played_occasions(tenant, 10)
-    client.force_login(statewide_inspector)
+    login(client, statewide_inspector)
     params = {"q": search} if search else {}
     client.get(URL, params)  # the session and caches warm up
     with CaptureQueriesContext(connection) as small:

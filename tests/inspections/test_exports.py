@@ -13,7 +13,7 @@ from django.utils import timezone
 from beano.rules.models import RefusedAction
 from games.models import BallCall, Payout, Winner
 from occasions.models import SaleLine
-from tests.conftest import make_tenant
+from tests.conftest import login, make_tenant
 from tests.inspections.conftest import played_occasions
 
 
@@ -32,7 +32,7 @@ def test_each_export_holds_exactly_the_filtered_rows(client, statewide_inspector
     played_occasions(south, 3, games=1, calls=5)
     yesterday = timezone.localdate() - dt.timedelta(days=1)
     week = {"date_from": yesterday - dt.timedelta(days=3), "date_to": yesterday}
-    client.force_login(statewide_inspector)
+    login(client, statewide_inspector)
     for params, north_days, south_days in (
         ({}, 6, 3),
         ({"organization": north.organization.pk}, 6, 0),
@@ -58,14 +58,14 @@ def test_a_search_narrows_the_export_as_it_narrows_the_list(client, tenant, stat
     occasions = played_occasions(tenant, 5)
     winner = Winner.objects.get(claim__game__occasion=occasions[2])
     Winner.objects.filter(pk=winner.pk).update(player_name="Dorothy Amaral")
-    client.force_login(statewide_inspector)
+    login(client, statewide_inspector)
     listed = client.get(reverse("inspector_dashboard"), {"q": "amaral"}).context["page"]
     (row,) = _rows(client, "occasions", q="amaral")[1:]
     assert [o.date.isoformat() for o in listed] == [row[3]] == [occasions[2].date.isoformat()]
 
 
 def test_payouts_carry_the_tins_last_four_only(client, tenant, statewide_inspector, played):
-    client.force_login(statewide_inspector)
+    login(client, statewide_inspector)
     header, row = _rows(client, "payouts")
     assert row[header.index("TIN (last four)")] == "6789"
     assert Payout.objects.get().tin_sealed not in ",".join(row)
@@ -75,7 +75,7 @@ def test_payouts_carry_the_tins_last_four_only(client, tenant, statewide_inspect
 def test_a_cell_never_runs_as_a_formula(client, tenant, statewide_inspector, played):
     Winner.objects.update(player_name='=HYPERLINK("http://evil.example","x")')
     BallCall.objects.filter(voided_at__isnull=False).update(void_reason="+1 mis-keyed")
-    client.force_login(statewide_inspector)
+    login(client, statewide_inspector)
     header, row = _rows(client, "payouts")
     assert row[header.index("winner")].startswith("'=HYPERLINK")
     calls = _rows(client, "calls")
@@ -87,13 +87,13 @@ def test_it_exports_only_the_scope_and_only_to_the_commission(
 ):
     played_occasions(tenant, 2)
     played_occasions(other_tenant, 3)
-    client.force_login(inspector)
+    login(client, inspector)
     names = {r[0] for r in _rows(client, "occasions")[1:]}
     assert names == {tenant.organization.name}
     asked = _rows(client, "sales", organization=other_tenant.organization.pk)
     assert {r[0] for r in asked[1:]} == {tenant.organization.name}  # not a valid choice: ignored
     assert client.get(reverse("inspect_export", args=["tins"])).status_code == 404
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     assert client.get(reverse("inspect_export", args=["sales"])).status_code == 403
     assert SaleLine.objects.count() == 5
 
@@ -116,7 +116,7 @@ def test_the_refused_actions_export_follows_the_logs_filter(
     refuse(tenant.organization, "961 CMR 3.04(1)(d)", dt.date(2026, 11, 6))
     refuse(tenant.organization, "961 CMR 3.04(1)(c)", dt.date(2026, 11, 13))
     refuse(other_tenant.organization, "961 CMR 3.04(1)(d)", dt.date(2026, 11, 20))
-    client.force_login(statewide_inspector)
+    login(client, statewide_inspector)
     log = reverse("commission_refused_actions")
     for params, count in (
         ({}, 3),

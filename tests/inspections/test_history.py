@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from organizations.models import AuditEvent
+from tests.conftest import login
 
 
 def test_a_records_history_shows_who_changed_what(client, tenant, inspector, worker_entry):
@@ -24,7 +25,7 @@ def test_a_records_history_shows_who_changed_what(client, tenant, inspector, wor
         on=timezone.localdate(),
         by=tenant.head,
     )
-    client.force_login(inspector)
+    login(client, inspector)
     url = reverse(
         "record_history",
         kwargs={
@@ -40,7 +41,7 @@ def test_a_records_history_shows_who_changed_what(client, tenant, inspector, wor
 
 
 def test_a_history_of_nothing_is_404(client, tenant, inspector):
-    client.force_login(inspector)
+    login(client, inspector)
     for target_type, target_id in (("occasions.occasion", "999999"), ("nonsense", "1")):
         url = reverse(
             "record_history",
@@ -55,7 +56,7 @@ def test_a_history_of_nothing_is_404(client, tenant, inspector):
 
 def test_the_chain_check_finds_an_altered_event(client, tenant, inspector, member, worker_entry):
     url = reverse("chain_check", args=[tenant.organization.pk])
-    client.force_login(inspector)
+    login(client, inspector)
     events = AuditEvent.objects.filter(organization=tenant.organization)
     last = events.order_by("-sequence").first().sequence
     page = client.get(url).content.decode()
@@ -66,5 +67,5 @@ def test_the_chain_check_finds_an_altered_event(client, tenant, inspector, membe
     assert f"Broken at event {altered.sequence}</strong>" in page
     assert "its content was changed after it was written" in page
     assert client.post(url).status_code == 403
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     assert client.get(url).status_code == 403

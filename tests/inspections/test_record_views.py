@@ -6,10 +6,11 @@ from __future__ import annotations
 from django.urls import reverse
 
 from organizations.models import RecordView
+from tests.conftest import login
 
 
 def test_it_logs_an_inspectors_page_with_the_record_it_opened(client, tenant, inspector, played):
-    client.force_login(inspector)
+    login(client, inspector)
     url = reverse("occasion_record", args=[tenant.organization.pk, played.pk])
     assert client.get(url + "?x=1").status_code == 200
     view = RecordView.objects.get()
@@ -30,7 +31,7 @@ def test_it_logs_an_inspectors_page_with_the_record_it_opened(client, tenant, in
 def test_it_logs_commission_wide_pages_refusals_and_misses_too(
     client, tenant, other_tenant, inspector
 ):
-    client.force_login(inspector)
+    login(client, inspector)
     client.get(reverse("inspector_dashboard"), {"q": "Rebello"})
     client.post(reverse("member_add", args=[tenant.organization.pk]), {})
     client.get(reverse("organization_home", args=[other_tenant.organization.pk]))
@@ -47,7 +48,7 @@ def test_it_logs_commission_wide_pages_refusals_and_misses_too(
 
 def test_it_does_not_log_the_organizations_own_users_or_anonymous_visitors(client, tenant, played):
     client.get(reverse("occasion_record", args=[tenant.organization.pk, played.pk]))
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     client.get(reverse("occasion_record", args=[tenant.organization.pk, played.pk]))
     assert not RecordView.objects.exists()
 
@@ -57,29 +58,29 @@ def test_a_failed_log_never_costs_the_inspector_the_page(client, tenant, inspect
         raise RuntimeError("the disk is full")
 
     monkeypatch.setattr(RecordView, "save", broken)
-    client.force_login(inspector)
+    login(client, inspector)
     assert (
         client.get(reverse("organization_home", args=[tenant.organization.pk])).status_code == 200
     )
 
 
 def test_the_organization_sees_who_inspected_its_records(client, tenant, inspector, played):
-    client.force_login(inspector)
+    login(client, inspector)
     client.get(reverse("occasion_record", args=[tenant.organization.pk, played.pk]))
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     page = client.get(reverse("inspections_list", args=[tenant.organization.pk])).content.decode()
     assert inspector.username in page and "occasion_record" in page
     assert f"occasions.occasion #{played.pk}" in page
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     assert client.get(reverse("inspections_list", args=[tenant.organization.pk])).status_code == 403
 
 
 def test_commission_admins_read_the_log_in_the_admin_and_cannot_change_it(
     client, tenant, inspector, commission_admin
 ):
-    client.force_login(inspector)
+    login(client, inspector)
     client.get(reverse("organization_home", args=[tenant.organization.pk]))
-    client.force_login(commission_admin)
+    login(client, commission_admin)
     view = RecordView.objects.get(user=inspector)
     listing = client.get(reverse("admin:organizations_recordview_changelist"))
     assert listing.status_code == 200 and inspector.username in listing.content.decode()

@@ -7,6 +7,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from organizations.models import AuditEvent, Membership, Organization
+from tests.conftest import login
 
 # Every page under /org/<org_id>/: (url name, the fixture giving the object its <pk> names, or
 # None, and whether the page exists only to write). Add each new organization URL here; the first
@@ -204,7 +205,7 @@ def test_it_answers_404_for_another_organizations_object_under_your_own(
 def test_an_inspector_reads_but_never_writes(
     request, client, tenant, inspector, name, fixture, form_page
 ):
-    client.force_login(inspector)
+    login(client, inspector)
     url = _url(request, name, tenant.organization, fixture)
     events = AuditEvent.objects.count()
     assert client.get(url).status_code == (403 if form_page else 200)
@@ -217,7 +218,7 @@ def test_an_inspector_reads_but_never_writes(
 def test_an_inspector_outside_their_scope_gets_404(
     request, client, tenant, other_tenant, inspector, name, fixture, _
 ):
-    client.force_login(inspector)
+    login(client, inspector)
     url = _url(request, name, other_tenant.organization, fixture)
     assert client.get(url).status_code == 404
 
@@ -225,7 +226,7 @@ def test_an_inspector_outside_their_scope_gets_404(
 def test_a_statewide_inspector_sees_every_organization(
     client, tenant, other_tenant, statewide_inspector
 ):
-    client.force_login(statewide_inspector)
+    login(client, statewide_inspector)
     for org in (tenant.organization, other_tenant.organization):
         assert client.get(reverse("organization_home", args=[org.pk])).status_code == 200
     page = client.get(reverse("dashboard"), follow=True).content.decode()
@@ -352,7 +353,7 @@ def test_the_dashboard_keeps_its_query_count_as_organizations_grow(
     from tests.conftest import make_organization
 
     make_organization("Hall 1")
-    client.force_login(commission_admin)
+    login(client, commission_admin)
     client.get(reverse("dashboard"))
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from occasions import services as occasion_services
-from tests.conftest import make_tenant
+from tests.conftest import login, make_tenant
 from tests.reports.conftest import at
 
 
@@ -22,7 +22,7 @@ def test_an_inspector_finds_the_late_report_in_scope_only(
         org.reports_from = dt.date(2026, 12, 4)
         org.save()
     report_clock(at(12, day=dt.date(2026, 12, 16)))
-    client.force_login(inspector)
+    login(client, inspector)
     page = client.get(reverse("commission_reports")).content.decode()
     assert tenant.organization.name in page and ">Late<" in page
     assert other_tenant.organization.name not in page  # outside this inspector's scope
@@ -39,7 +39,7 @@ def test_members_of_organizations_are_refused(client, tenant):
 def test_the_zip_holds_exactly_the_filed_pdfs_of_the_range(
     client, statewide_inspector, rendered_report_kwargs, filed_report
 ):
-    client.force_login(statewide_inspector)
+    login(client, statewide_inspector)
     url = reverse("commission_reports_zip")
     assert client.get(url, {"from": "2026-12-05", "to": "2026-12-01"}).status_code == 400
     response = client.get(url, {"from": "2026-12-01", "to": "2026-12-31"})
@@ -71,7 +71,7 @@ def test_the_list_keeps_a_constant_number_of_queries(client, statewide_inspector
             assert client.get(reverse("commission_reports"), {"status": ""}).status_code == 200
         return len(ctx.captured_queries)
 
-    client.force_login(statewide_inspector)
+    login(client, statewide_inspector)
     _organizations_with_nights(0, 2, report_clock)
     small = queries()
     _organizations_with_nights(2, 12, report_clock)
