@@ -13,9 +13,10 @@ from django.contrib.auth import get_user_model
 from occasions import services as occasion_services
 from occasions.demo_floor import last_past_day
 from occasions.models import Occasion
-from organizations.models import Equipment, Organization
+from organizations.equipment_services import on_hand
+from organizations.models import CardPurchase, Equipment, Organization
 from reports import services
-from reports.figures import compute_figures
+from reports.figures import STOCK_CATEGORY, compute_figures
 from reports.models import ExpenseKind, FinancialReport, LawfulPurposeDisbursement, RenderStatus
 from reports.tasks import render
 
@@ -85,6 +86,21 @@ def _close_out_and_file(occasion: Occasion, books: object) -> None:
         "was $7.00 short, most likely change given at the door during the rush at 6:45.",
         by=books,
     )
+    remaining = dict(counts)  # the cards counted, taken from the oldest stock first
+    for purchase in CardPurchase.objects.filter(organization=occasion.organization).order_by(
+        "invoice_date", "pk"
+    ):
+        category = STOCK_CATEGORY.get(purchase.card_type)
+        quantity = min(on_hand(purchase), remaining.get(category, 0)) if category else 0
+        if quantity > 0:
+            remaining[category] -= quantity
+            services.record_stock_used(
+                occasion=occasion,
+                purchase=purchase,
+                quantity_used=quantity,
+                quantity_voided=0,
+                by=books,
+            )
     flashboard = Equipment.objects.filter(
         organization=occasion.organization, ownership=Equipment.Ownership.LEASED
     ).first()

@@ -267,6 +267,38 @@ def _counts(
     return out
 
 
+#: The card inventory's types, as the close-out counts them.
+STOCK_CATEGORY = {
+    "admission": "admission",
+    "extra_regular": "extra_regular",
+    "bonus": "bonus",
+    "special_game": "special",
+    "winner_take_all": "winner_take_all",
+}
+
+
+def _stock(occasion: Occasion) -> list[dict[str, Any]]:
+    """Cards taken out of the inventory for this occasion at its close-out (3.04(4)(e))."""
+    from organizations.models import CardUsage
+
+    label = f"Occasion of {occasion.date:%a %b %-d, %Y}"
+    rows = (
+        CardUsage.objects.filter(purchase__organization=occasion.organization, occasion_label=label)
+        .select_related("purchase")
+        .order_by("purchase__card_type", "pk")
+    )
+    return [
+        {
+            "card_type": u.purchase.card_type,
+            "category": STOCK_CATEGORY.get(u.purchase.card_type, ""),
+            "stock": str(u.purchase),
+            "used": u.quantity_used,
+            "voided": u.quantity_voided,
+        }
+        for u in rows
+    ]
+
+
 def compute_figures(
     occasion: Occasion, *, filed_on: dt.date | None = None, due_on: dt.date | None = None
 ) -> dict[str, Any]:
@@ -467,6 +499,7 @@ def compute_figures(
             "net_proceeds": net,
         },
         "counts": counts,
+        "stock": _stock(occasion),
         "cash": {
             "opening_bank": cents(opening_bank),
             "door_sales": cents(door_total),

@@ -157,3 +157,38 @@ class DisbursementForm(forms.Form):
 
 class VoidForm(forms.Form):
     reason = forms.CharField(max_length=300, label="Why it is voided")
+
+
+class StockUsedForm(forms.Form):
+    """Cards of one purchase used at the occasion (and voided), from the card inventory."""
+
+    purchase = forms.ModelChoiceField(queryset=None, label="Cards from")
+    quantity_used = forms.IntegerField(
+        min_value=0,
+        max_value=1_000_000,
+        initial=0,
+        label="Used",
+        error_messages={
+            "invalid": "Give a whole number of cards.",
+            "min_value": "A number of cards cannot be negative.",
+        },
+    )
+    quantity_voided = forms.IntegerField(
+        min_value=0,
+        max_value=1_000_000,
+        initial=0,
+        label="Voided",
+        error_messages={
+            "invalid": "Give a whole number of cards.",
+            "min_value": "A number of cards cannot be negative.",
+        },
+    )
+    note = forms.CharField(max_length=300, required=False)
+
+    def __init__(self, *args: Any, occasion: Occasion, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        from organizations.models import CardPurchase
+
+        self.fields["purchase"].queryset = CardPurchase.objects.filter(
+            organization=occasion.organization
+        ).order_by("card_type", "invoice_date", "pk")

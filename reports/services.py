@@ -31,7 +31,16 @@ from occasions.floor_selectors import list_entries
 from occasions.models import Occasion, WorkerPresence
 from occasions.services import enforce_at
 from organizations.audit import acting_user, record_event, snapshot
-from organizations.models import AuditChain, Equipment, License, Organization, WorkerListEntry
+from organizations.equipment_services import record_card_usage
+from organizations.models import (
+    AuditChain,
+    CardPurchase,
+    CardUsage,
+    Equipment,
+    License,
+    Organization,
+    WorkerListEntry,
+)
 from organizations.selectors import authorization_facts
 from reports import annual
 from reports.figures import compute_figures, differences, digest, late_filing, to_json
@@ -248,6 +257,42 @@ def remove_expense(*, expense: Expense, by: Any) -> None:
         old=old,
     )
     expense.delete()
+
+
+def stock_label(occasion: Occasion) -> str:
+    """How the card inventory names the occasion its cards were used at."""
+    return f"Occasion of {occasion.date:%a %b %-d, %Y}"
+
+
+@rules.atomic()
+def record_stock_used(
+    *,
+    occasion: Occasion,
+    purchase: CardPurchase,
+    quantity_used: int,
+    quantity_voided: int,
+    by: Any,
+    note: str = "",
+) -> CardUsage:
+    """Cards of one purchase used (or voided) at the occasion, taken out of the card inventory
+    at the close-out (3.04(4)(e)): never more than are on hand."""
+    occasion, _closeout = _locked_for_closeout(occasion)
+    if purchase.organization_id != occasion.organization_id:
+        raise ValidationError({"purchase": "Those cards are another organization's."})
+    for field, value in (("quantity_used", quantity_used), ("quantity_voided", quantity_voided)):
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_COUNT:
+            raise ValidationError({field: "Give a whole number of cards, 0 or more."})
+    if not quantity_used and not quantity_voided:
+        raise ValidationError("Give the cards used or voided.")
+    return record_card_usage(
+        purchase=purchase,
+        by=by,
+        used_on=occasion.date,
+        quantity_used=quantity_used,
+        quantity_voided=quantity_voided,
+        note=text(note, "note", required=False, limit=300),
+        occasion_label=stock_label(occasion),
+    )
 
 
 # --- Filing ---------------------------------------------------------------------------------

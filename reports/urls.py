@@ -13,6 +13,7 @@ urlpatterns = [
     path(ORG + "reports/", views.reports_home, name="reports_home"),
     path(OCC + "closeout/", views.closeout, name="report_closeout"),
     path(OCC + "closeout/expenses/", views.add_expense, name="report_add_expense"),
+    path(OCC + "closeout/stock/", views.record_stock, name="report_record_stock"),
     path(
         OCC + "closeout/expenses/<int:expense_id>/remove/",
         views.remove_expense,

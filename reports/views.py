@@ -30,7 +30,14 @@ from organizations.forms import show_refusal
 from organizations.models import Role
 from reports import annual, selectors, services
 from reports.figures import variance_threshold
-from reports.forms import AmendmentForm, CloseOutForm, DisbursementForm, ExpenseForm, VoidForm
+from reports.forms import (
+    AmendmentForm,
+    CloseOutForm,
+    DisbursementForm,
+    ExpenseForm,
+    StockUsedForm,
+    VoidForm,
+)
 from reports.models import (
     AnnualReport,
     CloseOut,
@@ -68,6 +75,7 @@ def _closeout_page(
     form: CloseOutForm | None = None,
     expense_form: ExpenseForm | None = None,
     amend_form: AmendmentForm | None = None,
+    stock_form: StockUsedForm | None = None,
     file_errors: list[str] | None = None,
     status: int = 200,
 ) -> HttpResponse:
@@ -97,6 +105,7 @@ def _closeout_page(
             "form": form,
             "expense_form": expense_form,
             "amend_form": amend_form or AmendmentForm(),
+            "stock_form": stock_form or StockUsedForm(occasion=occasion),
             "expenses": Expense.objects.filter(occasion=occasion).select_related("kind"),
             "filed": filed,
             "editable": editable,
@@ -150,6 +159,23 @@ def add_expense(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, "The expense is recorded.")
             return redirect("report_closeout", org_id=occasion.organization_id, pk=occasion.pk)
     return _closeout_page(request, occasion, expense_form=form, status=400)
+
+
+@org_view(write_roles=CLOSES_OUT, form_page=True)
+@require_POST
+def record_stock(request: HttpRequest, pk: int) -> HttpResponse:
+    """Cards taken out of the card inventory for the occasion."""
+    occasion = get_occasion(_access(request), pk)
+    form = StockUsedForm(request.POST, occasion=occasion)
+    if form.is_valid():
+        try:
+            services.record_stock_used(occasion=occasion, by=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            show_refusal(form, error)
+        else:
+            messages.success(request, "The cards are taken out of the inventory.")
+            return redirect("report_closeout", org_id=occasion.organization_id, pk=occasion.pk)
+    return _closeout_page(request, occasion, stock_form=form, status=400)
 
 
 @org_view(write_roles=CLOSES_OUT, form_page=True)

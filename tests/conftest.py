@@ -174,6 +174,11 @@ def _shipped_data(request: Any) -> None:
     if not transactional:
         return
     request.getfixturevalue("transactional_db")
+    load_shipped_data()
+
+
+def load_shipped_data() -> None:
+    """The rows the data migrations ship, loaded again as the migrations load them."""
     import importlib
 
     from django.apps import apps

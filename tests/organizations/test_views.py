@@ -104,6 +104,7 @@ ORG_PAGES = [
     ("reports_home", None, False),
     ("report_closeout", "closed_occasion", False),
     ("report_add_expense", "closed_occasion", True),
+    ("report_record_stock", "closed_occasion", True),
     ("report_remove_expense", "expense_kwargs", True),
     ("report_versions", "closed_occasion", False),
     ("report_file", "closed_occasion", True),
