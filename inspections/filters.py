@@ -41,7 +41,7 @@ class OccasionFilterForm(forms.Form):
         max_length=SEARCH_LENGTH,
         label="Search",
         widget=forms.TextInput(
-            attrs={"placeholder": "License number, person's name or worker ID", "type": "search"}
+            attrs={"placeholder": "License no., a name or a worker ID", "type": "search"}
         ),
     )
 
