@@ -1,6 +1,7 @@
 """Each occasion's figures, computed in the database as annotations so that a list of any length
 costs the same queries: admissions sold and gross receipts at the door (voided sales left out),
-the attendance announced (961 CMR 3.04(5)(c)), the games and the prizes awarded to winners."""
+the attendance announced (961 CMR 3.04(5)(c)), the games and the prizes awarded to winners, and
+the net proceeds of the filed report."""
 
 from __future__ import annotations
 
@@ -17,10 +18,12 @@ from django.db.models import (
     Sum,
     Value,
 )
-from django.db.models.functions import Coalesce
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, Coalesce
 
 from games.models import Game, Winner
 from occasions.models import Occasion, PriceListItem, SaleLine
+from reports.models import FinancialReport
 
 MONEY = DecimalField(max_digits=12, decimal_places=2)
 
@@ -59,5 +62,13 @@ def with_figures(occasions: QuerySet[Occasion]) -> QuerySet[Occasion]:
             money=True,
         ),
         games_played=Coalesce(Subquery(games, output_field=IntegerField()), Value(0)),
+        # Net proceeds as the current version of the filed report states them (none until filed).
+        net_proceeds=Subquery(
+            FinancialReport.objects.filter(occasion=OuterRef("pk"))
+            .order_by("-version")
+            .annotate(net=Cast(KT("figures__net__net_proceeds"), MONEY))
+            .values("net")[:1],
+            output_field=MONEY,
+        ),
         attendance=F("attendance_announcement__players"),
     )

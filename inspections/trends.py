@@ -24,6 +24,7 @@ MEASURES = (
     ("attendance", "Attendance announced", "players"),
     ("gross_receipts", "Gross receipts (door sales)", "USD"),
     ("prizes", "Prizes awarded", "USD"),
+    ("net_proceeds", "Net proceeds (filed reports)", "USD"),
 )
 PLAYED = (Occasion.Status.OPEN, Occasion.Status.CLOSED)
 DEFAULT_MONTHS = 12
@@ -62,7 +63,7 @@ def figures(occasions: QuerySet[Occasion], start: dt.date, end: dt.date) -> list
 def _medians(rows: Iterable[dict[str, Any]], measure: str, months: list[dt.date]) -> tuple:
     by_month: dict[dt.date, list[Decimal]] = defaultdict(list)
     for row in rows:
-        if row[measure] is not None:
+        if row.get(measure) is not None:
             by_month[month_start(row["date"])].append(Decimal(row[measure]))
     return tuple(statistics.median(by_month[m]) if by_month.get(m) else None for m in months)
 

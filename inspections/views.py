@@ -22,6 +22,7 @@ from inspections.exports import OCCASION_EXPORTS, REFUSED_EXPORT, stream_csv
 from inspections.filters import OccasionFilter, OccasionFilterForm
 from occasions.models import Occasion
 from organizations.access import SAFE_METHODS, commission_staff
+from reports import selectors as report_selectors
 
 OCCASIONS_PER_PAGE = 25
 
@@ -52,6 +53,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     flt = OccasionFilter.from_form(form)
     scope = selectors.scope(request.user)
     occasions = Paginator(selectors.occasions(scope, flt), OCCASIONS_PER_PAGE)
+    page = occasions.get_page(request.GET.get("page"))
+    rows = selectors.organization_rows(scope, flt, today)
     start, end = trends.period(flt.date_from, flt.date_to, today)
     if flt.organization is not None:
         subject = flt.organization.name
@@ -73,8 +76,12 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "form": form,
             "filter": flt,
             "today": today,
-            "rows": selectors.organization_rows(scope, flt, today),
-            "page": occasions.get_page(request.GET.get("page")),
+            "rows": rows,
+            "page": page,
+            "report_issues": report_selectors.issues_by_organization(
+                [row.organization for row in rows]
+            ),
+            "occasion_reports": report_selectors.reports_of_occasions(page.object_list),
             "query": query_without(request, "page"),
             "people": selectors.people_found(scope, flt.q, today),
             "charts": charts,

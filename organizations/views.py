@@ -47,7 +47,6 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "roles": sorted(roles_by_org.get(org.pk, ())),
             "license": next(iter(org.prefetched_licenses), None),
             "upcoming": selectors.upcoming_authorized_days(org, today),
-            "reports_due": selectors.days_with_report_due(org, today),
         }
         for org in organizations
     ]
@@ -71,7 +70,6 @@ def organization_home(request: HttpRequest) -> HttpResponse:
             "access": access,
             "licenses": org.licenses.order_by("-valid_from"),
             "upcoming": selectors.upcoming_authorized_days(org, today, count=6),
-            "reports_due": selectors.days_with_report_due(org, today),
         },
     )
 
