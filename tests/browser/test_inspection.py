@@ -1,12 +1,13 @@
 """An inspector's review in the browser: logs in, finds the person on four organizations'
 worker lists, opens the full record of Post 171's last night and downloads its ball calls as
-CSV; every page they opened is in the log of the Commission's views. (The late report and its
-PDF join this journey with the reports.)"""
+CSV and its financial report as PDF/A, and finds Post 171's late report among the reports
+owed; every page they opened is in the log of the Commission's views."""
 
 import csv
 import datetime as dt
 import io
 import re
+import subprocess
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -26,7 +27,7 @@ NOW = dt.datetime(2026, 12, 2, 10, 0, tzinfo=ZoneInfo("America/New_York"))
 
 
 @pytest.mark.browser
-def test_an_inspector_finds_the_person_on_four_lists_and_downloads_a_nights_ball_calls(
+def test_an_inspector_finds_the_person_on_four_lists_the_late_report_and_a_nights_record(
     live_server, page, monkeypatch, tmp_path
 ):
     # The live server runs in this process: pinning the clock pins the server's too.
@@ -90,11 +91,30 @@ def test_an_inspector_finds_the_person_on_four_lists_and_downloads_a_nights_ball
     assert len(rows) - 1 == BallCall.objects.filter(game__occasion=night).count()
     assert {r[1] for r in rows[1:]} == {night.date.isoformat()}
 
+    # The night's financial report, from the record: its current version (the amendment).
+    report = page.locator("section").filter(has_text="Financial report")
+    expect(report).to_contain_text("Amendment 1")
+    with page.expect_download() as download:
+        report.get_by_role("link", name="Download").last.click()
+    pdf = Path(download.value.path())
+    assert pdf.read_bytes().startswith(b"%PDF-")
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
+    assert "PDF subtype:    PDF/A-3b" in info.stdout
+
+    # The reports owed: Post 171's Friday two weeks before, recorded not played and not filed.
+    page.get_by_role("link", name="Reports owed").click()
+    late = page.get_by_role("row", name=re.compile("American Legion Post 171.*Late"))
+    expect(late).to_have_count(1)
+    late_day = night.date - dt.timedelta(days=14)
+    expect(late).to_contain_text(f"{late_day:%a %b} {late_day.day}, {late_day.year}")
+    expect(late).to_contain_text("Not played")
+    shot("4-reports-owed")
+
     # Every page the inspector opened is in the log, the record named.
     views = list(RecordView.objects.filter(username="inspector").order_by("pk"))
     names = [v.view_name for v in views]
     for name in ("inspector_dashboard", "inspect_compliance", "occasion_record"):
         assert name in names, names
-    assert names[-1] == "occasion_record_export"
+    assert "occasion_record_export" in names and names[-1] == "commission_reports"
     record = next(v for v in views if v.view_name == "occasion_record")
     assert (record.organization_id, record.object_id) == (night.organization_id, str(night.pk))
