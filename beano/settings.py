@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "occasions",
     "games",
     "reports",
+    "inspections",
 ]
 
 MIDDLEWARE = [
@@ -77,6 +78,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "organizations.middleware.RecordViewMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes requires
 ]
 

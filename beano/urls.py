@@ -29,4 +29,5 @@ urlpatterns = [
     path("", include("occasions.urls")),
     path("", include("games.urls")),
     path("", include("reports.urls")),
+    path("", include("inspections.urls")),
 ]

@@ -17,17 +17,11 @@ from organizations.models import (
     Organization,
 )
 
-REPORT_DUE_AFTER_DAYS = 10  # 961 CMR 3.05(1)(a): filed within ten days after the occasion.
-
 
 @dataclass(frozen=True)
 class AuthorizedDay:
     day: dt.date
     license: License
-
-    @property
-    def report_due(self) -> dt.date:
-        return self.day + dt.timedelta(days=REPORT_DUE_AFTER_DAYS)
 
 
 def active_licenses(organization: Organization) -> list[License]:
@@ -53,12 +47,6 @@ def upcoming_authorized_days(
     organization: Organization, today: dt.date, count: int = 4
 ) -> list[AuthorizedDay]:
     return authorized_days(organization, today, today + dt.timedelta(days=7 * count + 6))[:count]
-
-
-def days_with_report_due(organization: Organization, today: dt.date) -> list[AuthorizedDay]:
-    """Authorized days whose financial report is due now or soon (within the ten-day window)."""
-    start = today - dt.timedelta(days=REPORT_DUE_AFTER_DAYS)
-    return authorized_days(organization, start, today - dt.timedelta(days=1))
 
 
 def organizations_for_user(user: object) -> QuerySet[Organization]:

@@ -8,9 +8,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
+from beano.rules.limits import LimitName
+from beano.rules.models import LawLimit
 from occasions.models import Occasion
 from organizations.models import Organization
 from reports import services
@@ -183,3 +185,122 @@ def figures_preview(occasion: Occasion) -> dict[str, Any]:
     from reports.figures import compute_figures
 
     return compute_figures(occasion)
+
+
+# --- For the Commission's dashboard and the full record ---------------------------------------
+
+
+@dataclass
+class ReportIssues:
+    """An organization's open report issues: reports due, late or missing; filed versions with
+    a difference above the threshold; amendments filed."""
+
+    due: int = 0
+    late: int = 0
+    missing: int = 0
+    variances: int = 0
+    amendments: int = 0
+
+    @property
+    def any(self) -> bool:
+        return bool(self.late or self.missing or self.variances)
+
+
+def issues_by_organization(organizations: Iterable[Organization]) -> dict[int, ReportIssues]:
+    """Each organization's open report issues, in a fixed number of queries whatever the number
+    of organizations and days (obligations are brought up to today first)."""
+    orgs = list(organizations)
+    today = timezone.localdate()
+    services.ensure_obligations(orgs, today)
+    out = {o.pk: ReportIssues() for o in orgs}
+    occasions = {
+        (org_id, day): (status, filed)
+        for org_id, day, status, filed in Occasion.objects.filter(organization__in=orgs)
+        .annotate(filed=Exists(FinancialReport.objects.filter(occasion=OuterRef("pk"))))
+        .values_list("organization_id", "date", "status", "filed")
+    }
+    for org_id, day, due in ReportObligation.objects.filter(
+        organization__in=orgs, day__lt=today
+    ).values_list("organization_id", "day", "due_on"):
+        status, filed = occasions.get((org_id, day), (None, False))
+        if filed:
+            continue
+        if today <= due:
+            out[org_id].due += 1
+        elif status in (Occasion.Status.OPEN, Occasion.Status.CLOSED, Occasion.Status.NOT_PLAYED):
+            out[org_id].late += 1
+        else:
+            out[org_id].missing += 1
+    for org_id, version, above in FinancialReport.objects.filter(organization__in=orgs).values_list(
+        "organization_id", "version", "figures__variance__above_threshold"
+    ):
+        if version > 1:
+            out[org_id].amendments += 1
+        elif above:
+            out[org_id].variances += 1
+    return out
+
+
+@dataclass(frozen=True)
+class OccasionReport:
+    """An occasion's report as a list shows it: its status and, once filed, its figures."""
+
+    status: str
+    versions: int
+    net_proceeds: str | None
+    gross_receipts: str | None
+
+    @property
+    def label(self) -> str:
+        return STATUS_LABELS[self.status]
+
+    @property
+    def style(self) -> str:
+        return STATUS_STYLES[self.status]
+
+
+def reports_of_occasions(occasions: Iterable[Occasion]) -> dict[int, OccasionReport]:
+    """The report of each occasion of a page of a list: two queries."""
+    occasions = list(occasions)
+    today = timezone.localdate()
+    latest: dict[int, tuple] = {}
+    first_filed: dict[int, Any] = {}
+    for occasion_id, version, filed_at, net, gross in (
+        FinancialReport.objects.filter(occasion__in=occasions)
+        .order_by("occasion_id", "version")
+        .values_list(
+            "occasion_id",
+            "version",
+            "filed_at",
+            "figures__net__net_proceeds",
+            "figures__receipts__gross_receipts",
+        )
+    ):
+        first_filed.setdefault(occasion_id, filed_at)
+        latest[occasion_id] = (version, net, gross)
+    due_rows = list(
+        LawLimit.objects.filter(name=LimitName.REPORT_DUE_DAYS).order_by("effective_from")
+    )
+    out = {}
+    for o in occasions:
+        days = services.DEFAULT_DUE_DAYS
+        for row in due_rows:
+            if row.effective_from <= o.date and row.value is not None:
+                days = int(row.value)
+        due = o.date + dt.timedelta(days=days)
+        if o.pk in latest:
+            filed_on = timezone.localtime(first_filed[o.pk]).date()
+            version, net, gross = latest[o.pk]
+            status = FILED_LATE if filed_on > due else FILED
+            out[o.pk] = OccasionReport(status, version, net, gross)
+            continue
+        if o.date >= today:
+            status = UPCOMING
+        elif today <= due:
+            status = DUE
+        elif o.status in (Occasion.Status.OPEN, Occasion.Status.CLOSED, Occasion.Status.NOT_PLAYED):
+            status = LATE
+        else:
+            status = MISSING
+        out[o.pk] = OccasionReport(status, 0, None, None)
+    return out

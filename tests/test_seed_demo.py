@@ -49,11 +49,12 @@ def test_seed_demo_gives_every_role_a_login_and_a_working_password(db, client):
         )
         assert response.status_code == 302 and "_auth_user_id" in client.session, username
         client.logout()
-    assert Organization.objects.count() == 2
+    assert Organization.objects.count() == 4
     assert all(verify_chain(org).ok for org in Organization.objects.all())
+    # On four organizations' worker lists this year: the most 3.04(1)(c) allows.
     shared = Person.objects.get(legal_name="Mary Gallagher")
-    assert shared.memberships.count() == 2
-    assert shared.worker_list_entries.filter(removed_on__isnull=True).count() == 2
+    assert shared.memberships.count() == 4
+    assert shared.worker_list_entries.filter(removed_on__isnull=True).count() == 4
 
 
 def test_seed_demo_gives_each_organization_a_complete_worker_list(db):
@@ -81,7 +82,11 @@ def test_seed_demo_plays_a_real_night_through_the_services(db):
     from occasions.models import Occasion
 
     call_command("seed_demo", force=True)
-    assert not RefusedAction.objects.exists()
+    # One refusal, on purpose: Post 171's head tried to sign in a worker without an ID.
+    (refused,) = RefusedAction.objects.all()
+    assert (refused.username, refused.action) == ("post171-head", "occasion.sign_in_worker")
+    assert refused.citations == "961 CMR 3.04(1)(d)"
+    assert "Emily Souza" in refused.violations[0]["message"]
     closed = Occasion.objects.get(
         organization__name="American Legion Post 171", status=Occasion.Status.CLOSED
     )
@@ -153,7 +158,10 @@ def test_seed_demo_gives_the_commission_logins_a_demo_authenticator(db, client, 
     client.post(reverse("login"), {"username": "inspector", "password": "Beano-Demo-2026"})
     assert client.get(reverse("dashboard")).status_code == 302
     assert client.post(reverse("otp_verify"), {"code": code}).status_code == 302
-    assert client.get(reverse("dashboard")).status_code == 200
+    landed = client.get(reverse("dashboard"), follow=True)  # an inspector's is the inspection's
+    assert landed.status_code == 200 and landed.redirect_chain[-1][0] == reverse(
+        "inspector_dashboard"
+    )
 
     with pytest.raises(CommandError, match="no demo authenticator"):
         call_command("totp_code", "post171-mic")

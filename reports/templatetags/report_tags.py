@@ -133,3 +133,12 @@ def figure_label(path: str) -> str:
         label, field = path[7:].split("].", 1)
         return f"{label}: {field.replace('_', ' ')}"
     return path.replace("_", " ").replace(".", " › ")
+
+
+@register.inclusion_tag("reports/_owed_panel.html")
+def reports_owed(org: Any, limit: int = 5) -> dict[str, Any]:
+    """The organization's reports due, late or missing, for its overview and dashboard."""
+    from reports import selectors
+
+    rows = selectors.obligations([org], statuses=selectors.OPEN_STATUSES, limit=limit)
+    return {"org": org, "rows": rows}

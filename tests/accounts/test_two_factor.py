@@ -74,7 +74,7 @@ def test_a_commission_user_without_a_device_is_sent_to_set_one_up(client, tenant
 
 def test_a_verified_inspector_reaches_the_pages(client, tenant, inspector):
     login(client, inspector)
-    assert client.get(reverse("dashboard")).status_code == 200
+    assert client.get(reverse("dashboard"), follow=True).status_code == 200  # the inspection's
     home = client.get(reverse("organization_home", args=[tenant.organization.pk]))
     assert home.status_code == 200 and tenant.organization.name in home.content.decode()
 

@@ -52,7 +52,8 @@ def test_an_inspector_without_a_device_sets_one_up_at_first_login(
     secret = base64.b32decode(key + "=" * (-len(key) % 8))
     page.get_by_label("Code from your authenticator app").fill(str(totp(secret)).zfill(6))
     page.get_by_role("button", name="Confirm and turn on").click()
-    expect(page.get_by_role("heading", name="Dashboard")).to_be_visible()
+    # An inspector's dashboard is the inspection dashboard.
+    expect(page.get_by_role("heading", name="Inspection", exact=True)).to_be_visible()
     page.get_by_role("link", name="Account").click()
     expect(page.locator("#two-factor .badge")).to_have_text("On")
     page.screenshot(path=str(tmp_path / "account.png"), full_page=True)

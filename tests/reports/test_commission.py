@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import zipfile
+from decimal import Decimal as D
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -76,3 +77,47 @@ def test_the_list_keeps_a_constant_number_of_queries(client, statewide_inspector
     small = queries()
     _organizations_with_nights(2, 12, report_clock)
     assert queries() == small
+
+
+def test_the_inspectors_dashboard_shows_reports_owed_and_filed(
+    client, tenant, inspector, counted, report_clock
+):
+    from reports import services
+
+    tenant.organization.reports_from = dt.date(2026, 11, 27)
+    tenant.organization.save()
+    report_clock(at(12, day=dt.date(2026, 12, 16)))
+    services.file_report(occasion=counted, by=tenant.bookkeeper)  # 2 days late
+    login(client, inspector)
+    page = client.get(reverse("inspector_dashboard"), {"from": "2026-11-01"}).content.decode()
+    assert "1 missing" in page  # Nov 27: nothing recorded, due Dec 7
+    occasions = page[page.index('<h2 class="h5 mb-0">Occasions') :]
+    # Two days late: interest $22.80 × 12 % × 2 / 365 = $0.01 comes off the net proceeds.
+    assert "Filed late" in occasions and "$118.19" in occasions, occasions[:3000]
+
+
+def test_the_full_record_holds_the_report_and_every_amendment(
+    client, tenant, inspector, filed_report
+):
+    from reports import services
+    from reports.models import ExpenseKind
+
+    occasion = filed_report.occasion
+    services.open_amendment(
+        occasion=occasion, reason="The hall rent invoice came late.", by=tenant.bookkeeper
+    )
+    services.record_expense(
+        occasion=occasion,
+        kind=ExpenseKind.objects.get(code="hall_rent"),
+        payee="Hall Co.",
+        amount=D("100.00"),
+        by=tenant.bookkeeper,
+    )
+    services.file_report(occasion=occasion, by=tenant.bookkeeper)
+    login(client, inspector)
+    page = client.get(
+        reverse("occasion_record", args=[tenant.organization.pk, occasion.pk])
+    ).content.decode()
+    assert "Financial report" in page and "Amendment 1" in page
+    assert "The hall rent invoice came late." in page
+    assert "Net proceeds: 118.20 → 18.20" in page
