@@ -259,6 +259,28 @@ def section(page, heading: str):
     )
 
 
+def record_sales(page) -> tuple[dict[str, int], Decimal]:
+    """The full record's sales by category: the quantity of each, and the total."""
+    counts, total = {}, None
+    for row in page.locator("#sales table tbody tr").all():
+        label, quantity, amount = (c.strip() for c in row.locator("td").all_inner_texts())
+        if label.startswith("Total"):
+            total = money(amount)
+        else:
+            counts[label] = int(quantity)
+    return counts, total
+
+
+def record_payouts(page) -> dict[str, tuple[Decimal, Decimal]]:
+    """The full record's winners: each one's share and the amount paid."""
+    out = {}
+    for line in page.locator(".record-claim div").filter(has_text="Winner").all_inner_texts():
+        found = re.search(r"Winner (.+?): (\$[\d,.]+) cash · paid (\$[\d,.]+) at", line)
+        assert found, line
+        out[found[1]] = (money(found[2]), money(found[3]))
+    return out
+
+
 def door_counts_on(page) -> tuple[dict[str, int], Decimal]:
     """The occasion page's door card: the quantity sold of each category, and the total."""
     card = section(page, "Door sales")
@@ -553,13 +575,41 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     device = totp_device(get_user_model().objects.get(username="inspector"))
     inspector.get_by_label("Code from your authenticator app").fill(totp_code(device))
     inspector.get_by_role("button", name="Verify").click()
-    expect(inspector.get_by_role("heading", name="Dashboard")).to_be_visible()
-    inspector.get_by_role("link", name="American Legion Post 171").first.click()
-    expect(inspector.get_by_text("Read-only review")).to_be_visible()
-    inspector.get_by_role("link", name="Occasions", exact=True).click()
-    inspector.get_by_role("row").filter(has_text="Friday, December 4").get_by_role(
-        "link", name="Open the occasion page"
-    ).click()
+    # The inspection dashboard lists the night with its figures; its full record opens from it.
+    expect(inspector.get_by_role("heading", name="Inspection", exact=True)).to_be_visible()
+    listed_night = (
+        inspector.get_by_role("row")
+        .filter(has_text="American Legion Post 171")
+        .filter(has=inspector.get_by_role("link", name="Fri Dec 4, 2026"))
+        .last  # the occasions' table, after the organizations'
+    )
+    cells = [c.strip() for c in listed_night.locator("td").all_inner_texts()]
+    assert cells[2:8] == ["Closed", "3", "3", usd(gross), "3", usd(prizes_paid)], cells
+    listed_night.get_by_role("link", name="Fri Dec 4, 2026").click()
+    expect(inspector.get_by_role("heading", level=1)).to_have_text(
+        "American Legion Post 171 — Friday, December 4, 2026"
+    )
+    shot(inspector, "inspector-record")
+    expect_read_only(inspector)
+    record_door, record_total = record_sales(inspector)
+    record_paid = record_payouts(inspector)
+    expect(inspector.locator("#game-3")).to_contain_text("Ball calls (30)")
+    expect(inspector.locator("#game-3 .record-jackpot")).to_have_text(
+        re.compile(
+            r"Coverall jackpot .*: \$1,600\.00 within 52 calls, \$1,500\.00 carried in · won "
+            r"within the calls; ledger: paid \$1,600\.00 \(jackpot\), \$0\.00 carried out\."
+        )
+    )
+    record_report = inspector.locator("section").filter(
+        has=inspector.get_by_role("heading", name=re.compile("^Financial report"))
+    )
+    expect(amount_in(record_report, "Gross receipts")).to_have_text(gross_shown)
+    expect(amount_in(record_report, "Net proceeds")).to_have_text(net_shown)
+    # "Counts: Admissions 3 · Extra regular cards 2 · …. Cash over/short $0.00."
+    counts_line = record_report.get_by_text(re.compile("^Counts: ")).inner_text()
+    items = counts_line.removeprefix("Counts: ").split(".")[0].split(" · ")
+    record_counts = {label: int(n) for label, n in (i.rsplit(" ", 1) for i in items)}
+    inspector.get_by_role("link", name="Occasion page").click()
     expect(inspector.locator(".occasion-header .badge")).to_have_text("Closed")
     shot(inspector, "inspector-occasion")
     expect_read_only(inspector)
@@ -632,6 +682,10 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
         if w["paid"]
     }
     assert reported == paid
+    # The full record says the same as the occasion page, the claims pages and the report.
+    assert (record_door, record_total) == (door, door_total)
+    assert record_counts == DOOR_COUNTS
+    assert record_paid == {name: (share, share) for name, share in paid.items()}
     assert filed["jackpots"] == [
         {
             "series": "Coverall jackpot",
