@@ -26,6 +26,7 @@ from zoneinfo import ZoneInfo
 
 import django.utils.timezone
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import expect
@@ -301,7 +302,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     clock = {"now": at(NIGHT, 18, 30)}
     monkeypatch.setattr(django.utils.timezone, "now", lambda: clock["now"])
 
-    def time(day: dt.date, hour: int, minute: int) -> None:
+    def set_clock(day: dt.date, hour: int, minute: int) -> None:
         clock["now"] = at(day, hour, minute)
 
     call_command("seed_demo", force=True)
@@ -341,7 +342,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     shot(mic, "program")
 
     # 2. Workers signed in, the checklist confirmed, the occasion opened.
-    time(NIGHT, 18, 45)  # the hours in force begin
+    set_clock(NIGHT, 18, 45)  # the hours in force begin
     mic.goto(live_server.url + reverse("workers_present", kwargs=args))
     workers = mic.locator("#workers-panel")
     for name, role, badge in (
@@ -363,13 +364,13 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     expect(mic.locator("#opening-checklist")).to_contain_text(
         "Everything is in order: the occasion can open now."
     )
-    time(NIGHT, 18, 47)
+    set_clock(NIGHT, 18, 47)
     mic.get_by_role("button", name="Open the occasion").click()
     status = mic.locator(".occasion-header .badge")
     expect(status).to_have_text("Open")
 
     # 3. The door, by keyboard: three players, the cursor in the first extra box each time.
-    time(NIGHT, 18, 50)
+    set_clock(NIGHT, 18, 50)
     mic.get_by_role("link", name="Door sales screen").click()
     extra_regular = mic.get_by_label("Extra regular card")
     sold = mic.locator("#sale-panel").get_by_role("status")
@@ -384,30 +385,30 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     counts = mic.locator("#door-counts")
     expect(counts).to_contain_text("3 receipts · 0 voided")
     shot(mic, "door", full_page=False)
-    time(NIGHT, 18, 58)
+    set_clock(NIGHT, 18, 58)
     mic.get_by_role("button", name="Start play").click()
     expect(mic.get_by_text("Play has started: the first half is on.")).to_be_visible()
 
     # 4. Game 1: one winner on the N column.
-    time(NIGHT, 19, 0)
+    set_clock(NIGHT, 19, 0)
     to_the_occasion(mic)
     mic.get_by_role("link", name="Run the games").click()
     start_game(mic, 1)
     call_balls(mic, 1, GAME1_BALLS)
-    time(NIGHT, 19, 6)
+    set_clock(NIGHT, 19, 6)
     record_claim(mic, 44, "Dorothy Amaral", "4")
     verify_card(mic, "Dorothy Amaral", GAME1_CARD, ("Rose Medeiros", "12"))
     record_winners(mic, ["Dorothy Amaral won (table 4)"], "Dorothy Amaral $50.00")
-    time(NIGHT, 19, 8)
+    set_clock(NIGHT, 19, 8)
     pay(mic, "Dorothy Amaral", Decimal("50.00"))
     shot(mic, "game-1-paid")
     finish_game(mic, 1)
 
     # 5. Game 2: two winners on the call of O70 share the $75: $38 and $37.
-    time(NIGHT, 19, 15)
+    set_clock(NIGHT, 19, 15)
     start_game(mic, 2)
     call_balls(mic, 2, GAME2_BALLS)
-    time(NIGHT, 19, 20)
+    set_clock(NIGHT, 19, 20)
     record_claim(mic, 70, "Ann Pires", "3")
     record_claim(mic, 70, "Joe Dias", "7")
     verify_card(mic, "Ann Pires", ANN, ("Rose Medeiros", "12"))
@@ -419,20 +420,20 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     )
     expect(claim_of(mic, "Ann Pires")).to_contain_text("Winner · $38.00")
     expect(claim_of(mic, "Joe Dias")).to_contain_text("Winner · $37.00")
-    time(NIGHT, 19, 22)
+    set_clock(NIGHT, 19, 22)
     pay(mic, "Ann Pires", Decimal("38.00"))
     pay(mic, "Joe Dias", Decimal("37.00"))
     shot(mic, "game-2-split-paid")
     finish_game(mic, 2)
 
     # 6. Intermission: the attendance announced, then the second half.
-    time(NIGHT, 20, 30)
+    set_clock(NIGHT, 20, 30)
     to_the_occasion(mic)
     mic.get_by_role("link", name="Door sales screen").click()
     mic.get_by_label("Players in attendance").fill("3")
     mic.get_by_role("button", name="Announce").click()
     expect(mic.get_by_text("3 players in attendance, announced.")).to_be_visible()
-    time(NIGHT, 20, 45)
+    set_clock(NIGHT, 20, 45)
     mic.get_by_role("button", name="Start the second half").click()
     expect(mic.locator("#door-halves")).to_contain_text(re.compile(r"Second half\s+started"))
 
@@ -441,7 +442,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     mic.get_by_role("link", name="Run the games").click()
     start_game(mic, 3)
     call_balls(mic, 3, GAME3_BALLS)
-    time(NIGHT, 21, 10)
+    set_clock(NIGHT, 21, 10)
     record_claim(mic, 74, "Margaret Pires", "9")
     winner_claim = claim_of(mic, "Margaret Pires")
     expect(winner_claim).to_contain_text("on O74 (ball 30)")
@@ -452,7 +453,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     expect(mic.get_by_text("The verification of the draw is recorded.")).to_be_visible()
     verify_card(mic, "Margaret Pires", COVERALL, ("Albert Furtado", "6"))
     record_winners(mic, ["Margaret Pires won (table 9)"], "Margaret Pires $1,600.00")
-    time(NIGHT, 21, 15)
+    set_clock(NIGHT, 21, 15)
     pay(
         mic,
         "Margaret Pires",
@@ -492,7 +493,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     finish_game(mic, 3)
 
     # 8. The close.
-    time(NIGHT, 21, 30)
+    set_clock(NIGHT, 21, 30)
     to_the_occasion(mic)
     mic.get_by_role("link", name="Close the occasion").click()
     mic.get_by_role("button", name="Close the occasion").click()
@@ -500,7 +501,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     shot(mic, "closed")
 
     # 9. The bookkeeper, the next morning: the close-out, the filing, the PDF.
-    time(BOOKS_DAY, 9, 30)
+    set_clock(BOOKS_DAY, 9, 30)
     books = new_tab()
     log_in(books, live_server.url + reverse("occasion_close", kwargs=args), "post171-books")
     books.get_by_role("link", name="5 · Close-out and report").click()
@@ -536,7 +537,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
         "carried out $0.00."
     )
     shot(books, "closeout")
-    time(BOOKS_DAY, 9, 40)
+    set_clock(BOOKS_DAY, 9, 40)
     books.get_by_role("button", name="File the report").click()
     expect(
         books.get_by_text("The report is filed and the occasion sealed; the PDF is being made.")
@@ -566,12 +567,10 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     assert "PDF subtype:    PDF/A-3b" in info.stdout
 
     # 10. The inspector: two factors, then a read of everything, nothing writable.
-    time(BOOKS_DAY, 14, 0)
+    set_clock(BOOKS_DAY, 14, 0)
     events_before = AuditEvent.objects.filter(organization=org).count()
     inspector = new_tab()
     log_in(inspector, live_server.url + "/", "inspector")
-    from django.contrib.auth import get_user_model
-
     device = totp_device(get_user_model().objects.get(username="inspector"))
     inspector.get_by_label("Code from your authenticator app").fill(totp_code(device))
     inspector.get_by_role("button", name="Verify").click()
