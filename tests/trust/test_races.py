@@ -5,12 +5,14 @@ services' row locks and unique constraints keep them apart)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 from collections import Counter
 from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
@@ -294,3 +296,90 @@ def test_a_busy_hall_keeps_one_unbroken_audit_chain(winner, draw_game, tenant):
     after = AuditChain.objects.get(organization=tenant.organization).length
     assert after - before == 30 + 12 + 1  # one event per act, no more, none lost
     chain_intact(tenant.organization)
+
+
+# Check-then-create: two submissions of a new record at the same moment
+
+
+def test_opening_the_same_day_twice_at_once_makes_one_occasion(tenant):
+    from occasions import services as occasion_services
+
+    day = dt.date(2026, 12, 11)  # a Friday the license authorizes, with no occasion yet
+
+    def open_day(by: Any) -> Occasion:
+        return occasion_services.occasion_for_day(organization=tenant.organization, day=day, by=by)
+
+    outcomes = together(lambda: open_day(tenant.member_in_charge), lambda: open_day(tenant.head))
+
+    assert errors(outcomes) == []
+    occasion = Occasion.objects.get(organization=tenant.organization, date=day)
+    assert {o.value.pk for o in outcomes} == {occasion.pk}
+    assert events("occasions.occasion.scheduled") == 1
+    chain_intact(tenant.organization)
+
+
+def test_one_person_added_by_two_organizations_at_once_is_one_person(tenant, other_tenant):
+    from organizations import services as organization_services
+    from organizations.models import Membership, Person
+
+    def add(t: Any) -> Any:
+        return organization_services.add_member(
+            organization=t.organization,
+            by=t.head,
+            legal_name="Joseph Rebello",
+            date_of_birth=dt.date(1955, 6, 30),
+            kind="member",
+            since=dt.date(2015, 1, 1),
+        )
+
+    outcomes = together(lambda: add(tenant), lambda: add(other_tenant))
+
+    assert errors(outcomes) == []
+    person = Person.objects.get(legal_name="Joseph Rebello")  # one person, counted once
+    assert Membership.objects.filter(person=person).count() == 2
+
+
+def test_one_raffle_permit_recorded_twice_at_once_is_recorded_once(tenant):
+    from occasions.models import RafflePermit
+    from occasions.raffle_services import record_raffle_permit
+
+    def record() -> Any:
+        return record_raffle_permit(
+            organization=tenant.organization,
+            permit_number="FH-R-2026-0042",
+            issued_by="Town Clerk",
+            town="Fairhaven",
+            valid_from=dt.date(2026, 1, 1),
+            valid_to=dt.date(2026, 12, 31),
+            by=tenant.head,
+        )
+
+    outcomes = together(record, record)
+
+    assert sorted(o.ok for o in outcomes) == [False, True], errors(outcomes)
+    refused = next(o.error for o in outcomes if not o.ok)
+    assert isinstance(refused, ValidationError), refused  # "already recorded", not a crash
+    assert RafflePermit.objects.count() == 1
+
+
+def test_one_member_added_twice_at_once_is_one_membership(tenant):
+    from organizations import services as organization_services
+    from organizations.models import Membership
+
+    def add() -> Any:
+        return organization_services.add_member(
+            organization=tenant.organization,
+            by=tenant.head,
+            legal_name="Joseph Rebello",
+            date_of_birth=dt.date(1955, 6, 30),
+            kind="member",
+            since=dt.date(2015, 1, 1),
+        )
+
+    outcomes = together(add, add)
+
+    assert sorted(o.ok for o in outcomes) == [False, True], errors(outcomes)
+    refused = next(o.error for o in outcomes if not o.ok)
+    assert isinstance(refused, ValidationError) and "already on" in str(refused), refused
+    assert Membership.objects.count() == 1
+    assert events("organizations.membership.added") == 1
