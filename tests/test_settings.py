@@ -84,3 +84,9 @@ def test_a_production_response_carries_the_security_headers(tmp_path: Path) -> N
     assert headers["X-Content-Type-Options"] == "nosniff"
     assert headers["Referrer-Policy"] == "same-origin"
     assert headers["Cross-Origin-Opener-Policy"] == "same-origin"
+
+
+def test_it_refuses_a_visibility_timeout_that_is_not_a_number(tmp_path: Path) -> None:
+    result = run_manage(["check"], {"CELERY_BROKER_VISIBILITY_TIMEOUT": "1h"}, tmp_path)
+    assert result.returncode != 0
+    assert "CELERY_BROKER_VISIBILITY_TIMEOUT='1h' is not a whole number" in result.stderr
