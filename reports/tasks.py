@@ -8,6 +8,7 @@ from typing import Any
 
 from celery import shared_task
 from celery.signals import worker_ready
+from django.core.cache import cache
 from django.core.files.base import ContentFile
 from django.db import DatabaseError, InterfaceError, OperationalError, transaction
 from django.db.models import Q
@@ -36,20 +37,49 @@ def file_name(document: Any, suffix: str = "") -> str:
     return f"reports/org-{org}/{stem}{suffix}-{document.figures_sha256[:12]}.pdf"
 
 
+#: Sending a render: one quick retry (it reopens a pooled connection the broker dropped); the
+#: broker's connect and socket timeouts (beano/broker.py) bound each try, so filing a report
+#: waits a few seconds at most when the broker is down or hung, and then says it is queued.
+SEND_RETRY = {"max_retries": 1, "interval_start": 0.2, "interval_step": 0.5, "interval_max": 0.5}
+NOT_SENT = "Waiting for the task queue; it will be sent again."
+#: Seconds between tries to send one unsent version from the pages that poll its progress
+#: (every two seconds): a hung broker costs each try its timeouts.
+RESEND_EVERY = 10
+
+
+def _unsent_key(document: Any) -> str:
+    return f"reports:unsent:{kind_of(document)}:{document.pk}"
+
+
 def enqueue_render(document: Any) -> bool:
     """Send the render task; if the broker cannot be reached the version stays queued with no
     task id, and is sent again by the next look at its progress or by ``requeue_reports``."""
+    model = type(document)
     try:
         result = render_document.apply_async(
-            args=[kind_of(document), document.pk], retry=True, retry_policy={"max_retries": 2}
+            args=[kind_of(document), document.pk], retry=True, retry_policy=SEND_RETRY
         )
     except (BrokerError, OSError) as error:
         log.warning("report %s %s not queued: %s", kind_of(document), document.pk, error)
-        type(document).objects.filter(pk=document.pk, render_task_id="").update(
-            render_error="Waiting for the task queue; it will be sent again."
+        # No task id: an earlier try's id (a version queued again) would hide it from resending.
+        model.objects.filter(pk=document.pk, render_status=RenderStatus.QUEUED).update(
+            render_task_id="", render_error=NOT_SENT
         )
+        cache.set(_unsent_key(document), True, RESEND_EVERY)
         return False
-    type(document).objects.filter(pk=document.pk).update(render_task_id=result.id, render_error="")
+    model.objects.filter(pk=document.pk).update(render_task_id=result.id, render_error="")
+    cache.delete(_unsent_key(document))
+    return True
+
+
+def resend_if_unsent(document: Any) -> bool:
+    """Send a version queued with no task id (the broker could not be reached), unless a try
+    failed less than ``RESEND_EVERY`` seconds ago. True if a try was made (sent or not)."""
+    if document.render_status != RenderStatus.QUEUED or document.render_task_id:
+        return False
+    if cache.get(_unsent_key(document)):
+        return False
+    enqueue_render(document)
     return True
 
 

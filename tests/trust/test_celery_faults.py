@@ -1,4 +1,4 @@
-"""Celery faults: a worker killed in the middle of making a report, and a report sent twice.
+"""Celery faults: a worker killed in the middle of making a report, and the broker down or hung.
 The workers are real processes on whichever broker the run uses (kombu's file-system transport
 by default, Redis in CI); the hang that lets a test kill one mid-report is injected by the test's
 own launcher (tests/trust/slow_worker.py), not by the application."""
@@ -7,22 +7,27 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.conf import settings
-from django.core.management import call_command
+from django.core.cache import cache
+from django.core.management import CommandError, call_command
+from django.urls import reverse
 from django_celery_results.models import TaskResult
 
 from beano import broker
 from beano.celery import app as celery_app
 from reports import services
 from reports.models import FinancialReport, RenderStatus
+from reports.tasks import NOT_SENT
 from tests.test_celery_worker import _database_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -247,6 +252,206 @@ def test_a_report_sent_twice_at_once_is_made_once(workers, tenant, counted):
         "the second run done",
     )
     assert pdf_files(report) == [Path(report.pdf.name).name]
+
+
+# --- (b) The broker down or hung ------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def broker_at(url: str) -> Iterator[None]:
+    """Point this process's Celery app (what the web requests send with) at ``url``, with the
+    transport options the settings would give it, then back. Celery reads the environment's
+    CELERY_BROKER_URL before its configuration, so that is pointed too."""
+    saved = (celery_app.conf.broker_url, celery_app.conf.broker_transport_options)
+    saved_env = os.environ.get("CELERY_BROKER_URL")
+
+    def point(to: str, options: dict[str, Any]) -> None:
+        if "CELERY_BROKER_URL" in os.environ or saved_env is not None:
+            os.environ["CELERY_BROKER_URL"] = to
+        celery_app.conf.broker_url = to
+        celery_app.conf.broker_transport_options = options
+        celery_app._pool = None
+        celery_app.amqp._producer_pool = None
+        assert celery_app.conf.broker_url == to
+
+    point(
+        url,
+        broker.transport_options(
+            url,
+            broker_dir=settings.BROKER_DIR,
+            connect_timeout=settings.CELERY_BROKER_CONNECTION_TIMEOUT,
+        ),
+    )
+    try:
+        yield
+    finally:
+        point(*saved)
+
+
+@contextmanager
+def broker_down() -> Iterator[None]:
+    """Redis at a port nobody listens on: every connection is refused."""
+    with broker_at(f"redis://127.0.0.1:{free_port()}/0"):
+        yield
+
+
+@contextmanager
+def broker_hung() -> Iterator[None]:
+    """Redis at a port that accepts connections and never answers (a hung server, a full
+    network buffer): without a socket timeout a request would wait for ever."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(64)
+        with broker_at(f"redis://127.0.0.1:{silent.getsockname()[1]}/0"):
+            yield
+
+
+def timed(call: Callable[[], Any]) -> tuple[Any, float]:
+    start = time.monotonic()
+    value = call()
+    return value, time.monotonic() - start
+
+
+@pytest.fixture
+def bookkeeper(client: Any, tenant: Any) -> Any:
+    client.force_login(tenant.bookkeeper)
+    cache.clear()  # no resend throttle left from another test
+    return client
+
+
+def pages(tenant: Any, occasion: Any, report: FinancialReport | None) -> list[str]:
+    org = tenant.organization.pk
+    urls = [
+        reverse("dashboard"),
+        reverse("organization_home", args=[org]),
+        reverse("reports_home", args=[org]),
+        reverse("occasion_detail", args=[org, occasion.pk]),
+        reverse("report_closeout", args=[org, occasion.pk]),
+        reverse("report_versions", args=[org, occasion.pk]),
+        reverse("audit_log", args=[org]),
+    ]
+    if report is not None:
+        urls.append(reverse("report_status", args=[org, report.pk]))
+    return urls
+
+
+@pytest.mark.worker
+def test_with_the_broker_down_pages_work_filing_queues_and_the_poll_sends_it_later(
+    workers, bookkeeper, tenant, counted
+):
+    worker = workers.start()  # on the real broker, waiting
+    org = tenant.organization.pk
+    with broker_down():
+        for url in pages(tenant, counted, None):
+            response, took = timed(lambda u=url: bookkeeper.get(u))
+            assert response.status_code == 200, url
+            assert took < BOUNDED, (url, took)
+        response, took = timed(
+            lambda: bookkeeper.post(reverse("report_file", args=[org, counted.pk]))
+        )
+        assert response.status_code == 302 and took < BOUNDED, took  # filed
+        report = FinancialReport.objects.get()
+        assert report.version == 1 and report.render_status == RenderStatus.QUEUED
+        assert report.render_task_id == "" and report.render_error == NOT_SENT
+        for url in pages(tenant, counted, report):
+            response, took = timed(lambda u=url: bookkeeper.get(u))
+            assert response.status_code == 200, url
+            assert took < BOUNDED, (url, took)
+        status = bookkeeper.get(reverse("report_status", args=[org, report.pk])).content.decode()
+        assert f"Queued — {NOT_SENT}" in status and 'hx-trigger="every 2s"' in status
+        report.refresh_from_db()
+        assert report.render_task_id == ""  # still waiting, still polled
+
+    cache.clear()  # the ten seconds between tries pass
+    status = bookkeeper.get(reverse("report_status", args=[org, report.pk]))
+    assert status.status_code == 200
+    report.refresh_from_db()
+    assert report.render_task_id and report.render_error == ""  # sent by the poll
+    workers.wait_for(lambda: is_ready(report), "report made once the broker is back", worker)
+    made_once(report)
+
+
+def test_with_the_broker_hung_filing_returns_within_the_timeouts(bookkeeper, tenant, counted):
+    org = tenant.organization.pk
+    with broker_hung():
+        response, took = timed(
+            lambda: bookkeeper.post(reverse("report_file", args=[org, counted.pk]))
+        )
+        assert response.status_code == 302
+        assert took < BOUNDED, f"filing waited {took:.1f}s on a hung broker"
+        report = FinancialReport.objects.get()
+        assert report.render_status == RenderStatus.QUEUED and report.render_task_id == ""
+        # The status page polls every two seconds: one try per version per ten seconds.
+        for _ in range(3):
+            _, took = timed(lambda: bookkeeper.get(reverse("report_status", args=[org, report.pk])))
+            assert took < 1, f"a poll waited {took:.1f}s on a hung broker after a try"
+
+
+def test_requeue_reports_sends_what_the_broker_missed(tenant, counted, annual_report):
+    from reports.models import AnnualReport
+
+    annual_report.render_status = RenderStatus.QUEUED
+    annual_report.render_task_id = ""
+    annual_report.save()
+    with broker_down():
+        report = services.file_report(occasion=counted, by=tenant.bookkeeper)
+        with pytest.raises(CommandError, match="2 version\\(s\\) could not be sent"):
+            _call("requeue_reports")
+    report.refresh_from_db()
+    assert report.render_task_id == "" and report.render_error == NOT_SENT
+
+    out = _call("requeue_reports")
+
+    assert "Sent 2 report version(s)" in out
+    report.refresh_from_db()
+    annual_report = AnnualReport.objects.get(pk=annual_report.pk)
+    assert report.render_task_id and annual_report.render_task_id
+    assert report.render_error == ""
+    assert "Sent 0" in _call("requeue_reports")  # nothing left to send
+
+
+def test_requeue_reports_stuck_sends_versions_a_lost_worker_left(tenant, counted):
+    report = services.file_report(occasion=counted, by=tenant.bookkeeper)
+    report.refresh_from_db()
+    FinancialReport.objects.filter(pk=report.pk).update(render_status=RenderStatus.RENDERING)
+    lost = report.render_task_id
+    assert "Sent 0" in _call("requeue_reports")  # it has a task id: not unsent
+    assert f"FinancialReport {report.pk} (rendering, task {lost})" in _call(
+        "requeue_reports", "--stuck", "--dry-run"
+    )
+
+    assert "Sent 1" in _call("requeue_reports", "--stuck")
+
+    report.refresh_from_db()
+    assert report.render_status == RenderStatus.QUEUED and report.render_task_id != lost
+
+
+def test_a_remake_asked_while_the_broker_is_down_is_sent_when_it_is_back(
+    bookkeeper, tenant, counted
+):
+    org = tenant.organization.pk
+    report = services.file_report(occasion=counted, by=tenant.bookkeeper)
+    FinancialReport.objects.filter(pk=report.pk).update(
+        render_status=RenderStatus.FAILED, render_error="OSError: disk full"
+    )
+    with broker_down():
+        response = bookkeeper.post(reverse("report_rerender", args=[org, report.pk]))
+        assert response.status_code in (200, 302)
+    report.refresh_from_db()
+    # The earlier task's id is gone: the poll knows this version was never sent.
+    assert report.render_status == RenderStatus.QUEUED and report.render_task_id == ""
+
+    cache.clear()  # the ten seconds between tries pass
+    bookkeeper.get(reverse("report_status", args=[org, report.pk]))
+
+    report.refresh_from_db()
+    assert report.render_task_id and report.render_error == ""
 
 
 def _call(*args: str) -> str:
