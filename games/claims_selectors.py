@@ -11,7 +11,16 @@ from django.db.models import Prefetch, QuerySet
 from beano.rules import LimitName, limits_in_force
 from beano.rules.claims import balls_that_count
 from games.cards import ball_label
-from games.models import BallCall, CardVerification, Claim, DrawVerification, Game, Winner
+from games.models import (
+    BallCall,
+    CardVerification,
+    Claim,
+    DrawVerification,
+    Game,
+    PrizePart,
+    ProgressiveGame,
+    Winner,
+)
 from occasions.models import Occasion
 from organizations.models import Person, WorkerListEntry
 
@@ -44,6 +53,21 @@ def call_of(claim: Claim, counted: tuple[int, ...] | None = None) -> str:
     if not counted:
         return "before any ball"
     return f"{ball_label(counted[-1])} (ball {len(counted)})"
+
+
+def jackpot_calls_allowed(part: PrizePart) -> int | None:
+    """The calls within which ``part`` is won, if it is the jackpot of a progressive game that
+    carries a series (the game's first prize, 3.04(8)(a)2); None for any other prize."""
+    progressive = ProgressiveGame.objects.filter(game_id=part.game_id).first()
+    if progressive is None:
+        return None
+    first = (
+        PrizePart.objects.filter(game_id=part.game_id)
+        .order_by("order", "pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    return progressive.calls_allowed if first == part.pk else None
 
 
 def remaining_balls(claim: Claim, counted: tuple[int, ...]) -> list[int]:

@@ -323,7 +323,8 @@ def record_winners(
 ) -> list[Winner]:
     """The winners of one prize, all determined on the call of the same number, recorded together
     with their shares (3.04(6)(f)); each card verified as winning (6)(e); a person on the
-    organization's worker list plays only under the Director's authorization (1)(h)."""
+    organization's worker list plays only under the Director's authorization (1)(h); a
+    progressive game's jackpot only within the calls its series allows (8)(a)2."""
     if not claims or len(claims) != len(players):
         raise ValidationError("Give each winning claim its player.")
     if len({c.pk for c in claims}) != len(claims):
@@ -357,6 +358,7 @@ def record_winners(
         already_awarded=Winner.objects.filter(claim__part=part).exists(),
     )
     checks: list[tuple[str, Any]] = [(SHARE_PRIZE, split)]
+    jackpot_calls = selectors.jackpot_calls_allowed(part)
     for (claim, player), name in zip(pairs, names, strict=True):
         card = selectors.latest_card_verification(claim)
         person = player.person
@@ -370,7 +372,12 @@ def record_winners(
                         on_worker_list=person is not None
                         and selectors.on_worker_list(person, occasion),
                     ),
-                    WinningClaimFacts(player=name, card_verified_valid=bool(card and card.valid)),
+                    WinningClaimFacts(
+                        player=name,
+                        card_verified_valid=bool(card and card.valid),
+                        balls_counted=len(selectors.counted_balls(claim)),
+                        jackpot_calls_allowed=jackpot_calls,
+                    ),
                 ],
             )
         )

@@ -28,13 +28,16 @@ from beano.rules.jackpots import (
     SettleFacts,
 )
 from games import jackpot_selectors as selectors
+from games.claims_selectors import counted_balls
 from games.models import (
     Arrangement,
+    BallCall,
     Game,
     JackpotLedgerEntry,
     PrizePart,
     ProgressiveGame,
     ProgressiveSeries,
+    Winner,
 )
 from occasions.extras_services import money, text
 from occasions.models import Occasion
@@ -330,6 +333,19 @@ def attach_game(*, game: Game, series: ProgressiveSeries, by: Any) -> Progressiv
     return pg
 
 
+def _jackpot_winners(pg: ProgressiveGame) -> tuple[str, ...]:
+    """The players recorded as winning the game's jackpot (its first prize) within the calls."""
+    part = PrizePart.objects.filter(game_id=pg.game_id).order_by("order", "pk").first()
+    if part is None:
+        return ()
+    winners = Winner.objects.filter(claim__part=part).select_related("claim")
+    return tuple(
+        w.player_name
+        for w in winners.order_by("claim__claimed_at", "pk")
+        if len(counted_balls(w.claim)) <= pg.calls_allowed
+    )
+
+
 @rules.atomic()
 def settle_game(
     *,
@@ -341,7 +357,9 @@ def settle_game(
     """Record the outcome in the series' ledger (3.04(8)(a)2): a jackpot won within the calls
     is paid and the series is won, nothing carried out; otherwise the jackpot is carried out
     whole to the next occasion, where the increment is added. A consolation is funded and paid
-    that night and does not reduce the jackpot."""
+    that night and does not reduce the jackpot. The outcome is the game's: won only when the
+    winner of the jackpot is recorded within the calls (once balls are on record), never carried
+    over when one is."""
     # The series first, then its game: the order every jackpot service locks in, so two of them
     # acting on one series wait for each other instead of deadlocking.
     series_id = ProgressiveGame.objects.values_list("series_id", flat=True).get(
@@ -369,6 +387,9 @@ def settle_game(
             won_within_calls=bool(won_within_calls),
             consolation_paid=bool(consolation_paid),
             consolation_announced=series.consolation_amount,
+            calls_allowed=pg.calls_allowed,
+            draw_recorded=BallCall.objects.filter(game=pg.game, voided_at__isnull=True).exists(),
+            jackpot_winners=_jackpot_winners(pg),
         ),
         on=occasion.date,
         actor=by,

@@ -110,7 +110,7 @@ def full_record(occasion: Occasion) -> FullRecord:
     )
     games = list(
         Game.objects.filter(occasion=occasion)
-        .select_related("balls_confirmed_by")
+        .select_related("balls_confirmed_by", "progressive__series", "progressive__ledger_entry")
         .prefetch_related(
             Prefetch(
                 "parts",

@@ -4,7 +4,12 @@ an inspector (assigned and Commission-wide) and a Commission admin."""
 from __future__ import annotations
 
 import datetime as dt
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -653,6 +658,100 @@ def ball_call(draw_game: Any, tenant: Tenant) -> Any:
 def ball_call_kwargs(ball_call: Any) -> dict[str, int]:
     """The URL arguments of ``ball_call``: its occasion, its game and itself."""
     return {"pk": ball_call.game.occasion_id, "game_pk": ball_call.game_id, "call_pk": ball_call.pk}
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _database_url() -> str:
+    from django.db import connection
+
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+class CeleryWorker:
+    """A real Celery worker process (``celery -A beano worker``) on the broker the settings
+    name, against the test database and media folder; its output goes to a log file, read on
+    failure (a pipe nobody reads would stall a talkative worker)."""
+
+    def __init__(self, log_path: Path) -> None:
+        from django.conf import settings
+
+        from beano.celery import app
+
+        # Messages left by earlier tests (a report filed in a transactional test is queued
+        # on commit, and nothing consumed it) would be worked through first.
+        app.control.purge()
+        env = {
+            **os.environ,
+            "DATABASE_URL": _database_url(),
+            "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+            "BEANO_DATA_DIR": str(settings.DATA_DIR),
+            "MEDIA_ROOT": str(settings.MEDIA_ROOT),
+        }
+        self.log_path = log_path
+        with open(log_path, "w") as log:
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "beano",
+                    "worker",
+                    "--pool=solo",
+                    "--without-heartbeat",
+                    "--without-mingle",
+                    "--without-gossip",
+                    "--loglevel=WARNING",
+                    f"--hostname=test-{os.getpid()}@%h",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+
+    def poll(self) -> int | None:
+        return self.process.poll()
+
+    def log(self) -> str:
+        return self.log_path.read_text()
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture
+def start_worker(transactional_db: None, tmp_path: Path) -> Iterator[Callable[[], CeleryWorker]]:
+    """Start a real Celery worker when the test is ready for it (its settings in place); it is
+    stopped after the test. The database must be transactional for the worker, another
+    process, to see the rows the test commits."""
+    started: list[CeleryWorker] = []
+
+    def start() -> CeleryWorker:
+        worker = CeleryWorker(tmp_path / f"celery-worker-{len(started) + 1}.log")
+        started.append(worker)
+        return worker
+
+    yield start
+    for worker in started:
+        worker.stop()
+
+
+@pytest.fixture
+def worker_process(start_worker: Callable[[], CeleryWorker]) -> CeleryWorker:
+    return start_worker()
 
 
 # The reports' fixtures (a known closed night, its close-out and filing), for every test folder.

@@ -301,6 +301,10 @@ class WinningClaimFacts:
 
     player: str
     card_verified_valid: bool
+    #: The balls that counted for the claim (3.04(6)(a)).
+    balls_counted: int = 0
+    #: For the jackpot prize of a progressive game, the calls its series allows; else None.
+    jackpot_calls_allowed: int | None = None
 
 
 @rule(

@@ -15,7 +15,9 @@ from decimal import Decimal
 from django.db import models
 
 from beano.rules.base import rule
+from beano.rules.claims import WinningClaimFacts
 from beano.rules.limits import LimitName, Limits
+from beano.rules.workers import RECORD_WINNER
 
 START_SERIES = "jackpot.series.start"
 CHANGE_SERIES_RULES = "jackpot.series.change_rules"
@@ -238,6 +240,11 @@ class SettleFacts:
     won_within_calls: bool
     consolation_paid: bool
     consolation_announced: Decimal
+    calls_allowed: int = 0
+    #: Balls were called in the game: its draw is on record.
+    draw_recorded: bool = False
+    #: The winners of the jackpot prize recorded in the game within the calls.
+    jackpot_winners: tuple[str, ...] = ()
 
 
 @rule(
@@ -254,3 +261,43 @@ def settled_as_announced(f: SettleFacts, limits: Limits) -> Iterator[str]:
         yield f"Game {f.game_number}: a jackpot won within the calls pays no consolation."
     if f.consolation_paid and f.consolation_announced <= 0:
         yield f"Game {f.game_number}: the announced rules of this series have no consolation."
+
+
+@rule(
+    code="J-8A2-AS-PLAYED",
+    citation="961 CMR 3.04(8)(a)",
+    title="(8)(a)2: the outcome recorded is the game's, as its draw and winners are recorded",
+    guards=(SETTLE_GAME,),
+)
+def settled_as_played(f: SettleFacts, limits: Limits) -> Iterator[str]:
+    """The jackpot is carried over only when it was not won: a jackpot whose winner is recorded
+    within the calls is recorded as won (carried over as well, it would be paid twice), and one
+    is recorded as won only when its winner is, once the game's draw is on record."""
+    if f.won_within_calls and f.draw_recorded and not f.jackpot_winners:
+        yield (
+            f"Game {f.game_number}: no winner of the jackpot is recorded within its "
+            f"{f.calls_allowed} calls. Record the winner first, or the jackpot as not won."
+        )
+    if not f.won_within_calls and f.jackpot_winners:
+        yield (
+            f"Game {f.game_number}: {' and '.join(f.jackpot_winners)} won the jackpot within "
+            f"its {f.calls_allowed} calls: it is not carried over. Record it as won."
+        )
+
+
+@rule(
+    code="J-8A2-WON-WITHIN-CALLS",
+    citation="961 CMR 3.04(8)(a)",
+    title="(8)(a)2: a progressive game's jackpot is won only within the calls announced",
+    guards=(RECORD_WINNER,),
+)
+def jackpot_won_within_the_calls(f: WinningClaimFacts, limits: Limits) -> Iterator[str]:
+    """The jackpot goes to a winner within the number of calls the series' announced rules
+    allow that night; a claim on a later call does not win it (the first after the calls wins
+    the consolation, where the rules announce one)."""
+    allowed = f.jackpot_calls_allowed
+    if allowed is not None and f.balls_counted > allowed:
+        yield (
+            f"{f.player} won on ball {f.balls_counted}: the jackpot is won only within "
+            f"{allowed} calls."
+        )

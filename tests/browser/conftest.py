@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -37,22 +37,38 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A hall laptop's browser tab. Whatever the Content Security Policy refuses on any page
-    the test visits (an inline script or style, a foreign source) fails the test."""
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    page = context.new_page()
+def new_tab(browser: Any) -> Iterator[Callable[[], Any]]:
+    """Open a browser tab of its own (its own cookies: another person at another computer),
+    1366×768 like a hall laptop. Whatever the Content Security Policy refuses on any page a tab
+    visits (an inline script or style, a foreign source) fails the test."""
+    contexts: list[Any] = []
     violations: list[str] = []
-    page.on(
-        "console",
-        lambda message: (
-            violations.append(message.text) if "Content Security Policy" in message.text else None
-        ),
-    )
-    page.csp_violations = violations  # tests may look, e.g. to prove the listener works
-    yield page
-    context.close()
+
+    def open_tab() -> Any:
+        context = browser.new_context(viewport={"width": 1366, "height": 768})
+        contexts.append(context)
+        page = context.new_page()
+        page.on(
+            "console",
+            lambda message: (
+                violations.append(message.text)
+                if "Content Security Policy" in message.text
+                else None
+            ),
+        )
+        page.csp_violations = violations  # tests may look, e.g. to prove the listener works
+        return page
+
+    yield open_tab
+    for context in contexts:
+        context.close()
     assert not violations, "refused by the Content Security Policy:\n" + "\n".join(violations)
+
+
+@pytest.fixture
+def page(new_tab: Callable[[], Any]) -> Any:
+    """A hall laptop's browser tab."""
+    return new_tab()
 
 
 @pytest.fixture(autouse=True)

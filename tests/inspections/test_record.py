@@ -86,6 +86,45 @@ def test_it_shows_the_night_from_the_checklist_to_the_payouts(client, tenant, in
     assert "123-45-6789" not in page and "sealed:" not in page
 
 
+def test_a_progressive_game_shows_its_jackpot_and_the_ledger(
+    client, tenant, inspector, played, jackpot_series
+):
+    """The night's jackpot as carried in, and what the series' ledger recorded of it."""
+    from games.models import JackpotLedgerEntry, ProgressiveGame
+
+    game = played.games.get()
+    game.kind = "progressive"
+    game.save(update_fields=["kind"])
+    pg = ProgressiveGame.objects.create(
+        game=game,
+        series=jackpot_series,
+        occasion=played,
+        carried_in=Decimal("1500.00"),
+        jackpot_amount=Decimal("1600.00"),
+        calls_allowed=52,
+        attached_at=night(played.date, 18),
+        outcome="won",
+        closed_at=night(played.date, 21),
+    )
+    JackpotLedgerEntry.objects.create(
+        series=jackpot_series,
+        occasion=played,
+        game=pg,
+        carried_in=Decimal("1500.00"),
+        added=Decimal("100.00"),
+        paid=Decimal("1600.00"),
+        paid_kind="jackpot",
+        carried_out=Decimal("0.00"),
+        recorded_at=night(played.date, 21),
+    )
+    login(client, inspector)
+    page = client.get(_url(played)).content.decode()
+    assert (
+        "$1,600.00 within 52 calls, $1,500.00 carried in · won within the calls; ledger: paid "
+        "$1,600.00 (jackpot), $0.00 carried out."
+    ) in page
+
+
 def test_it_keeps_its_query_count_as_games_and_calls_grow(client, tenant, inspector):
     (small_night,) = played_occasions(tenant, 1, games=1, calls=3)
     (large_night,) = played_occasions(

@@ -13,7 +13,6 @@ from django.urls import reverse
 from organizations.models import AuditEvent
 from reports.models import CloseOut, Expense, FinancialReport, LawfulPurposeDisbursement
 from tests.reports.conftest import COUNTS, KNOWN, at
-from tests.test_celery_worker import worker_process  # noqa: F401
 
 
 def closeout_url(occasion) -> str:
@@ -195,7 +194,7 @@ def test_an_annual_amendment_needs_a_reason(tenant, annual_report, disbursement)
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
-def test_a_real_worker_makes_the_filed_report(worker_process, tenant, counted):  # noqa: F811
+def test_a_real_worker_makes_the_filed_report(worker_process, tenant, counted):
     from reports import services
 
     report = services.file_report(occasion=counted, by=tenant.bookkeeper)
@@ -205,7 +204,7 @@ def test_a_real_worker_makes_the_filed_report(worker_process, tenant, counted): 
         if report.render_status in ("ready", "failed"):
             break
         if worker_process.poll() is not None:
-            pytest.fail(f"the worker died: {worker_process.stdout.read()}")
+            pytest.fail(f"the worker died: {worker_process.log()}")
         time.sleep(0.5)
     assert report.render_status == "ready", report.render_error
     assert report.render_task_id

@@ -11,6 +11,7 @@ import pytest
 
 from beano import rules
 from beano.rules import AuthorizationFact, LimitName, Limits
+from beano.rules.claims import WinningClaimFacts
 from beano.rules.jackpots import (
     ATTACH_GAME,
     CHANGE_SERIES_RULES,
@@ -24,6 +25,9 @@ from beano.rules.jackpots import (
     next_calls,
     next_jackpot,
 )
+from beano.rules.workers import RECORD_WINNER, PlayerFacts
+
+PLAYER = PlayerFacts(person_id=0, name="Ann Pires", on_worker_list=False)
 
 DAY = dt.date(2026, 12, 4)
 LIMITS = Limits(
@@ -252,6 +256,53 @@ def test_it_refuses_a_consolation_the_rules_do_not_announce():
 def test_it_refuses_a_consolation_with_a_jackpot_won_within_the_calls():
     facts = SettleFacts(13, True, True, Decimal("100.00"))
     assert refused(judge(SETTLE_GAME, facts)) == {"J-8A2-AS-ANNOUNCED": EIGHT_A}
+
+
+# The outcome is the game's, as its draw and winners are recorded
+
+PLAYED = SettleFacts(13, True, False, Decimal("100.00"), calls_allowed=52, draw_recorded=True)
+
+
+def test_it_allows_the_outcome_the_game_recorded():
+    assert judge(SETTLE_GAME, dataclasses.replace(PLAYED, jackpot_winners=("Ann Pires",))).allowed
+    not_won = dataclasses.replace(PLAYED, won_within_calls=False)
+    assert judge(SETTLE_GAME, not_won).allowed
+    assert judge(SETTLE_GAME, dataclasses.replace(not_won, consolation_paid=True)).allowed
+
+
+def test_it_refuses_a_jackpot_won_with_no_winner_in_the_draw_recorded():
+    decision = judge(SETTLE_GAME, PLAYED)
+    assert refused(decision) == {"J-8A2-AS-PLAYED": EIGHT_A}
+    assert "no winner of the jackpot is recorded within its 52 calls" in str(decision.violations)
+    # A game whose draw is not kept here (no ball recorded): the outcome is as recorded.
+    assert judge(SETTLE_GAME, dataclasses.replace(PLAYED, draw_recorded=False)).allowed
+
+
+@pytest.mark.parametrize("consolation", [False, True])
+def test_it_refuses_to_carry_over_a_jackpot_won_within_the_calls(consolation):
+    facts = dataclasses.replace(
+        PLAYED,
+        won_within_calls=False,
+        consolation_paid=consolation,
+        jackpot_winners=("Ann Pires", "Joe Dias"),
+    )
+    decision = judge(SETTLE_GAME, facts)
+    assert refused(decision) == {"J-8A2-AS-PLAYED": EIGHT_A}
+    assert "Ann Pires and Joe Dias won the jackpot within its 52 calls" in str(decision.violations)
+
+
+def test_a_jackpot_is_won_only_within_the_calls():
+    within = WinningClaimFacts("Ann Pires", True, balls_counted=52, jackpot_calls_allowed=52)
+    assert judge(RECORD_WINNER, [within, PLAYER]).allowed
+    after = dataclasses.replace(within, balls_counted=53)
+    decision = judge(RECORD_WINNER, [after, PLAYER])
+    assert refused(decision) == {"J-8A2-WON-WITHIN-CALLS": EIGHT_A}
+    assert "Ann Pires won on ball 53: the jackpot is won only within 52 calls." in str(
+        decision.violations
+    )
+    # Any other prize, a progressive game's consolation among them, on any call.
+    other = dataclasses.replace(after, jackpot_calls_allowed=None)
+    assert judge(RECORD_WINNER, [other, PLAYER]).allowed
 
 
 def test_no_authorization_waives_a_jackpot_rule():
