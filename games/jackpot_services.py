@@ -36,6 +36,7 @@ from games.models import (
     ProgressiveGame,
     ProgressiveSeries,
 )
+from occasions import live
 from occasions.extras_services import money, text
 from occasions.models import Occasion
 from organizations.audit import acting_user, changed, record_event, snapshot
@@ -247,6 +248,7 @@ def _set_prize(game: Game, series: ProgressiveSeries, jackpot: Decimal) -> Prize
         )
     part.amount, part.arrangement, part.kind = jackpot, series.arrangement, PrizePart.Kind.CASH
     part.save(update_fields=["amount", "arrangement", "kind"])
+    live.changed(game.occasion_id)
     return part
 
 
