@@ -1,13 +1,12 @@
 """Query scaling of the busy pages: queries and server time at 1x and 10x data.
 
 Speed is measured here, never asserted by timing tests. Run with `make bench-quick` (one line
-per figure) or `make bench` (also writes bench/RESULTS.json and the table in bench/RESULTS.md).
+per figure) or `make bench` (also writes its section of bench/RESULTS.json and bench/RESULTS.md).
 Each scenario builds its data in a fresh SQLite database under a temporary folder."""
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 import platform
 import statistics
@@ -36,6 +35,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
 from bench import scenarios  # noqa: E402
+from bench.results import save  # noqa: E402
 
 
 @dataclass
@@ -81,29 +81,19 @@ def results_markdown(out: dict) -> str:
     ]
     return "\n".join(
         [
-            "# Benchmark results",
+            "## Query scaling of the busy pages, 1× and 10× data (`bench/queries.py`)",
             "",
-            "Speed is measured here, not asserted by tests. `make bench-quick` prints one line",
-            "per page; `make bench` also writes this file and `bench/RESULTS.json`.",
             f"Taken {out['taken']} on {out['machine']}: development settings (DEBUG on,",
-            "SQLite), Django's test client, so server time only.",
-            "",
-            "## Query scaling of the busy pages (1× and 10× data)",
+            "SQLite, the cache in the process), Django's test client, so server time only.",
             "",
             "| Page | Rows | Queries | Median ms | p95 ms |",
             "|---|---|---|---|---|",
             *rows,
             "",
             "Every page keeps the same number of queries at ten times the data. The flashboard's",
-            "poll, most of a hall's traffic, answers 304 in two queries when no ball was called",
-            "since its last poll. The worker list grows in time with its rows: each entry is",
-            "judged again by the rules on the day shown.",
-            "",
-            "## Not measured yet",
-            "",
-            "The load test (1,000 simulated halls against gunicorn on PostgreSQL and Redis, with",
-            "the ratio to the framework's ceiling), the report-generation timing and the statewide",
-            "data set belong to the benchmarks issue and are not built yet.",
+            "poll, most of a hall's traffic, answers 304 from the cache without a query when no",
+            "ball was called since its last poll. The worker list grows in time with its rows:",
+            "each entry is judged again by the rules on the day shown.",
             "",
         ]
     )
@@ -139,9 +129,8 @@ def main() -> int:
             f"{platform.python_version()}, SQLite {connection.Database.sqlite_version}",
             "figures": [asdict(f) for f in figures],
         }
-        (ROOT / "bench" / "RESULTS.json").write_text(json.dumps(out, indent=2) + "\n")
-        (ROOT / "bench" / "RESULTS.md").write_text(results_markdown(out))
-        print("wrote bench/RESULTS.json and bench/RESULTS.md")
+        save("queries", out, results_markdown(out))
+        print("queries: wrote bench/RESULTS.json and bench/RESULTS.md")
     return 0 if ok else 1
 
 

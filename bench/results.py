@@ -1,0 +1,100 @@
+"""bench/RESULTS.json and bench/RESULTS.md, written section by section: each benchmark saves its
+own section (its figures and its part of the page) and leaves the others as they were, so
+``make bench`` can run them one after the other and a single one can be run again alone."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import os
+import platform
+import subprocess
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+JSON_PATH = HERE / "RESULTS.json"
+MD_PATH = HERE / "RESULTS.md"
+#: The order of the sections on the page.
+ORDER = ("queries", "load", "statewide")
+
+HEADER = """# Benchmark results
+
+Speed is measured here, not asserted by tests. `make bench-quick` prints one line per figure
+(in under a minute); `make bench` runs every benchmark in full and writes this file and
+`bench/RESULTS.json`, section by section. What they need: see bench/README.md.
+"""
+
+FOOTER = """## Not measured yet
+
+The report generation's timing belongs to the reports part of the benchmarks issue and is not
+built yet.
+"""
+
+
+def machine() -> str:
+    """What the figures were taken on: the processor, its cores, the memory, the versions."""
+    cpu = platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = ""
+    try:
+        kib = int(Path("/proc/meminfo").read_text().split()[1])
+        memory = f", {kib / 1024 / 1024:.0f} GiB memory"
+    except (OSError, ValueError, IndexError):
+        pass
+    return f"{cpu}, {os.cpu_count()} cores{memory}, Python {platform.python_version()}"
+
+
+def now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def load() -> dict[str, Any]:
+    if not JSON_PATH.exists():
+        return {}
+    data = json.loads(JSON_PATH.read_text())
+    if "figures" in data:  # the first layout: the query scaling alone
+        data = {"queries": {"taken": data["taken"], "machine": data["machine"], **data}}
+    return data
+
+
+def save(section: str, data: dict[str, Any], markdown: str) -> None:
+    """Replace one section's figures and text, keep the others, write both files."""
+    everything = load()
+    everything[section] = {**data, "markdown": markdown}
+    JSON_PATH.write_text(json.dumps(everything, indent=2, default=str) + "\n")
+    parts = [HEADER]
+    for name in (*ORDER, *sorted(set(everything) - set(ORDER))):
+        if name in everything and everything[name].get("markdown"):
+            parts.append(everything[name]["markdown"].rstrip() + "\n")
+    parts.append(FOOTER)
+    MD_PATH.write_text("\n".join(parts))
+
+
+def git_commit() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=HERE,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+        return out.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def percentile(sorted_values: list[float], p: float) -> float:
+    """The value below which ``p`` percent of the (sorted) values fall (nearest rank)."""
+    if not sorted_values:
+        return 0.0
+    rank = math.ceil(p / 100 * len(sorted_values))
+    return sorted_values[max(0, min(len(sorted_values), rank) - 1)]
