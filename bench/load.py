@@ -1,0 +1,486 @@
+"""The load test: a statewide Friday night against gunicorn with the production settings.
+
+It makes a fresh PostgreSQL database, migrates it, seeds ``--halls`` halls playing tonight
+(bench/halls.py), collects the static files, starts gunicorn (DEBUG off, PostgreSQL, the cache
+and the broker on Redis, behind a TLS proxy as production runs) with bench/settings.py, which adds
+a bare constant view, and drives it from client processes (bench/loadclient.py, asyncio and
+aiohttp) in three phases:
+
+1. the ceiling: GET the constant view from ``--connections`` connections back to back;
+2. the capacity: the night's mix, in its proportions, from the same connections back to back;
+   its throughput over the ceiling's is the ratio reported (the target is 0.5 or more);
+3. the night: every hall at its own pace (bench/loadclient.py's ``Pace``), for each count of
+   halls asked (``--halls 250,1000``): requests per second, p50/p95/p99 and errors per kind.
+
+Errors are answers other than 2xx/3xx, refusals where a success was expected (a ball or a sale the
+rules refused), and failed connections; an expected 304 is not one. Speed is reported, never
+asserted: the exit status is 0 unless the run itself could not be made.
+
+    python bench/load.py                 # the full run: writes bench/RESULTS.{json,md}
+    python bench/load.py --quick         # a short run, one line per figure, nothing written
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench import loadclient  # noqa: E402
+from bench.results import machine, now, percentile  # noqa: E402
+
+HOST = "127.0.0.1"
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a short run, nothing written")
+    parser.add_argument("--halls", default="", help="hall counts of the paced nights: 250,1000")
+    parser.add_argument("--duration", type=float, default=0, help="seconds of each phase")
+    parser.add_argument("--connections", type=int, default=64, help="closed-loop connections")
+    parser.add_argument("--clients", type=int, default=0, help="client processes (default: 2)")
+    parser.add_argument("--workers", type=int, default=int(os.environ.get("BENCH_WORKERS", 4)))
+    parser.add_argument("--threads", type=int, default=int(os.environ.get("BENCH_THREADS", 4)))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("BENCH_PORT", 8765)))
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("BENCH_DATABASE_URL", "postgres://beano@127.0.0.1:5432/beano_bench"),
+        help="the database to create afresh (its name must contain 'bench')",
+    )
+    parser.add_argument(
+        "--admin-url",
+        default=os.environ.get("BENCH_PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres"),
+        help="a PostgreSQL superuser's connection, to create the role and the database",
+    )
+    parser.add_argument(
+        "--redis-url",
+        default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/3"),
+        help="a Redis database of its own (flushed at the start)",
+    )
+    parser.add_argument("--phases", default="ceiling,polls,capacity,night")
+    args = parser.parse_args(argv)
+    if not args.halls:
+        args.halls = "100" if args.quick else "250,500,1000"
+    args.hall_counts = [int(n) for n in args.halls.split(",")]
+    if not args.duration:
+        args.duration = 6 if args.quick else 60
+    if not args.clients:
+        args.clients = 2
+    if "bench" not in urlparse(args.database_url).path:
+        parser.error("the bench database is dropped and made again: its name must say 'bench'")
+    return args
+
+
+def production_env(args: argparse.Namespace, data_dir: Path) -> dict[str, str]:
+    """The environment production runs with (README: Configuration), on this machine."""
+    return {
+        "DJANGO_SETTINGS_MODULE": "bench.settings",
+        "DEBUG": "off",
+        "SECRET_KEY": secrets.token_urlsafe(48),
+        "ALLOWED_HOSTS": HOST,
+        "DATABASE_URL": args.database_url,
+        "DB_CONN_MAX_AGE": "60",
+        "CACHE_URL": args.redis_url,
+        "CELERY_BROKER_URL": args.redis_url,
+        "BEHIND_TLS_PROXY": "on",  # the client sends X-Forwarded-Proto: https, as a proxy would
+        "BEANO_DATA_DIR": str(data_dir),
+        "STATIC_ROOT": str(data_dir / "static"),
+        "LOG_LEVEL": "WARNING",
+        "PYTHONPATH": str(ROOT),
+    }
+
+
+def fresh_database(args: argparse.Namespace) -> str:
+    """Drop and create the bench database (and its role, as .ci/run does); the server's version."""
+    import psycopg
+
+    url = urlparse(args.database_url)
+    name, user = url.path.lstrip("/"), url.username or "postgres"
+    with psycopg.connect(args.admin_url, autocommit=True) as admin:
+        exists = admin.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [user]).fetchone()
+        if not exists:
+            admin.execute(f'CREATE ROLE "{user}" LOGIN CREATEDB')
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{name}" OWNER "{user}"')
+        return admin.execute("SHOW server_version").fetchone()[0]
+
+
+def flush_redis(url: str) -> str:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    return client.info("server")["redis_version"]
+
+
+class Server:
+    """gunicorn with the production settings, started and stopped here."""
+
+    def __init__(self, args: argparse.Namespace, env: dict[str, str], log: Path) -> None:
+        self.args = args
+        self.env = {**os.environ, **env}
+        self.log = log
+        self.base = f"http://{HOST}:{args.port}"
+
+    def __enter__(self) -> Server:
+        a = self.args
+        command = [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "beano.wsgi:application",
+            f"--bind={HOST}:{a.port}",
+            f"--workers={a.workers}",
+            "--worker-class=gthread",
+            f"--threads={a.threads}",
+            "--keep-alive=30",
+            "--backlog=4096",
+            "--log-level=warning",
+            "--preload",
+        ]
+        self.process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log.open("ab"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        deadline = time.time() + 60
+        request = urllib.request.Request(
+            self.base + "/bench/constant/", headers={"X-Forwarded-Proto": "https"}
+        )
+        while True:
+            try:
+                with urllib.request.urlopen(request, timeout=2) as response:
+                    if response.status == 200:
+                        return self
+            except OSError:
+                pass
+            if self.process.poll() is not None or time.time() > deadline:
+                raise SystemExit(f"gunicorn did not start; see {self.log}")
+            time.sleep(0.2)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+
+
+def _specs(
+    night: dict[str, Any], n: int, args: argparse.Namespace, mode: str, base: str
+) -> list[dict[str, Any]]:
+    """The first ``n`` halls shared among the client processes, each inspector going with the
+    halls they look after."""
+    from bench.halls import HALLS_PER_INSPECTOR
+
+    halls = night["halls"][:n]
+    inspectors = night["inspectors"][: (n + HALLS_PER_INSPECTOR - 1) // HALLS_PER_INSPECTOR]
+    k = max(1, min(args.clients, len(inspectors)))
+    specs = []
+    start_at = time.time() + 2.0
+    for p in range(k):
+        mine = [i for i in range(len(inspectors)) if i % k == p]
+        indexes = [h for i in mine for h in inspectors[i]["halls"] if h < n]
+        local = {h: j for j, h in enumerate(indexes)}
+        specs.append(
+            {
+                "base": base,
+                "host": f"{HOST}:{args.port}",
+                "mode": mode,
+                "duration": args.duration,
+                "concurrency": max(1, args.connections // k),
+                "connections": max(1, args.connections // k) if mode != "paced" else 256,
+                "halls": [halls[h] for h in indexes],
+                "inspectors": [
+                    {**inspectors[i], "halls": [local[h] for h in inspectors[i]["halls"] if h < n]}
+                    for i in mine
+                ],
+                "start_at": start_at,
+                "seed": p + 1,
+            }
+        )
+    return specs
+
+
+def drive(specs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Run the client processes and merge what they measured."""
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(len(specs)) as pool:
+        outs = pool.map(loadclient.run, specs)
+    elapsed = max(o["elapsed"] for o in outs)
+    merged: dict[str, dict[str, Any]] = {}
+    for out in outs:
+        for kind, s in out["stats"].items():
+            m = merged.setdefault(
+                kind,
+                {"times": [], "statuses": {}, "errors": 0, "samples": [], "not_modified": 0},
+            )
+            m["times"] += s["times"]
+            m["errors"] += s["errors"]
+            m["not_modified"] += s["not_modified"]
+            m["late"] = m.get("late", 0) + s["late"]
+            m["samples"] += s["samples"][: max(0, 5 - len(m["samples"]))]
+            for status, count in s["statuses"].items():
+                m["statuses"][status] = m["statuses"].get(status, 0) + count
+    return {"elapsed": elapsed, "kinds": {k: summary(v, elapsed) for k, v in merged.items()}}
+
+
+def summary(m: dict[str, Any], elapsed: float) -> dict[str, Any]:
+    times = sorted(m["times"])
+    return {
+        "requests": len(times),
+        "rps": round(len(times) / elapsed, 1),
+        "p50_ms": round(percentile(times, 50), 1),
+        "p95_ms": round(percentile(times, 95), 1),
+        "p99_ms": round(percentile(times, 99), 1),
+        "max_ms": round(times[-1], 1) if times else 0.0,
+        "errors": m["errors"],
+        "not_modified": m["not_modified"],
+        "late": m.get("late", 0),
+        "statuses": m["statuses"],
+        "samples": m["samples"],
+        "_times": times,
+    }
+
+
+def total(phase: dict[str, Any]) -> dict[str, Any]:
+    times = sorted(t for k in phase["kinds"].values() for t in k["_times"])
+    requests = len(times)
+    return {
+        "requests": requests,
+        "rps": round(requests / phase["elapsed"], 1),
+        "p50_ms": round(percentile(times, 50), 1),
+        "p95_ms": round(percentile(times, 95), 1),
+        "p99_ms": round(percentile(times, 99), 1),
+        "errors": sum(k["errors"] for k in phase["kinds"].values()),
+    }
+
+
+def strip(phase: dict[str, Any]) -> dict[str, Any]:
+    """Without the raw times (for RESULTS.json)."""
+    return {
+        **phase,
+        "kinds": {
+            k: {f: v for f, v in s.items() if f != "_times"} for k, s in phase["kinds"].items()
+        },
+    }
+
+
+def line(label: str, figures: dict[str, Any], extra: str = "") -> str:
+    return (
+        f"{label:<44} {figures['rps']:>8.1f} req/s  p50 {figures['p50_ms']:>6.1f} ms  "
+        f"p95 {figures['p95_ms']:>6.1f} ms  p99 {figures['p99_ms']:>6.1f} ms  "
+        f"errors {figures['errors']}{extra}"
+    )
+
+
+def _row(label: str, f: dict[str, Any]) -> str:
+    share = ""
+    if f.get("not_modified"):
+        share = f" ({100 * f['not_modified'] / max(1, f['requests']):.0f} % 304)"
+    return (
+        f"| {label}{share} | {f['rps']} | {f['p50_ms']} | {f['p95_ms']} | {f['p99_ms']} | "
+        f"{f['errors']} |"
+    )
+
+
+def markdown(out: dict[str, Any]) -> str:
+    """The load test's section of bench/RESULTS.md."""
+    head = "| Requests | req/s | p50 ms | p95 ms | p99 ms | errors |"
+    rule = "|---|---|---|---|---|---|"
+    lines = [
+        "## Load: a statewide Friday night (`bench/load.py`)",
+        "",
+        f"Taken {out['taken']} on {out['machine']}. Server: {out['server']}; clients: "
+        f"{out['clients']} (they share the two cores with the server and PostgreSQL). "
+        f"Each phase lasts {out['duration_s']:.0f} s. Load average of the machine before and "
+        f"after: {out.get('loadavg', '?')}.",
+        "",
+        "A hall's people, each at their own pace: the flashboard polls every "
+        f"{out['pace']['poll']:g} s (If-None-Match), the caller enters a ball every "
+        f"{out['pace']['ball']:g} s (never one already called; after 25 to 60 balls the member "
+        "in charge finishes the game, confirms the next one's 75 balls and starts it), the door "
+        f"records a sale every {out['pace']['sale']:g} s at the posted prices, the door screen "
+        f"refreshes its counts every {out['pace']['counts']:g} s, the bookkeeper opens a page "
+        f"every {out['pace']['books']:g} s; an inspector for every twenty halls opens a page every "
+        f"{out['pace']['inspector']:g} s. All writes are htmx POSTs with the session and the CSRF "
+        "token, as the browser sends them.",
+        "",
+    ]
+    if "ceiling" in out:
+        lines += [
+            f"### Capacity ({out['connections']} connections sending back to back)",
+            "",
+            head,
+            rule,
+            _row("constant view (the ceiling)", out["ceiling"]["total"]),
+        ]
+        if "polls" in out:
+            lines.append(_row("flashboard polls only", out["polls"]["total"]))
+        if "capacity" in out:
+            lines.append(_row("the night's mix", out["capacity"]["total"]))
+            lines += [_row(f"— {k}", f) for k, f in out["capacity"]["kinds"].items()]
+        lines.append("")
+        if "ratio" in out:
+            lines += [
+                f"**Ratio of the mix's throughput to the ceiling: {out['ratio']:.2f}** "
+                f"(target ≥ 0.5: {'met' if out['ratio'] >= 0.5 else 'not met'})"
+                + (
+                    f"; the flashboard's poll alone: {out['polls_ratio']:.2f}."
+                    if "polls_ratio" in out
+                    else "."
+                ),
+                "",
+            ]
+    for night in out["nights"]:
+        t = night["total"]
+        met = t["p95_ms"] <= 100 and t["errors"] == 0
+        lines += [
+            f"### A night of {night['halls']:,} halls (asked {night['asked_rps']:,.0f} requests/s)",
+            "",
+            head,
+            rule,
+            _row("all", t),
+            *[_row(k, f) for k, f in night["kinds"].items()],
+            "",
+            f"p95 ≤ 100 ms with no errors: {'met' if met else 'not met'}.",
+            "",
+        ]
+    if out.get("notes"):
+        lines += [*out["notes"], ""]
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    args = parse(argv)
+    data_dir = Path(tempfile.mkdtemp(prefix="beano-load-"))
+    env = production_env(args, data_dir)
+    os.environ.update(env)
+    pg_version = fresh_database(args)
+    redis_version = flush_redis(args.redis_url)
+
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.urls import reverse
+
+    from bench import halls
+
+    # The client writes its paths by hand: make sure they are the application's.
+    assert reverse("draw_call", args=[1, 2, 3]) == "/org/1/occasions/2/games/3/draw/call/"
+    assert reverse("sale_record", args=[1, 2]) == "/org/1/occasions/2/sales/record/"
+    assert reverse("game_confirm_balls", args=[1, 2, 3]) == "/org/1/occasions/2/games/3/balls/"
+    assert reverse("flashboard_board", args=["t"]) == "/flash/t/board/"
+    assert reverse("bench_constant") == "/bench/constant/"
+
+    started = time.perf_counter()
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    most = max(args.hall_counts)
+    night = halls.build(most)
+    seeded = time.perf_counter() - started
+    print(f"load: {most} halls seeded in {seeded:.0f} s (migrations and static files included)")
+    from django.db import connection
+
+    connection.close()
+    phases = [p.strip() for p in args.phases.split(",")]
+    out: dict[str, Any] = {
+        "taken": now(),
+        "machine": f"{machine()}, PostgreSQL {pg_version}, Redis {redis_version}",
+        "server": f"gunicorn gthread, {args.workers} workers × {args.threads} threads, "
+        "production settings (DEBUG off, PostgreSQL, Redis cache, persistent connections)",
+        "clients": f"{args.clients} processes, asyncio + aiohttp, on the same machine",
+        "duration_s": args.duration,
+        "connections": args.connections,
+        "pace": loadclient.Pace().__dict__,
+        "nights": [],
+    }
+    out["loadavg"] = f"{os.getloadavg()[0]:.1f}"
+    log = data_dir / "gunicorn.log"
+    base = f"http://{HOST}:{args.port}"
+    with Server(args, env, log):
+        night_data = night.as_dict()
+        ref = args.hall_counts[0] if args.quick else most
+        if "ceiling" in phases:
+            ceiling = drive(_specs(night_data, ref, args, "ceiling", base))
+            out["ceiling"] = strip(ceiling) | {"total": total(ceiling)}
+            print(line(f"load: ceiling, constant view, {args.connections} conns", total(ceiling)))
+        if "polls" in phases:
+            polls = drive(_specs(night_data, ref, args, "polls", base))
+            out["polls"] = strip(polls) | {"total": total(polls), "halls": ref}
+            ratio = ""
+            if "ceiling" in out:
+                out["polls_ratio"] = round(total(polls)["rps"] / out["ceiling"]["total"]["rps"], 2)
+                ratio = f"  ratio to the ceiling {out['polls_ratio']:.2f}"
+            print(
+                line(f"load: flashboard polls only, {args.connections} conns", total(polls), ratio)
+            )
+        if "capacity" in phases:
+            capacity = drive(_specs(night_data, ref, args, "closed", base))
+            out["capacity"] = strip(capacity) | {"total": total(capacity), "halls": ref}
+            ratio = ""
+            if "ceiling" in out:
+                out["ratio"] = round(total(capacity)["rps"] / out["ceiling"]["total"]["rps"], 2)
+                ratio = f"  ratio to the ceiling {out['ratio']:.2f} (target ≥ 0.5)"
+            print(
+                line(f"load: capacity, the mix, {args.connections} conns", total(capacity), ratio)
+            )
+            for kind, figures in capacity["kinds"].items():
+                print(line(f"load:   {kind}", figures))
+        if "night" in phases:
+            for n in args.hall_counts:
+                halls.refresh(night)
+                connection.close()
+                night_data = night.as_dict()
+                result = drive(_specs(night_data, n, args, "paced", base))
+                asked = loadclient.Pace().rates(n, (n + 19) // 20)
+                t = total(result)
+                out["nights"].append(
+                    strip(result)
+                    | {"halls": n, "total": t, "asked_rps": round(sum(asked.values()), 1)}
+                )
+                met = t["p95_ms"] <= 100 and t["errors"] == 0
+                print(
+                    line(f"load: night of {n} halls (asked {sum(asked.values()):.0f}/s)", t)
+                    + ("  p95 ≤ 100 ms, no errors: met" if met else "  target not met")
+                )
+                for kind, figures in result["kinds"].items():
+                    late = f"  late {figures['late']}" if figures["late"] else ""
+                    print(line(f"load:   {kind}", figures, late))
+                    for sample in figures["samples"][:2]:
+                        print(f"load:     e.g. {sample[:200]!r}")
+    out["loadavg"] += f" → {os.getloadavg()[0]:.1f}"
+    if not args.quick:
+        from bench.results import save
+
+        save("load", out, markdown(out))
+        print("load: wrote bench/RESULTS.json and bench/RESULTS.md")
+    else:
+        (data_dir / "load.json").write_text(json.dumps(out, indent=2, default=str))
+    shutil.rmtree(data_dir, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
