@@ -42,6 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import loadclient  # noqa: E402
+from bench.pg import collect_static, fresh_database, keep_as_template  # noqa: E402
 from bench.results import machine, now, percentile  # noqa: E402
 
 HOST = "127.0.0.1"
@@ -78,7 +79,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
         args.halls = "100" if args.quick else "250,500,1000"
     args.hall_counts = [int(n) for n in args.halls.split(",")]
     if not args.duration:
-        args.duration = 6 if args.quick else 60
+        args.duration = 4 if args.quick else 60
     if not args.clients:
         args.clients = 2
     if "bench" not in urlparse(args.database_url).path:
@@ -99,25 +100,10 @@ def production_env(args: argparse.Namespace, data_dir: Path) -> dict[str, str]:
         "CELERY_BROKER_URL": args.redis_url,
         "BEHIND_TLS_PROXY": "on",  # the client sends X-Forwarded-Proto: https, as a proxy would
         "BEANO_DATA_DIR": str(data_dir),
-        "STATIC_ROOT": str(data_dir / "static"),
+        "STATIC_ROOT": str(ROOT / "var" / "bench" / "static"),  # kept: the next run copies less
         "LOG_LEVEL": "WARNING",
         "PYTHONPATH": str(ROOT),
     }
-
-
-def fresh_database(args: argparse.Namespace) -> str:
-    """Drop and create the bench database (and its role, as .ci/run does); the server's version."""
-    import psycopg
-
-    url = urlparse(args.database_url)
-    name, user = url.path.lstrip("/"), url.username or "postgres"
-    with psycopg.connect(args.admin_url, autocommit=True) as admin:
-        exists = admin.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [user]).fetchone()
-        if not exists:
-            admin.execute(f'CREATE ROLE "{user}" LOGIN CREATEDB')
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{name}" OWNER "{user}"')
-        return admin.execute("SHOW server_version").fetchone()[0]
 
 
 def flush_redis(url: str) -> str:
@@ -187,7 +173,12 @@ class Server:
 
 
 def _specs(
-    night: dict[str, Any], n: int, args: argparse.Namespace, mode: str, base: str
+    night: dict[str, Any],
+    n: int,
+    args: argparse.Namespace,
+    mode: str,
+    base: str,
+    constant: bool = False,
 ) -> list[dict[str, Any]]:
     """The first ``n`` halls shared among the client processes, each inspector going with the
     halls they look after."""
@@ -197,7 +188,7 @@ def _specs(
     inspectors = night["inspectors"][: (n + HALLS_PER_INSPECTOR - 1) // HALLS_PER_INSPECTOR]
     k = max(1, min(args.clients, len(inspectors)))
     specs = []
-    start_at = time.time() + 2.0
+    start_at = time.time() + 1.0
     for p in range(k):
         mine = [i for i in range(len(inspectors)) if i % k == p]
         indexes = [h for i in mine for h in inspectors[i]["halls"] if h < n]
@@ -207,6 +198,7 @@ def _specs(
                 "base": base,
                 "host": f"{HOST}:{args.port}",
                 "mode": mode,
+                "constant": constant,
                 "duration": args.duration,
                 "concurrency": max(1, args.connections // k),
                 "connections": max(1, args.connections // k) if mode != "paced" else 256,
@@ -294,6 +286,77 @@ def line(label: str, figures: dict[str, Any], extra: str = "") -> str:
     )
 
 
+def server_times(night: Any, runs: int) -> list[dict[str, Any]]:
+    """Each kind of request in this process with Django's test client, on the same database and
+    settings: the server's own time and queries, without HTTP or the other requests' company.
+    Uses the last hall (its draw is read again before the phases that follow)."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test import Client
+
+    hall = night.halls[-1]
+    users = get_user_model().objects.in_bulk(
+        [f"hall{hall.org}-{who}" for who in ("seller", "caller", "mic", "books")],
+        field_name="username",
+    )
+
+    def client(who: str) -> Client:
+        c = Client(HTTP_HOST=HOST, HTTP_X_FORWARDED_PROTO="https", HTTP_HX_REQUEST="true")
+        c.force_login(users[f"hall{hall.org}-{who}"])
+        return c
+
+    seller, caller, books = client("seller"), client("caller"), client("books")
+    anonymous = Client(HTTP_HOST=HOST, HTTP_X_FORWARDED_PROTO="https")
+    occasion = f"/org/{hall.org}/occasions/{hall.occasion}/"
+    board = f"/flash/{hall.token}/board/"
+    etag = anonymous.get(board)["ETag"]
+    left = [n for n in range(1, 76) if n not in hall.called]
+    sale = {f"qty_{hall.prices['admission']}": "1", f"qty_{hall.prices['extra_regular']}": "2"}
+    kinds = [
+        ("constant view", lambda: anonymous.get("/bench/constant/")),
+        ("flashboard poll, unchanged (304)", lambda: anonymous.get(board, HTTP_IF_NONE_MATCH=etag)),
+        ("flashboard poll, after a ball (200)", lambda: anonymous.get(board)),
+        (
+            "ball call (htmx POST)",
+            lambda: caller.post(f"{occasion}games/{hall.game}/draw/call/", {"ball": left.pop()}),
+        ),
+        ("door sale (htmx POST)", lambda: seller.post(f"{occasion}sales/record/", sale)),
+        ("door counts (htmx GET)", lambda: seller.get(f"{occasion}sales/counts/")),
+        ("occasion page", lambda: books.get(occasion)),
+        ("program page", lambda: books.get(f"{occasion}games/")),
+    ]
+    out = []
+    for name, request in kinds:
+        request()
+        queries: list[str] = []
+
+        def count(execute: Any, sql: str, *args: Any, queries: list[str] = queries) -> Any:
+            queries.append(sql)
+            return execute(sql, *args)
+
+        with connection.execute_wrapper(count):
+            response = request()
+        assert response.status_code in (200, 304), (name, response.status_code)
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            request()
+            times.append((time.perf_counter() - start) * 1000)
+        times.sort()
+        figure = {
+            "request": name,
+            "queries": len(queries),
+            "p50_ms": round(percentile(times, 50), 2),
+            "p95_ms": round(percentile(times, 95), 2),
+        }
+        out.append(figure)
+        print(
+            f"load: server time of a {name:<36} {figure['p50_ms']:>7.2f} ms  "
+            f"queries {figure['queries']}"
+        )
+    return out
+
+
 def _row(label: str, f: dict[str, Any]) -> str:
     share = ""
     if f.get("not_modified"):
@@ -327,6 +390,18 @@ def markdown(out: dict[str, Any]) -> str:
         "token, as the browser sends them.",
         "",
     ]
+    if out.get("server_times"):
+        lines += [
+            "### Each request alone (server time in one process, no HTTP)",
+            "",
+            "| Request | Queries | p50 ms | p95 ms |",
+            "|---|---|---|---|",
+            *[
+                f"| {f['request']} | {f['queries']} | {f['p50_ms']} | {f['p95_ms']} |"
+                for f in out["server_times"]
+            ],
+            "",
+        ]
     if "ceiling" in out:
         lines += [
             f"### Capacity ({out['connections']} connections sending back to back)",
@@ -363,7 +438,9 @@ def markdown(out: dict[str, Any]) -> str:
             _row("all", t),
             *[_row(k, f) for k, f in night["kinds"].items()],
             "",
-            f"p95 ≤ 100 ms with no errors: {'met' if met else 'not met'}.",
+            f"p95 ≤ 100 ms with no errors: {'met' if met else 'not met'}. The same night with "
+            f"every request sent to the constant view: {night['constant']['rps']:,} req/s, p95 "
+            f"{night['constant']['p95_ms']} ms; **ratio {night['ratio']:.2f}**.",
             "",
         ]
     if out.get("notes"):
@@ -376,7 +453,7 @@ def main(argv: list[str]) -> int:
     data_dir = Path(tempfile.mkdtemp(prefix="beano-load-"))
     env = production_env(args, data_dir)
     os.environ.update(env)
-    pg_version = fresh_database(args)
+    pg_version, migrated = fresh_database(args.database_url, args.admin_url)
     redis_version = flush_redis(args.redis_url)
 
     import django
@@ -395,8 +472,13 @@ def main(argv: list[str]) -> int:
     assert reverse("bench_constant") == "/bench/constant/"
 
     started = time.perf_counter()
-    call_command("migrate", verbosity=0)
-    call_command("collectstatic", interactive=False, verbosity=0)
+    if not migrated:
+        from django.db import connections
+
+        call_command("migrate", verbosity=0)
+        connections.close_all()
+        keep_as_template(args.database_url, args.admin_url)
+    collect_static(Path(env["STATIC_ROOT"]))
     most = max(args.hall_counts)
     night = halls.build(most)
     seeded = time.perf_counter() - started
@@ -417,6 +499,9 @@ def main(argv: list[str]) -> int:
         "nights": [],
     }
     out["loadavg"] = f"{os.getloadavg()[0]:.1f}"
+    out["server_times"] = server_times(night, 5 if args.quick else 20)
+    halls.refresh(night)
+    connection.close()
     log = data_dir / "gunicorn.log"
     base = f"http://{HOST}:{args.port}"
     with Server(args, env, log):
@@ -456,14 +541,21 @@ def main(argv: list[str]) -> int:
                 result = drive(_specs(night_data, n, args, "paced", base))
                 asked = loadclient.Pace().rates(n, (n + 19) // 20)
                 t = total(result)
+                same = drive(_specs(night_data, n, args, "paced", base, constant=True))
+                s = total(same)
+                ratio = round(t["rps"] / s["rps"], 2) if s["rps"] else 0.0
                 out["nights"].append(
                     strip(result)
                     | {"halls": n, "total": t, "asked_rps": round(sum(asked.values()), 1)}
+                    | {"constant": s, "ratio": ratio}
                 )
                 met = t["p95_ms"] <= 100 and t["errors"] == 0
                 print(
                     line(f"load: night of {n} halls (asked {sum(asked.values()):.0f}/s)", t)
                     + ("  p95 ≤ 100 ms, no errors: met" if met else "  target not met")
+                )
+                print(
+                    line("load:   the same night to the constant view", s) + f"  ratio {ratio:.2f}"
                 )
                 for kind, figures in result["kinds"].items():
                     late = f"  late {figures['late']}" if figures["late"] else ""

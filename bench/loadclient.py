@@ -12,6 +12,8 @@ Three modes:
   as fast as the server answers: the mix's capacity.
 - ``ceiling``: the same connections send GET to a bare Django view returning a constant: the
   framework's capacity on the same server, against which the mix's capacity is a ratio.
+- ``paced`` with ``constant``: the same night, the same people at the same pace, every request
+  sent to the constant view instead: what the framework delivers for the same offered load.
 - ``polls``: the same connections poll the flashboards only, nothing changing (each hall's
   first poll has the board, every other one is a 304): what the projector's poll costs.
 """
@@ -340,6 +342,20 @@ class Client:
         end = start + duration
         p = self.pace
         tasks = []
+        if self.spec.get("constant"):  # the same night, every request to the constant view
+            rates = p.rates(len(self.halls), len(self.inspectors))
+            kinds = {POLL: p.poll, BALL: p.ball, SALE: p.sale, COUNTS: p.counts, BOOKS: p.books}
+            for kind, interval in kinds.items():
+                tasks += [
+                    self._paced(kind, self.constant, interval, start, end)
+                    for _ in range(round(rates[kind] * interval))
+                ]
+            tasks += [
+                self._paced(INSPECTOR, self.constant, p.inspector, start, end)
+                for _ in self.inspectors
+            ]
+            await asyncio.gather(*tasks)
+            return
         for i in range(len(self.halls)):
             tasks += [
                 self._paced(POLL, lambda i=i: self.poll(i), p.poll, start, end),

@@ -37,6 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.pg import collect_static  # noqa: E402
 from bench.results import machine, now, percentile  # noqa: E402
 
 WEEKS = 52
@@ -77,7 +78,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     if not args.scale:
         args.scale = 0.01 if args.quick else 1.0
     if not args.runs:
-        args.runs = 5 if args.quick else 30
+        args.runs = 3 if args.quick else 30
     return args
 
 
@@ -959,15 +960,16 @@ def main(argv: list[str]) -> int:
     args = parse(argv)
     data_dir = Path(tempfile.mkdtemp(prefix="beano-statewide-"))
     if args.database == "postgres":
-        from bench.load import fresh_database
+        from bench.pg import fresh_database
 
-        args.database_url = args.database_url
-        version = "" if args.keep else fresh_database(args)
+        version, migrated = (
+            ("", True) if args.keep else fresh_database(args.database_url, args.admin_url)
+        )
         database = f"PostgreSQL {version}".strip()
         url = args.database_url
     else:
         url = f"sqlite:///{data_dir / 'statewide.sqlite3'}"
-        database = "SQLite"
+        database, migrated = "SQLite", False
     os.environ.update(
         {
             "DJANGO_SETTINGS_MODULE": "beano.settings",
@@ -979,24 +981,26 @@ def main(argv: list[str]) -> int:
             "CACHE_URL": "locmem://",
             "BEHIND_TLS_PROXY": "on",
             "BEANO_DATA_DIR": str(data_dir),
-            "STATIC_ROOT": str(data_dir / "static"),
+            "STATIC_ROOT": str(ROOT / "var" / "bench" / "static"),
             "LOG_LEVEL": "ERROR",
         }
     )
     import django
 
     django.setup()
-    from django.conf import settings
     from django.core.management import call_command
 
-    # The page templates use {% static %}: the manifest the production storage reads.
-    settings.STORAGES["staticfiles"]["BACKEND"] = (
-        "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"
-    )
     started = time.perf_counter()
-    if not args.keep:
+    if not migrated:
+        from django.db import connections
+
         call_command("migrate", verbosity=0)
-    call_command("collectstatic", interactive=False, verbosity=0)
+        if args.database == "postgres":
+            from bench.pg import keep_as_template
+
+            connections.close_all()
+            keep_as_template(args.database_url, args.admin_url)
+    collect_static(Path(os.environ["STATIC_ROOT"]))  # the pages' {% static %} read its manifest
     if args.keep:
         from organizations.models import Organization
 
