@@ -1,16 +1,19 @@
 """The load test: a statewide Friday night against gunicorn with the production settings.
 
-It makes a fresh PostgreSQL database, migrates it, seeds ``--halls`` halls playing tonight
-(bench/halls.py), collects the static files, starts gunicorn (DEBUG off, PostgreSQL, the cache
-and the broker on Redis, behind a TLS proxy as production runs) with bench/settings.py, which adds
-a bare constant view, and drives it from client processes (bench/loadclient.py, asyncio and
-aiohttp) in three phases:
+It makes a fresh PostgreSQL database (from a migrated template, bench/pg.py), seeds the halls
+playing tonight (bench/halls.py), times each kind of request alone in this process (server time
+and queries), starts gunicorn (DEBUG off, PostgreSQL, the cache and the broker on Redis, behind a
+TLS proxy as production runs) with bench/settings.py, which adds a bare constant view, and
+drives it from client processes (bench/loadclient.py, asyncio and aiohttp) in these phases:
 
-1. the ceiling: GET the constant view from ``--connections`` connections back to back;
-2. the capacity: the night's mix, in its proportions, from the same connections back to back;
+1. ceiling: GET the constant view from ``--connections`` connections back to back;
+2. polls: the flashboards polled alone, nothing changing, from the same connections;
+3. capacity: the night's mix, in its proportions, from the same connections back to back;
    its throughput over the ceiling's is the ratio reported (the target is 0.5 or more);
-3. the night: every hall at its own pace (bench/loadclient.py's ``Pace``), for each count of
-   halls asked (``--halls 250,1000``): requests per second, p50/p95/p99 and errors per kind.
+4. night: every hall at its own pace (bench/loadclient.py's ``Pace``), for each count of halls
+   asked (``--halls 50,1000``): requests per second, p50/p95/p99 and errors per kind; then the
+   same night with every request sent to the constant view (at most 20 s), whose throughput the
+   night's is a ratio of too.
 
 Errors are answers other than 2xx/3xx, refusals where a success was expected (a ball or a sale the
 rules refused), and failed connections; an expected 304 is not one. Speed is reported, never
@@ -76,7 +79,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--phases", default="", help="default: ceiling,polls,capacity,night")
     args = parser.parse_args(argv)
     if not args.halls:
-        args.halls = "100" if args.quick else "250,500,1000"
+        args.halls = "100" if args.quick else "50,100,250,500,1000"
     args.hall_counts = [int(n) for n in args.halls.split(",")]
     if not args.phases:  # the quick run leaves out the polls alone (its server time is shown)
         args.phases = "ceiling,capacity,night" if args.quick else "ceiling,polls,capacity,night"
@@ -359,6 +362,35 @@ def server_times(night: Any, runs: int) -> list[dict[str, Any]]:
     return out
 
 
+def mix_cost(out: dict[str, Any]) -> dict[str, float] | None:
+    """From the requests' server times alone: the mix's average server time per request, the
+    ratio to the constant view that it allows at best (whatever the machine), and the server
+    time a hall costs each second of the night."""
+    times = {f["request"].split(" (")[0]: f["p50_ms"] for f in out.get("server_times", [])}
+    if "constant view" not in times:
+        return None
+    pages = (times["occasion page"] + times["program page"] + times["door counts"]) / 3
+    pace = loadclient.Pace(**out["pace"])
+    changed = min(1.0, pace.poll / pace.ball)  # the polls that follow a ball get the board
+    per_kind = {
+        loadclient.POLL: (1 - changed) * times["flashboard poll, unchanged"]
+        + changed * times["flashboard poll, after a ball"],
+        loadclient.BALL: times["ball call"],
+        loadclient.SALE: times["door sale"],
+        loadclient.COUNTS: times["door counts"],
+        loadclient.BOOKS: pages,
+        loadclient.INSPECTOR: pages,
+    }
+    rates = pace.rates(20, 1)  # twenty halls and their inspector
+    requests = sum(rates.values())
+    spent = sum(rates[k] * per_kind[k] for k in rates)
+    return {
+        "mean_ms": round(spent / requests, 2),
+        "best_ratio": round(times["constant view"] / (spent / requests), 3),
+        "hall_ms_per_s": round(spent / 20, 2),
+    }
+
+
 def _row(label: str, f: dict[str, Any]) -> str:
     share = ""
     if f.get("not_modified"):
@@ -402,6 +434,18 @@ def markdown(out: dict[str, Any]) -> str:
                 f"| {f['request']} | {f['queries']} | {f['p50_ms']} | {f['p95_ms']} |"
                 for f in out["server_times"]
             ],
+            "",
+        ]
+    cost = mix_cost(out)
+    if cost:
+        lines += [
+            f"Weighted by the night's mix, a request costs the server {cost['mean_ms']} ms on "
+            f"average against {out['server_times'][0]['p50_ms']} ms for the constant view: "
+            f"however fast the machine, the mix's throughput can reach at best "
+            f"{cost['best_ratio']:.2f} of the ceiling. A hall costs {cost['hall_ms_per_s']} ms "
+            "of server time each second of its night, so 1,000 halls need about "
+            f"{cost['hall_ms_per_s']:.0f} cores for the application alone, before PostgreSQL, "
+            "Redis and the load clients.",
             "",
         ]
     if "ceiling" in out:
@@ -502,6 +546,14 @@ def main(argv: list[str]) -> int:
     }
     out["loadavg"] = f"{os.getloadavg()[0]:.1f}"
     out["server_times"] = server_times(night, 5 if args.quick else 20)
+    cost = mix_cost(out)
+    if cost:
+        out["mix_cost"] = cost
+        print(
+            f"load: the mix's mean server time {cost['mean_ms']:.2f} ms a request: at best "
+            f"{cost['best_ratio']:.2f} of the ceiling; a hall costs {cost['hall_ms_per_s']:.1f} "
+            "ms of server time a second"
+        )
     halls.refresh(night)
     connection.close()
     log = data_dir / "gunicorn.log"
@@ -543,7 +595,8 @@ def main(argv: list[str]) -> int:
                 result = drive(_specs(night_data, n, args, "paced", base))
                 asked = loadclient.Pace().rates(n, (n + 19) // 20)
                 t = total(result)
-                same = drive(_specs(night_data, n, args, "paced", base, constant=True))
+                short = argparse.Namespace(**{**vars(args), "duration": min(args.duration, 20)})
+                same = drive(_specs(night_data, n, short, "paced", base, constant=True))
                 s = total(same)
                 ratio = round(t["rps"] / s["rps"], 2) if s["rps"] else 0.0
                 out["nights"].append(
