@@ -252,7 +252,8 @@ def build(n: int, *, seed: int = 9) -> Night:
         )
         lines = []
         for j, sale in enumerate(sales):
-            posted = items[(j // SALES_BEFORE) * len(PRICES) : (j // SALES_BEFORE + 1) * 5]
+            hall = j // SALES_BEFORE
+            posted = items[hall * len(PRICES) : (hall + 1) * len(PRICES)]
             for item, quantity in ((posted[0], 1), (posted[1], 1 + j % 3), (posted[2], j % 2)):
                 if quantity:
                     lines.append(

@@ -65,12 +65,69 @@ def load() -> dict[str, Any]:
     return data
 
 
+def targets(everything: dict[str, Any]) -> str:
+    """The targets of the benchmarks issue, each met or not by the figures written."""
+    rows = []
+    load = everything.get("load")
+    if load:
+        nights = {n["halls"]: n for n in load.get("nights", [])}
+        within = [n for n, x in nights.items() if x["total"]["p95_ms"] <= 100]
+        within = [n for n in within if not nights[n]["total"]["errors"]]
+        big = nights.get(1000)
+        if big:
+            t = big["total"]
+            ok = t["p95_ms"] <= 100 and t["errors"] == 0
+            rows.append(
+                f"| 1,000 halls on this machine, p95 ≤ 100 ms, no errors | "
+                f"{t['rps']:,} of {big['asked_rps']:,} req/s answered, p95 {t['p95_ms']:,} ms, "
+                f"{t['errors']:,} errors; within the target up to "
+                f"{max(within) if within else 'none'} of the halls tried "
+                f"({', '.join(str(n) for n in sorted(nights))}) | {'met' if ok else 'not met'} |"
+            )
+        if "ratio" in load:
+            rows.append(
+                f"| The mix's throughput ≥ 0.5 of the constant view's | capacity ratio "
+                f"{load['ratio']:.2f}"
+                + (
+                    f" (at best {load['mix_cost']['best_ratio']:.2f} from the requests' "
+                    "server times)"
+                    if load.get("mix_cost")
+                    else ""
+                )
+                + f" | {'met' if load['ratio'] >= 0.5 else 'not met'} |"
+            )
+        unchanged = next(
+            (f for f in load.get("server_times", []) if "unchanged" in f["request"]), None
+        )
+        if unchanged:
+            rows.append(
+                f"| The flashboard's unchanged poll nearly free | {unchanged['queries']} "
+                f"queries, {unchanged['p50_ms']} ms of server time (constant view: "
+                f"{load['server_times'][0]['p50_ms']} ms) | "
+                f"{'met' if unchanged['queries'] == 0 else 'not met'} |"
+            )
+    statewide = everything.get("statewide")
+    if statewide:
+        over = [f["page"] for f in statewide["pages"] if f["p95_ms"] > 200]
+        rows.append(
+            f"| Statewide year, the inspector's pages p95 ≤ 200 ms | "
+            f"{len(statewide['pages']) - len(over)} of {len(statewide['pages'])} pages"
+            + (f"; over: {', '.join(over)}" if over else "")
+            + f" | {'met' if not over else 'not met'} |"
+        )
+    if not rows:
+        return ""
+    return "\n".join(["## Targets", "", "| Target | Measured | |", "|---|---|---|", *rows, ""])
+
+
 def save(section: str, data: dict[str, Any], markdown: str) -> None:
     """Replace one section's figures and text, keep the others, write both files."""
     everything = load()
     everything[section] = {**data, "markdown": markdown}
     JSON_PATH.write_text(json.dumps(everything, indent=2, default=str) + "\n")
     parts = [HEADER]
+    if summary := targets(everything):
+        parts.append(summary)
     for name in (*ORDER, *sorted(set(everything) - set(ORDER))):
         if name in everything and everything[name].get("markdown"):
             parts.append(everything[name]["markdown"].rstrip() + "\n")
