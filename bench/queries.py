@@ -35,7 +35,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
 from bench import scenarios  # noqa: E402
-from bench.results import save  # noqa: E402
+from bench.results import load_average, save  # noqa: E402
 
 
 @dataclass
@@ -83,8 +83,9 @@ def results_markdown(out: dict) -> str:
         [
             "## Query scaling of the busy pages, 1× and 10× data (`bench/queries.py`)",
             "",
-            f"Taken {out['taken']} on {out['machine']}: development settings (DEBUG on,",
-            "SQLite, the cache in the process), Django's test client, so server time only.",
+            f"Taken {out['taken']} on {out['machine']} (load average {out.get('loadavg', '?')}):",
+            "development settings (DEBUG on, SQLite, the cache in the process), Django's test",
+            "client, so server time only.",
             "",
             "| Page | Rows | Queries | Median ms | p95 ms |",
             "|---|---|---|---|---|",
@@ -109,6 +110,7 @@ def main() -> int:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     call_command("migrate", verbosity=0)
     figures: list[Figure] = []
+    loadavg = load_average()
     ok = True
     for name, build in scenarios.SCENARIOS.items():
         small = measure(name, build, 1, runs)
@@ -128,6 +130,7 @@ def main() -> int:
             "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
             f"{platform.python_version()}, SQLite {connection.Database.sqlite_version}",
             "figures": [asdict(f) for f in figures],
+            "loadavg": f"{loadavg} → {load_average()}",
         }
         save("queries", out, results_markdown(out))
         print("queries: wrote bench/RESULTS.json and bench/RESULTS.md")

@@ -52,6 +52,14 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores{memory}, Python {platform.python_version()}"
 
 
+def load_average() -> str:
+    """The machine's load average over the last minute: other work on it shows in the figures."""
+    try:
+        return f"{os.getloadavg()[0]:.1f}"
+    except OSError:
+        return "?"
+
+
 def now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 

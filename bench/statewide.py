@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.pg import collect_static  # noqa: E402
-from bench.results import machine, now, percentile  # noqa: E402
+from bench.results import load_average, machine, now, percentile  # noqa: E402
 
 WEEKS = 52
 GAMES = 30  # a night's program
@@ -923,9 +923,10 @@ def markdown(out: dict[str, Any]) -> str:
     lines = [
         "## Statewide data: a year of 150 organizations (`bench/statewide.py`)",
         "",
-        f"Taken {out['taken']} on {out['machine']}; {out['database']}, production settings",
-        "(DEBUG off), Django's test client in the same process, so server time only, "
-        f"{out['runs']} requests a page after a warm-up.",
+        f"Taken {out['taken']} on {out['machine']} (load average {out.get('loadavg', '?')}); "
+        f"{out['database']}, production settings (DEBUG off), Django's test client in the same "
+        f"process, so server time only, {out['runs']} requests a page (fewer for a page slower "
+        "than 20 s in all, five at least) after a warm-up.",
         "",
         f"The data: {d['organizations']} organizations, {d['occasions']:,} occasions, "
         f"{d['games']:,} games, {rows.get('games_ballcall', 0):,} ball calls, "
@@ -1034,6 +1035,7 @@ def main(argv: list[str]) -> int:
             f"{data['load_s']:.0f} s (+ ANALYZE {data['analyze_s']:.0f} s, "
             f"{time.perf_counter() - started:.0f} s in all with the migrations)"
         )
+    loadavg = load_average()
     figures = time_pages(args.runs)
     if not args.quick and not args.keep:
         from bench.results import save
@@ -1047,6 +1049,7 @@ def main(argv: list[str]) -> int:
             "runs": args.runs,
             "data": data,
             "pages": figures,
+            "loadavg": f"{loadavg} → {load_average()}",
         }
         save("statewide", out, markdown(out))
         print("statewide: wrote bench/RESULTS.json and bench/RESULTS.md")
