@@ -31,10 +31,13 @@ def main() -> int:
     )
     web = subprocess.Popen([python, "manage.py", "runserver", f"127.0.0.1:{port}"])
     time.sleep(3)  # let both banners print first, so the address is the last thing on screen
+    manage = f"{os.path.relpath(python)} manage.py"
     print(
         f"\n  Beano occasions is running at http://127.0.0.1:{port}/  (Ctrl-C stops it)\n"
         "  Log in as post171-mic (member in charge), post171-books (bookkeeper) or inspector;\n"
-        "  the password for every demo login is Beano-Demo-2026 (all logins are listed above).\n",
+        "  the password for every demo login is Beano-Demo-2026 (all logins are listed above).\n"
+        "  inspector, inspector-south and commission-admin then ask for a two-factor code:\n"
+        f"  in another terminal, {manage} totp_code inspector  prints it.\n",
         flush=True,
     )
     children = [web, worker]

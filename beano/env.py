@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -123,3 +124,16 @@ def cache_settings(url: str) -> dict[str, Any]:
     if scheme == "dummy":
         return {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
     return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "beano"}
+
+
+def env_money(name: str, default: str, environ: Mapping[str, str] | None = None) -> Decimal:
+    """Dollars and cents, not negative: e.g. 5.00."""
+    raw = _raw(name, environ)
+    text = default if raw is None else raw
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        raise ImproperlyConfigured(f"{name} must be an amount in dollars, e.g. 5.00") from None
+    if not value.is_finite() or value < 0 or value != value.quantize(Decimal("0.01")):
+        raise ImproperlyConfigured(f"{name} must be an amount in dollars and cents, e.g. 5.00")
+    return value

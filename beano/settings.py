@@ -7,9 +7,11 @@ Production sets DEBUG=off, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and CELERY_BR
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 
 from beano.env import (
     BROKER_SCHEMES,
@@ -19,6 +21,7 @@ from beano.env import (
     env_bool,
     env_int,
     env_list,
+    env_money,
     env_secret,
     env_str,
     env_timezone,
@@ -37,7 +40,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "beano.accounts.admin_config.BeanoAdminConfig",  # django.contrib.admin, verified staff only
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -49,11 +52,18 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "django_htmx",
     "django_celery_results",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "axes",
+    "csp",
     "beano",
+    "beano.accounts",
     "beano.rules",
     "organizations",
     "occasions",
     "games",
+    "reports",
+    "inspections",
 ]
 
 MIDDLEWARE = [
@@ -63,9 +73,15 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "beano.accounts.middleware.IdleTimeoutMiddleware",
+    "beano.accounts.middleware.SecondFactorMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "organizations.middleware.RecordViewMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes requires
 ]
 
 ROOT_URLCONF = "beano.urls"
@@ -111,14 +127,46 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {
         "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
-        "OPTIONS": {"min_length": 10},
+        "OPTIONS": {"min_length": 12},
     },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Similarity above misses a long password that merely contains the username or a name.
+    {"NAME": "beano.accounts.validators.NoPersonalNamesValidator"},
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"
+
+# Logins (SECURITY.md). django-axes checks every password login, the admin's included, and
+# locks out a username *from one client address* after LOGIN_FAILURE_LIMIT failures in a row,
+# for LOGIN_COOLOFF_MINUTES: a player's typos never lock a whole hall behind one NAT address,
+# and an attacker elsewhere cannot lock a user out of their own hall.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = dt.timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False  # no banner on every manage.py command
+AXES_LOCKOUT_CALLABLE = "beano.accounts.lockout.locked_out"  # the page in the site's style
+# The client address: REMOTE_ADDR, unless TRUSTED_PROXY_COUNT reverse proxies in front of the
+# application append to X-Forwarded-For (then the address the outermost one saw). Defaults to
+# one proxy when BEHIND_TLS_PROXY is on, none otherwise; never trust a header nobody strips.
+TRUSTED_PROXY_COUNT = env_int(
+    "TRUSTED_PROXY_COUNT", 1 if env_bool("BEHIND_TLS_PROXY", False) else 0
+)
+AXES_CLIENT_IP_CALLABLE = "beano.accounts.client_ip.client_ip"
+
+# Two-factor authentication (django-otp, TOTP): required of the Commission's staff and of anyone
+# who can reach the Django admin, offered to everyone else (beano/accounts/policy.py).
+OTP_TOTP_ISSUER = "Beano occasions"
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True  # the admin never shows a device's key or QR code
+# Shared hall laptops: a session ends after this many minutes without a real request (polls do
+# not count; beano/accounts/middleware.py).
+IDLE_TIMEOUT_MINUTES = env_int("IDLE_TIMEOUT_MINUTES", 30, minimum=1)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env_timezone("TIME_ZONE", "America/New_York")
@@ -166,6 +214,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TRACK_STARTED = True
 CELERY_TIMEZONE = TIME_ZONE
+
+# The close-out asks for an explanation when the counts or the cash differ from the records by
+# more than this many dollars: a house policy of the deployment, not a legal figure.
+CLOSEOUT_VARIANCE_THRESHOLD = env_money("CLOSEOUT_VARIANCE_THRESHOLD", "5.00")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 # Security: production values pass `check --deploy --fail-level WARNING`.
@@ -174,6 +226,25 @@ SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 8 * 60 * 60, minimum=60)
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# Content Security Policy (django-csp 4): everything from this site, nothing inline. Scripts and
+# styles live in static/ (no <script> blocks, no on* handlers, no style attributes: see
+# tests/test_csp.py); data: images only for what Bootstrap draws (its icons are data: SVGs).
+# No page may be framed, the flashboard included.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True

@@ -22,9 +22,12 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
+    path("accounts/", include("beano.accounts.urls")),
     path("admin/", admin.site.urls),
     path("", include("beano.rules.urls")),
     path("", include("organizations.urls")),
     path("", include("occasions.urls")),
     path("", include("games.urls")),
+    path("", include("reports.urls")),
+    path("", include("inspections.urls")),
 ]

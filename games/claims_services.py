@@ -34,7 +34,7 @@ from beano.rules.workers import RECORD_WINNER, PlayerFacts
 from games import claims_selectors as selectors
 from games.models import CardVerification, Claim, DrawVerification, Game, PrizePart, Winner
 from occasions.models import Occasion
-from occasions.services import enforce_at, moment_of
+from occasions.services import enforce_at, moment_of, refuse_if_sealed
 from organizations.audit import acting_user, record_event
 from organizations.models import DirectorAuthorization, Person
 
@@ -50,6 +50,7 @@ def one_line(value: str, field: str, limit: int = NAME_LENGTH) -> str:
 
 def locked_game(game: Game) -> Game:
     game = Game.objects.select_for_update().select_related("occasion__organization").get(pk=game.pk)
+    refuse_if_sealed(game.occasion)
     if game.occasion.status != Occasion.Status.OPEN:
         raise ValidationError(
             f"This occasion is {game.occasion.get_status_display().lower()}: claims and "

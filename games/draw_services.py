@@ -21,7 +21,7 @@ from games.cards import ball_label
 from games.models import BallCall, Flashboard, Game
 from occasions import live
 from occasions.models import Occasion
-from occasions.services import moment_of
+from occasions.services import moment_of, refuse_if_sealed
 from organizations.audit import acting_user, record_event
 
 BALL_ENTRY = re.compile(r"^\s*(?:([BINGObingo])\s*-?\s*)?(\d{1,3})\s*$")
@@ -40,7 +40,9 @@ def read_ball(entry: int | str) -> tuple[str, int]:
 
 
 def _locked_game(game: Game) -> Game:
-    return Game.objects.select_for_update().select_related("occasion__organization").get(pk=game.pk)
+    game = Game.objects.select_for_update().select_related("occasion__organization").get(pk=game.pk)
+    refuse_if_sealed(game.occasion)
+    return game
 
 
 def _game_facts(game: Game) -> DrawGameFacts:
@@ -153,7 +155,11 @@ def correct_ball_call(*, call: BallCall, reason: str, by: Any) -> BallCall:
 
 
 def _locked_occasion(occasion: Occasion) -> Occasion:
-    return Occasion.objects.select_for_update().select_related("organization").get(pk=occasion.pk)
+    occasion = (
+        Occasion.objects.select_for_update().select_related("organization").get(pk=occasion.pk)
+    )
+    refuse_if_sealed(occasion)
+    return occasion
 
 
 @rules.atomic()

@@ -39,6 +39,7 @@ from games.models import (
 from occasions import live
 from occasions.extras_services import money, text
 from occasions.models import Occasion
+from occasions.services import refuse_if_sealed
 from organizations.audit import acting_user, changed, record_event, snapshot
 from organizations.models import Organization
 
@@ -261,6 +262,7 @@ def attach_game(*, game: Game, series: ProgressiveSeries, by: Any) -> Progressiv
     series = ProgressiveSeries.objects.select_for_update().get(pk=series.pk)
     game = Game.objects.select_for_update().select_related("occasion").get(pk=game.pk)
     occasion = game.occasion
+    refuse_if_sealed(occasion)
     if occasion.organization_id != series.organization_id:
         raise ValidationError("This series belongs to another organization.")
     if game.kind != Game.Kind.PROGRESSIVE:
@@ -354,6 +356,7 @@ def settle_game(
         .get(pk=progressive_game.pk)
     )
     occasion = Occasion.objects.get(pk=pg.occasion_id)
+    refuse_if_sealed(occasion)
     if pg.is_settled:
         raise ValidationError(f"The outcome of game {pg.game.number} is already recorded.")
     if occasion.opened_at is None or occasion.status not in (

@@ -22,7 +22,7 @@ from occasions import live
 from occasions.floor_selectors import hours_facts
 from occasions.models import Occasion
 from occasions.sales_services import start_play
-from occasions.services import moment_of
+from occasions.services import moment_of, refuse_if_sealed
 from organizations.audit import record_event
 
 #: The most games one program holds: a typo beyond it, not a night.
@@ -32,11 +32,13 @@ EDITABLE = (Occasion.Status.SCHEDULED, Occasion.Status.OPEN)
 
 
 def _locked_occasion(occasion: Occasion) -> Occasion:
-    return (
+    occasion = (
         Occasion.objects.select_for_update()
         .select_related("organization", "license")
         .get(pk=occasion.pk)
     )
+    refuse_if_sealed(occasion)
+    return occasion
 
 
 def _locked_game(game: Game) -> tuple[Occasion, Game]:

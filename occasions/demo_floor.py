@@ -1,8 +1,9 @@
 """The floor's demo data, recorded through the services at the times of the night: Post 171's
 most recent past Friday is a closed occasion, its whole program played between the door and the
 close; St. Anne's most recent past Tuesday is still open, a game in play and its flashboard
-link made (shared/SAMPLE-NIGHT.md). Workers without an ID on the list cannot sign in and are
-left out. Idempotent: each step is skipped once done."""
+link made (shared/SAMPLE-NIGHT.md). Workers without an ID on the list cannot sign in: at Post
+171 the head tries once, and the refusal is in the log for the inspectors. Idempotent: each step
+is skipped once done."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
+from beano import rules
+from beano.rules.models import RefusedAction
 from beano.rules.opening import CHECKLIST
+from beano.rules.workers import SIGN_IN
 from games import draw_services
 from games.demo_jackpot import seed_jackpot
 from games.demo_night import FIRST_HALF, OPEN_NIGHT, SECOND_HALF, Play, play_night
@@ -59,6 +63,11 @@ NIGHTS = (
     ),
     Night("St. Anne's Parish", dt.time(18, 15), dt.time(18, 25), dt.time(18, 30), OPEN_NIGHT),
 )
+
+
+#: Who tries to sign in a worker the list gives no ID, and at which organization: refused under
+#: 961 CMR 3.04(1)(d), through the service, so the refusal is recorded as any other.
+REFUSED_SIGN_IN = ("American Legion Post 171", "Emily Souza", Role.HEAD)
 
 
 def last_past_day(organization: Organization, today: dt.date) -> dt.date | None:
@@ -159,9 +168,37 @@ def _prepare_and_open(occasion: Occasion, night: Night) -> None:
             by=None,
             at=_at(occasion.date, night.signed_in),
         )
+    _refused_sign_in(occasion, night)
     for item in CHECKLIST:
         floor_services.confirm_check(
             occasion=occasion, item=item.code, by=None, at=_at(occasion.date, night.confirmed)
         )
     floor_services.open_occasion(occasion=occasion, by=None, at=_at(occasion.date, night.opened))
     occasion.refresh_from_db()
+
+
+def _refused_sign_in(occasion: Occasion, night: Night) -> None:
+    organization, name, role = REFUSED_SIGN_IN
+    if occasion.organization.name != organization:
+        return
+    if RefusedAction.objects.filter(
+        organization_id=occasion.organization_id, action=SIGN_IN
+    ).exists():
+        return
+    entry = next(
+        (e for e in floor_selectors.list_entries(occasion) if e.person.legal_name == name), None
+    )
+    if entry is None:
+        return
+    try:
+        floor_services.sign_in_worker(
+            occasion=occasion,
+            entry=entry,
+            role=entry.roles[0],
+            identification="",
+            by=demo_user(occasion, role),
+            at=_at(occasion.date, night.signed_in),
+        )
+    except rules.RuleViolation:
+        return  # refused, as the rules must: rules.atomic has recorded the refusal
+    raise ValueError(f"{name} has no ID on the list and was signed in all the same.")

@@ -19,10 +19,10 @@ Category = PriceListItem.Category
 
 #: How many of each card a player buys with the admission, and how often (by weight).
 EXTRAS = {
-    Category.EXTRA_REGULAR: (0, 0, 1, 1, 2, 3),
-    Category.BONUS: (0, 1, 1, 2),
-    Category.SPECIAL: (0, 1, 1, 1, 2),
-    Category.WINNER_TAKE_ALL: (0, 1, 1),
+    Category.EXTRA_REGULAR: (3, 6, 6, 9, 12, 15),
+    Category.BONUS: (1, 1, 2, 2),
+    Category.SPECIAL: (1, 2, 2, 3, 4),
+    Category.WINNER_TAKE_ALL: (1, 1, 2, 3),
 }
 
 

@@ -47,7 +47,7 @@ from occasions.models import (
     TransportationArrangement,
     VaryingPrizesAnnouncement,
 )
-from occasions.services import enforce_at, moment_of
+from occasions.services import enforce_at, moment_of, refuse_if_sealed
 from organizations.audit import acting_user, record_event, snapshot
 from organizations.selectors import authorization_facts
 
@@ -89,6 +89,7 @@ def lock_occasion(occasion: Occasion, *, during_night: bool = True) -> Occasion:
     occasion = (
         Occasion.objects.select_for_update().select_related("organization").get(pk=occasion.pk)
     )
+    refuse_if_sealed(occasion)
     allowed = (
         (Occasion.Status.OPEN,) if during_night else (Occasion.Status.OPEN, Occasion.Status.CLOSED)
     )

@@ -29,7 +29,7 @@ from occasions import floor_selectors as floor
 from occasions import live
 from occasions.floor_selectors import CLOSE
 from occasions.models import Handover, Occasion, OpeningCheck, WorkerPresence
-from occasions.services import enforce_at, moment_of
+from occasions.services import enforce_at, moment_of, refuse_if_sealed
 from organizations.audit import acting_user, record_event
 from organizations.models import WorkerListEntry
 from organizations.worker_services import worker_facts
@@ -44,6 +44,7 @@ def _locked(occasion: Occasion, *statuses: str, doing: str) -> Occasion:
         .select_related("organization", "license")
         .get(pk=occasion.pk)
     )
+    refuse_if_sealed(occasion)
     if occasion.status not in statuses:
         raise ValidationError(
             f"This occasion is {occasion.get_status_display().lower()}: {doing} is not possible."

@@ -28,7 +28,7 @@ from beano.rules.charges import (
 )
 from occasions.models import AttendanceAnnouncement, Occasion, PriceListItem, Sale, SaleLine
 from occasions.sales_selectors import door_counts
-from occasions.services import moment_of
+from occasions.services import moment_of, refuse_if_sealed
 from organizations.audit import record_event
 from organizations.models import OrganizationRole
 
@@ -38,7 +38,11 @@ ZERO = Decimal("0.00")
 
 
 def _locked(occasion: Occasion) -> Occasion:
-    return Occasion.objects.select_for_update().select_related("organization").get(pk=occasion.pk)
+    occasion = (
+        Occasion.objects.select_for_update().select_related("organization").get(pk=occasion.pk)
+    )
+    refuse_if_sealed(occasion)
+    return occasion
 
 
 def _line_rows(lines: Sequence[SaleLine]) -> list[dict[str, Any]]:

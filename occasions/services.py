@@ -41,6 +41,16 @@ def enforce_at(
     )
 
 
+def refuse_if_sealed(occasion: Occasion) -> None:
+    """No service changes an occasion whose financial report is filed, nor its games, sales or
+    payouts: a correction is an amendment of the report, with a reason (961 CMR 3.05(1)(a))."""
+    if occasion.sealed_at is not None:
+        raise ValidationError(
+            f"The financial report of {occasion.date:%B %-d, %Y} is filed and the occasion is "
+            "sealed: nothing of it can change. A correction is an amendment of the report."
+        )
+
+
 def moment_of(occasion: Occasion, at: dt.datetime | None) -> dt.datetime:
     """The moment of an act at an occasion: now, or a given time (a night recorded afterwards,
     as the demo does). Never in the future; on the occasion's day or, for a night that runs
@@ -84,6 +94,7 @@ def occasion_for_day(*, organization: Organization, day: dt.date, by: Any) -> Oc
 def mark_not_played(*, occasion: Occasion, reason: str, by: Any) -> Occasion:
     """Record that Beano was not played on an authorized day: its report is still owed."""
     occasion = Occasion.objects.select_for_update().get(pk=occasion.pk)
+    refuse_if_sealed(occasion)
     reason = " ".join(reason.split())
     if occasion.status != Occasion.Status.SCHEDULED:
         raise ValidationError(
@@ -140,6 +151,7 @@ def set_price_list(
     """Post the occasion's price list, replacing the one before; refused once the occasion has
     opened (961 CMR 3.04(4)(c)). Each item: category, label, price, package_contents."""
     occasion = Occasion.objects.select_for_update().get(pk=occasion.pk)
+    refuse_if_sealed(occasion)
     authorizations = authorization_facts(
         occasion.organization, kinds=(rules.AuthorizationKind.PACKAGES,)
     )

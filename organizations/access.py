@@ -8,7 +8,7 @@ Commission user (inspector or admin) or by a user without the required role gets
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import wraps
 from typing import Any, TypeVar
 
@@ -30,6 +30,9 @@ class OrgAccess:
     organization: Organization
     roles: frozenset[str]
     commission: CommissionStaff | None
+    #: The records this request looked up through ``get_for_org``, as (model label, pk): the
+    #: log of Commission views names the last (the most specific) one.
+    looked_up: list[tuple[str, str]] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def is_commission(self) -> bool:
@@ -101,7 +104,9 @@ def get_for_org(
     """An object of this organization, or 404: another organization's object does not exist.
     ``via`` names the path to the organization for objects that belong to it through another
     (e.g. ``worker_list__organization``)."""
-    return get_object_or_404(queryset.filter(**{via: access.organization}), **lookup)
+    obj = get_object_or_404(queryset.filter(**{via: access.organization}), **lookup)
+    access.looked_up.append((obj._meta.label_lower, str(obj.pk)))
+    return obj
 
 
 ViewFunc = Callable[..., HttpResponse]
@@ -120,9 +125,9 @@ def org_view(
         @wraps(view)
         def wrapper(request: HttpRequest, org_id: int, *args: Any, **kwargs: Any) -> HttpResponse:
             access = resolve_access(request.user, org_id)
+            request.access = access  # type: ignore[attr-defined]
             if form_page or request.method not in SAFE_METHODS:
                 access.require_role(*write_roles)
-            request.access = access  # type: ignore[attr-defined]
             return view(request, *args, **kwargs)
 
         return wrapper  # type: ignore[return-value]

@@ -23,6 +23,7 @@ from organizations.models import (
     Organization,
     OrganizationRole,
     Person,
+    RecordView,
     WorkerListEntry,
 )
 
@@ -221,3 +222,13 @@ class EquipmentAdmin(ReadOnlyAdmin):
 class CardPurchaseAdmin(ReadOnlyAdmin):
     list_display = ["invoice_number", "organization", "card_type", "series", "quantity"]
     search_fields = ["invoice_number", "organization__name", "series"]
+
+
+@admin.register(RecordView)
+class RecordViewAdmin(ReadOnlyAdmin):
+    """The pages the Commission's staff opened: written by the middleware, read here."""
+
+    list_display = ["viewed_at", "username", "organization", "view_name", "path", "status_code"]
+    list_filter = ["view_name", "organization"]
+    search_fields = ["username", "path", "object_type", "object_id"]
+    date_hierarchy = "viewed_at"

@@ -1,5 +1,6 @@
-"""The organizations' demo data: two organizations, their people, roles, worker lists,
-equipment and cards, an inspector and a Commission admin. Idempotent."""
+"""The organizations' demo data: two organizations with their people, roles, worker lists,
+equipment and cards, two smaller ones with their worker lists only, an inspector and a
+Commission admin. Idempotent."""
 
 from __future__ import annotations
 
@@ -193,6 +194,86 @@ ORGANIZATIONS = [
             ("Mary Gallagher", ["seller", "caller_assistant"], "SA-05", "", "Rev. Paul Medeiros"),
         ],
     },
+    # Two small organizations without logins or occasions, so that an inspector finds Mary
+    # Gallagher on four organizations' worker lists this year, the most 3.04(1)(c) allows, and
+    # a caller whose name is that of a winner at Post 171 (a "possible" worker among winners).
+    # Their reports were filed on paper until the demo's day ("paper_reports"), so none is owed
+    # here yet.
+    {
+        "key": "kofc4410",
+        "paper_reports": True,
+        "name": "Knights of Columbus Council 4410",
+        "kind": Organization.Kind.FRATERNAL,
+        "founded_on": dt.date(1921, 3, 6),
+        "street": "211 Union Street",
+        "town": "New Bedford",
+        "zip_code": "02740",
+        "telephone": "508-555-4410",
+        "federal_id": "04-4410211",
+        "license": {
+            "number": "BN-4410-NB",
+            "premises_name": "Council 4410 Hall",
+            "premises_address": "211 Union Street, New Bedford, MA 02740",
+            "authorized_weekdays": [2],
+            "start_time": dt.time(19, 0),
+            "end_time": dt.time(22, 30),
+            "local_licensing_authority": "New Bedford Licensing Board",
+        },
+        "people": [
+            ("Daniel Reis", dt.date(1959, 5, 12), "MA-W-304410", "member", None, "", None, None),
+            ("Susan Tavares", dt.date(1966, 9, 3), "MA-W-304411", "member", None, "", None, None),
+            ("Helen Vieira", dt.date(1963, 2, 19), "MA-W-304412", "member", None, "", None, None),
+            ("Mary Gallagher", dt.date(1960, 4, 17), "MA-W-100176", "member", None, "", None, None),
+        ],
+        "workers": [
+            ("Daniel Reis", ["gross_receipts", "member_in_charge"], "K4410-01", "", ""),
+            ("Susan Tavares", ["bookkeeper"], "K4410-02", "", ""),
+            ("Helen Vieira", ["caller"], "K4410-03", "", "Daniel Reis, Grand Knight"),
+            ("Mary Gallagher", ["seller"], "K4410-04", "", ""),
+        ],
+    },
+    {
+        "key": "acushnetfire",
+        "paper_reports": True,
+        "name": "Acushnet Volunteer Fire Association",
+        "kind": Organization.Kind.VOLUNTEER_FIRE,
+        "founded_on": dt.date(1938, 8, 1),
+        "street": "130 Main Street",
+        "town": "Acushnet",
+        "zip_code": "02743",
+        "telephone": "508-555-0130",
+        "federal_id": "04-0130743",
+        "license": {
+            "number": "BN-0130-AC",
+            "premises_name": "Acushnet Fire Station Hall",
+            "premises_address": "130 Main Street, Acushnet, MA 02743",
+            "authorized_weekdays": [5],
+            "start_time": dt.time(18, 30),
+            "end_time": dt.time(22, 0),
+            "local_licensing_authority": "Acushnet Select Board",
+        },
+        "people": [
+            ("Peter Mello", dt.date(1961, 11, 30), "MA-W-400130", "member", None, "", None, None),
+            ("Carol Amaral", dt.date(1969, 4, 8), "MA-W-400131", "member", None, "", None, None),
+            ("Steven Rego", dt.date(1974, 6, 21), "MA-W-400132", "member", None, "", None, None),
+            (
+                "Mary Gallagher",
+                dt.date(1960, 4, 17),
+                "MA-W-100176",
+                "auxiliary",
+                None,
+                "",
+                None,
+                None,
+            ),
+        ],
+        "workers": [
+            ("Peter Mello", ["gross_receipts", "member_in_charge"], "AVF-01", "", ""),
+            ("Carol Amaral", ["bookkeeper"], "AVF-02", "", ""),
+            ("Steven Rego", ["caller"], "AVF-03", "", "Peter Mello, President"),
+            ("Mary Gallagher", ["floor_worker"], "AVF-04", "", ""),
+        ],
+    },
 ]
 
 
@@ -224,16 +305,19 @@ class Seeder:
             org, _ = Organization.objects.get_or_create(
                 name=spec["name"],
                 defaults={
-                    k: spec[k]
-                    for k in (
-                        "kind",
-                        "founded_on",
-                        "street",
-                        "town",
-                        "zip_code",
-                        "telephone",
-                        "federal_id",
-                    )
+                    **{
+                        k: spec[k]
+                        for k in (
+                            "kind",
+                            "founded_on",
+                            "street",
+                            "town",
+                            "zip_code",
+                            "telephone",
+                            "federal_id",
+                        )
+                    },
+                    "reports_from": today if spec.get("paper_reports") else None,
                 },
             )
             organizations[spec["key"]] = org
@@ -363,6 +447,9 @@ def commission_admin_group() -> Group:
             "delete_refusedaction",
             "change_auditchain",
             "delete_auditchain",
+            "add_recordview",
+            "change_recordview",
+            "delete_recordview",
         ]
     )
     group.permissions.add(*permissions)
@@ -380,6 +467,12 @@ def commission_admin_group() -> Group:
         # The arrangements each authorization of permissible winning arrangements names (6)(c).
         *Permission.objects.filter(
             content_type__app_label="games", content_type__model="arrangementauthorization"
+        ),
+        # Resetting a user's lost authenticator (the next login enrols a new one); never adding
+        # or changing one, and the keys stay hidden (settings.OTP_ADMIN_HIDE_SENSITIVE_DATA).
+        *Permission.objects.filter(
+            content_type__app_label="otp_totp",
+            codename__in=["view_totpdevice", "delete_totpdevice"],
         ),
     )
     return group

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
@@ -30,9 +31,12 @@ from organizations.models import DirectorAuthorization, Membership, Role
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
     """The landing page, by role: member in charge sees the next occasions, bookkeeper the
-    reports coming due, inspector the organizations in scope, admin the Commission tools."""
+    reports coming due, admin the Commission tools; an inspector lands on the inspection
+    dashboard."""
     today = timezone.localdate()
     staff = commission_staff(request.user)
+    if staff is not None and staff.kind == staff.Kind.INSPECTOR:
+        return redirect("inspector_dashboard")
     organizations = list(selectors.organizations_for_user(request.user))
     roles_by_org: dict[int, set[str]] = {}
     for assignment in request.user.org_roles.all():
@@ -242,10 +246,15 @@ def refused_actions(request: HttpRequest) -> HttpResponse:
 @require_safe
 @login_required
 def commission_refused_actions(request: HttpRequest) -> HttpResponse:
-    """Every refused action in the Commission user's scope."""
+    """Every refused action in the Commission user's scope, filtered by organization too."""
     if commission_staff(request.user) is None:
         raise PermissionDenied("This log is for the Commission's staff.")
-    scope = visible_organizations(request.user).values_list("pk", flat=True)
+    organizations = list(
+        visible_organizations(request.user).order_by("name").values_list("pk", "name")
+    )
     return refused_actions_page(
-        request, RefusedAction.objects.filter(organization_id__in=list(scope)), {}
+        request,
+        RefusedAction.objects.filter(organization_id__in=[pk for pk, _ in organizations]),
+        {"export_url": reverse("inspect_export", kwargs={"kind": "refused"})},
+        organizations,
     )

@@ -66,6 +66,43 @@ def make_tenant(name: str) -> Tenant:
     )
 
 
+def totp_device(user: Any) -> Any:
+    """``user``'s confirmed authenticator, as enrolling from the account page leaves it."""
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    device = TOTPDevice.objects.filter(user=user, confirmed=True).first()
+    return device or TOTPDevice.objects.create(user=user, name="Test authenticator", confirmed=True)
+
+
+def totp_code(device: Any) -> str:
+    """The code ``device``'s authenticator app shows now."""
+    from django_otp.oath import totp
+
+    token = totp(device.bin_key, device.step, device.t0, device.digits, device.drift)
+    return str(token).zfill(device.digits)
+
+
+def login(client: Any, user: Any) -> Any:
+    """Log ``user`` in as the login pages leave them. ``force_login`` stands for the password
+    page; a user who must use a second factor (the Commission's staff, the admin's users) or
+    who enrolled one is then verified the way the verify page records it, by
+    ``django_otp.login``'s session key for their (confirmed) device. The pages themselves are
+    exercised in tests/accounts/: a session without that key reaches nothing but them."""
+    import django_otp
+
+    from beano.accounts.policy import confirmed_device, second_factor_required
+
+    client.force_login(user)
+    device = confirmed_device(user)
+    if device is None and second_factor_required(user):
+        device = totp_device(user)
+    if device is not None:
+        session = client.session
+        session[django_otp.DEVICE_ID_SESSION_KEY] = device.persistent_id
+        session.save()
+    return user
+
+
 @pytest.fixture
 def tenant(db: Any) -> Tenant:
     return make_tenant("Post One")
@@ -116,6 +153,38 @@ def member(tenant: Tenant) -> Any:
         kind="member",
         since=dt.date(2015, 1, 1),
     )
+
+
+SHIPPED_DATA = (
+    "beano.rules.migrations.0002_initial_law_limits",
+    "games.migrations.0002_common_arrangements",
+    "reports.migrations.0002_expense_kinds",
+)
+
+
+@pytest.fixture(autouse=True)
+def _shipped_data(request: Any) -> None:
+    """A transactional test's flush also empties the data the migrations ship (the limits in
+    force, the common arrangements, the kinds of expense): it is loaded again, as the
+    migrations load it, before the test."""
+    marker = request.node.get_closest_marker("django_db")
+    transactional = bool(marker and marker.kwargs.get("transaction")) or bool(
+        {"transactional_db", "live_server"} & set(request.fixturenames)
+    )
+    if not transactional:
+        return
+    request.getfixturevalue("transactional_db")
+    load_shipped_data()
+
+
+def load_shipped_data() -> None:
+    """The rows the data migrations ship, loaded again as the migrations load them."""
+    import importlib
+
+    from django.apps import apps
+
+    for module in SHIPPED_DATA:
+        importlib.import_module(module).load(apps, None)
 
 
 @pytest.fixture(autouse=True)
@@ -595,3 +664,23 @@ def ball_call(draw_game: Any, tenant: Tenant) -> Any:
 def ball_call_kwargs(ball_call: Any) -> dict[str, int]:
     """The URL arguments of ``ball_call``: its occasion, its game and itself."""
     return {"pk": ball_call.game.occasion_id, "game_pk": ball_call.game_id, "call_pk": ball_call.pk}
+
+
+# The reports' fixtures (a known closed night, its close-out and filing), for every test folder.
+from tests.reports.conftest import (  # noqa: E402, F401
+    annual_kwargs,
+    annual_report,
+    closed_occasion,
+    counted,
+    disbursement,
+    disbursement_kwargs,
+    expense,
+    expense_kwargs,
+    filed_report,
+    known_occasion,
+    rendered_annual_kwargs,
+    rendered_report_kwargs,
+    report_clock,
+    report_kwargs,
+    year_kwargs,
+)

@@ -2,6 +2,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core import serializers
 from django.core.management import call_command
+from django.urls import reverse
 
 from organizations.audit import verify_chain
 from organizations.models import Organization, Person
@@ -43,12 +44,17 @@ def test_seed_demo_gives_every_role_a_login_and_a_working_password(db, client):
         "inspector-south",
         "commission-admin",
     ):
-        assert client.login(username=username, password="Beano-Demo-2026"), username
-    assert Organization.objects.count() == 2
+        response = client.post(
+            reverse("login"), {"username": username, "password": "Beano-Demo-2026"}
+        )
+        assert response.status_code == 302 and "_auth_user_id" in client.session, username
+        client.logout()
+    assert Organization.objects.count() == 4
     assert all(verify_chain(org).ok for org in Organization.objects.all())
+    # On four organizations' worker lists this year: the most 3.04(1)(c) allows.
     shared = Person.objects.get(legal_name="Mary Gallagher")
-    assert shared.memberships.count() == 2
-    assert shared.worker_list_entries.filter(removed_on__isnull=True).count() == 2
+    assert shared.memberships.count() == 4
+    assert shared.worker_list_entries.filter(removed_on__isnull=True).count() == 4
 
 
 def test_seed_demo_gives_each_organization_a_complete_worker_list(db):
@@ -76,7 +82,11 @@ def test_seed_demo_plays_a_real_night_through_the_services(db):
     from occasions.models import Occasion
 
     call_command("seed_demo", force=True)
-    assert not RefusedAction.objects.exists()
+    # One refusal, on purpose: Post 171's head tried to sign in a worker without an ID.
+    (refused,) = RefusedAction.objects.all()
+    assert (refused.username, refused.action) == ("post171-head", "occasion.sign_in_worker")
+    assert refused.citations == "961 CMR 3.04(1)(d)"
+    assert "Emily Souza" in refused.violations[0]["message"]
     closed = Occasion.objects.get(
         organization__name="American Legion Post 171", status=Occasion.Status.CLOSED
     )
@@ -114,3 +124,68 @@ def test_seed_demo_plays_a_real_night_through_the_services(db):
     in_play = live.games.get(status=Game.Status.IN_PLAY)
     assert in_play.calls.exists() and live.games.filter(status=Game.Status.FINISHED).exists()
     assert Flashboard.objects.get(occasion=live).revoked_at is None
+
+
+def test_seed_demo_gives_the_commission_logins_a_demo_authenticator(db, client, capsys):
+    """The demo stays usable with two-factor authentication: ``totp_code`` prints the code of
+    a demo device, and the inspector logs in with it."""
+    import re
+
+    import pytest
+    from django.core.management.base import CommandError
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    from beano.accounts.demo import DEMO_DEVICE_NAME, base32_key
+
+    call_command("seed_demo", force=True)
+    out = capsys.readouterr().out
+    assert "manage.py totp_code USERNAME" in out
+    devices = TOTPDevice.objects.filter(name=DEMO_DEVICE_NAME, confirmed=True)
+    assert sorted(d.user.username for d in devices) == [
+        "commission-admin",
+        "inspector",
+        "inspector-south",
+    ]
+    inspector = devices.get(user__username="inspector")
+    assert base32_key(inspector) in out
+    call_command("seed_demo", force=True)
+    assert TOTPDevice.objects.get(pk=inspector.pk).key == inspector.key, "kept on a re-seed"
+    capsys.readouterr()
+
+    call_command("totp_code", "inspector")
+    code = capsys.readouterr().out.strip()
+    assert re.fullmatch(r"\d{6}", code)
+    client.post(reverse("login"), {"username": "inspector", "password": "Beano-Demo-2026"})
+    assert client.get(reverse("dashboard")).status_code == 302
+    assert client.post(reverse("otp_verify"), {"code": code}).status_code == 302
+    landed = client.get(reverse("dashboard"), follow=True)  # an inspector's is the inspection's
+    assert landed.status_code == 200 and landed.redirect_chain[-1][0] == reverse(
+        "inspector_dashboard"
+    )
+
+    with pytest.raises(CommandError, match="no demo authenticator"):
+        call_command("totp_code", "post171-mic")
+    TOTPDevice.objects.filter(pk=inspector.pk).update(name="Authenticator app")
+    with pytest.raises(CommandError, match="no demo authenticator"):
+        call_command("totp_code", "inspector")
+
+
+def test_seed_demo_files_a_report_and_an_amendment_with_pdf_a(db, tmp_path, settings):
+    import subprocess
+
+    from reports import selectors
+    from reports.models import FinancialReport
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    call_command("seed_demo", force=True)
+    original, amendment = FinancialReport.objects.order_by("version")
+    assert (original.version, amendment.version) == (1, 2)
+    assert amendment.reason and amendment.changes
+    assert original.render_status == amendment.render_status == "ready"
+    out = tmp_path / "demo.pdf"
+    call_command("financial_report", str(amendment.occasion_id), "--output", str(out))
+    info = subprocess.run(["pdfinfo", str(out)], capture_output=True, text=True, check=True)
+    assert "PDF subtype:    PDF/A-3b" in info.stdout
+    post = original.organization
+    statuses = {r.status for r in selectors.obligations([post])}
+    assert {selectors.LATE, selectors.MISSING, selectors.FILED} <= statuses

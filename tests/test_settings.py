@@ -56,3 +56,39 @@ def test_it_refuses_to_start_with_a_misspelt_debug(tmp_path: Path) -> None:
     result = run_manage(["check"], {"DEBUG": "ture"}, tmp_path)
     assert result.returncode != 0
     assert "DEBUG='ture' is not a yes/no value" in result.stderr
+
+
+HEADERS_SCRIPT = """
+import json
+from django.test import Client
+response = Client().get("/", secure=True, HTTP_HOST="beano.example.org")
+print(json.dumps({"status": response.status_code, **dict(response.headers)}))
+"""
+
+
+def test_a_production_response_carries_the_security_headers(tmp_path: Path) -> None:
+    """A real response of the production settings (the login redirect: no database, no
+    collected static files needed)."""
+    import json
+
+    env = {**PRODUCTION, "DATABASE_URL": f"sqlite:///{tmp_path}/db.sqlite3"}
+    result = run_manage(["shell", "--no-imports", "-c", HEADERS_SCRIPT], env, tmp_path)
+    assert result.returncode == 0, result.stderr
+    headers = json.loads(result.stdout.strip().splitlines()[-1])
+    assert headers["status"] == 302 and headers["Location"].startswith("/accounts/login/")
+    policy = headers["Content-Security-Policy"]
+    for directive in (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "frame-ancestors 'none'",
+        "object-src 'none'",
+    ):
+        assert directive in policy
+    assert "unsafe" not in policy
+    assert headers["Strict-Transport-Security"].startswith("max-age=31536000")
+    assert headers["X-Frame-Options"] == "DENY"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] == "same-origin"
+    assert headers["Cross-Origin-Opener-Policy"] == "same-origin"

@@ -8,6 +8,9 @@ from beano.rules.authorizations import AuthorizationKind
 from beano.rules.base import all_rules
 
 ACTION_LABELS = {
+    "report.record_expense": "recording an expense at the close-out",
+    "report.file": "filing an occasion's financial report or an amendment",
+    "report.file_annual": "filing the annual report of Lawful Purpose disbursements",
     "worker_list.add": "adding a person to the worker list",
     "worker_list.update": "changing a worker list entry",
     "worker_list.review": "reviewing the worker list",

@@ -4,6 +4,7 @@ a 2025 occasion is judged by the figures in force in 2025."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -61,3 +62,24 @@ def limits_in_force(on: dt.date) -> Limits:
     for row in LawLimit.objects.filter(effective_from__lte=on).order_by("name", "effective_from"):
         values[row.name] = row.value
     return Limits(on=on, values=values)
+
+
+def limits_history() -> Callable[[dt.date], Limits]:
+    """Every dated figure read in one query, for judging many dates (a list of occasions): the
+    function returned gives the figures in force on a date, as ``limits_in_force`` would."""
+    from beano.rules.models import LawLimit
+
+    rows = list(
+        LawLimit.objects.order_by("name", "effective_from").values_list(
+            "name", "effective_from", "value"
+        )
+    )
+
+    def on(day: dt.date) -> Limits:
+        values: dict[str, Decimal | None] = {}
+        for name, effective_from, value in rows:
+            if effective_from <= day:
+                values[name] = value
+        return Limits(on=day, values=values)
+
+    return on

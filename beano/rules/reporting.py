@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 
 from beano.rules.base import rule
 from beano.rules.limits import Limits
@@ -40,3 +41,173 @@ def notice_before_resuming(f: ResumptionFacts, limits: Limits) -> Iterator[str]:
             "The last two occasions were not played; record the written notice to the "
             "Commission before play resumes."
         )
+
+
+# --- The close-out's expenses ------------------------------------------------------------
+
+RECORD_EXPENSE = "report.record_expense"
+FILE_REPORT = "report.file"
+FILE_ANNUAL_REPORT = "report.file_annual"
+
+MIN_REASON = 10
+COMPENSABLE = frozenset({"bookkeeper", "accountant"})
+
+
+@dataclass(frozen=True)
+class ExpenseFacts:
+    """An expense as the bookkeeper enters it. ``payee_roles`` are the roles the payee holds on
+    the organization's worker list that day (empty when the payee is not on it)."""
+
+    source: str  # ExpenseKind.Source: entered, equipment_lease, compensation, police
+    payee: str
+    amount: Decimal
+    payee_roles: tuple[str, ...] = ()
+    payee_compensated: bool = False
+    equipment_leased: bool | None = None
+    lease_approved: bool | None = None
+    lease_fee: Decimal | None = None
+
+
+@rule(
+    code="X-1F-NO-WORKER-PAY",
+    citation="961 CMR 3.04(1)(f)",
+    title="No expense pays a worker, except a compensated bookkeeper or accountant",
+    guards=(RECORD_EXPENSE,),
+)
+def expense_pays_no_worker(f: ExpenseFacts, limits: Limits) -> Iterator[str]:
+    """No commission, salary, compensation or gift to anyone conducting or assisting in Beano;
+    only a bookkeeper or accountant may be paid (3.04(1)(g)), and a police officer, who is not a
+    worker (3.04(3)(e))."""
+    if f.source == "compensation":
+        if not COMPENSABLE.intersection(f.payee_roles):
+            yield (
+                f"{f.payee} is not a bookkeeper or accountant on the worker list: only they may "
+                "be compensated."
+            )
+        elif not f.payee_compensated:
+            yield (
+                f"{f.payee} is on the worker list as unpaid: mark the entry compensated before "
+                "paying them."
+            )
+    elif f.payee_roles:
+        yield f"{f.payee} is on the worker list and cannot be paid for helping at Beano."
+
+
+@rule(
+    code="X-4A-LEASE-RENT",
+    citation="961 CMR 3.04(4)(a)",
+    title="Equipment rent is paid only under an approved lease, at its sum certain",
+    guards=(RECORD_EXPENSE,),
+)
+def rent_under_approved_lease(f: ExpenseFacts, limits: Limits) -> Iterator[str]:
+    """Equipment a lessor provides is used only under a written lease the Director approved; the
+    rental fee is a sum certain approved by the Commission, never a 'service charge'."""
+    if f.source != "equipment_lease":
+        return
+    if not f.equipment_leased:
+        yield "Rent is paid only for leased equipment: name the leased item."
+        return
+    if not f.lease_approved:
+        yield "The lease of this equipment has no approval of the Director valid on that day."
+    elif f.lease_fee is None:
+        yield "The approved lease states no rental fee: its fee must be a sum certain."
+    elif f.amount != f.lease_fee:
+        yield f"The approved lease's rental fee is ${f.lease_fee:,.2f}, not ${f.amount:,.2f}."
+
+
+# --- Filing -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FilingFacts:
+    """An occasion's report as it is about to be filed."""
+
+    status: str  # the occasion's status
+    played: bool
+    missing_counts: tuple[str, ...]
+    cash_counted: bool
+    variance_above_threshold: bool
+    explanation_given: bool
+    amendment: bool
+    reason: str
+
+
+@rule(
+    code="R-305-1A-CLOSED",
+    citation="961 CMR 3.05(1)(a)",
+    title="A report is filed for an occasion that is closed, or recorded as not played",
+    guards=(FILE_REPORT,),
+)
+def report_after_close(f: FilingFacts, limits: Limits) -> Iterator[str]:
+    """The report covers the whole occasion: it is filed once the occasion is closed, or for an
+    authorized day recorded as 'no Beano played'."""
+    if f.status not in ("closed", "not_played"):
+        yield (
+            "The occasion is not closed: close it, or record that Beano was not played, "
+            "before filing its report."
+        )
+
+
+@rule(
+    code="R-305-1A-COMPLETE",
+    citation="961 CMR 3.05(1)(a)",
+    title="A report is complete: counts, cash counted, and differences explained",
+    guards=(FILE_REPORT,),
+)
+def report_is_complete(f: FilingFacts, limits: Limits) -> Iterator[str]:
+    """The report is complete: every category sold is counted, the cash is counted, and a
+    difference above the threshold between the records and the counts is explained."""
+    if not f.played:
+        return
+    if f.missing_counts:
+        yield "Enter the count of " + ", ".join(f.missing_counts) + "."
+    if not f.cash_counted:
+        yield "Enter the cash counted after the close."
+    if f.variance_above_threshold and not f.explanation_given:
+        yield "The counts or the cash differ from the records: explain the difference."
+
+
+@rule(
+    code="R-305-1A-AMENDMENT-REASON",
+    citation="961 CMR 3.05(1)(a)",
+    title="A filed report is corrected only by an amendment that says why",
+    guards=(FILE_REPORT,),
+)
+def amendment_has_reason(f: FilingFacts, limits: Limits) -> Iterator[str]:
+    """A filed report is never edited: a correction is a new version with its reason, and every
+    earlier version is kept."""
+    if f.amendment and len(f.reason.strip()) < MIN_REASON:
+        yield "Say why the filed report is corrected (at least a sentence)."
+
+
+@dataclass(frozen=True)
+class AnnualFilingFacts:
+    year: int
+    today: dt.date
+    amendment: bool
+    reason: str
+
+
+@rule(
+    code="R-305-1C-YEAR-ENDED",
+    citation="961 CMR 3.05(1)(c)",
+    title="The annual report covers a calendar year that has ended",
+    guards=(FILE_ANNUAL_REPORT,),
+)
+def annual_after_year_end(f: AnnualFilingFacts, limits: Limits) -> Iterator[str]:
+    """The annual report lists all money spent for Lawful Purposes in the calendar year; it is
+    filed after the year ends, before January 31."""
+    if f.today.year <= f.year:
+        yield f"The year {f.year} has not ended: its annual report is filed from January 1."
+
+
+@rule(
+    code="R-305-1C-AMENDMENT-REASON",
+    citation="961 CMR 3.05(1)(c)",
+    title="A filed annual report is corrected only by an amendment that says why",
+    guards=(FILE_ANNUAL_REPORT,),
+)
+def annual_amendment_has_reason(f: AnnualFilingFacts, limits: Limits) -> Iterator[str]:
+    """The annual report is a public record: a correction is a new version with its reason."""
+    if f.amendment and len(f.reason.strip()) < MIN_REASON:
+        yield "Say why the filed annual report is corrected (at least a sentence)."

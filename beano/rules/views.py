@@ -4,12 +4,15 @@ refused actions is for the Commission and for each organization's head and bookk
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
@@ -58,20 +61,88 @@ def limits(request: HttpRequest) -> HttpResponse:
     )
 
 
+@dataclass(frozen=True)
+class RefusedFilter:
+    """The log's filter, read from the query string: a citation, an organization (among those
+    offered: the viewer's scope) and a range of the dates the actions were judged for. A value
+    that does not parse is ignored, never an error page."""
+
+    citation: str = ""
+    organization_id: int | None = None
+    date_from: dt.date | None = None
+    date_to: dt.date | None = None
+
+    @classmethod
+    def from_query(
+        cls, params: QueryDict, organizations: Sequence[tuple[int, str]] = ()
+    ) -> RefusedFilter:
+        offered = {pk for pk, _ in organizations}
+        organization = params.get("organization", "")
+        return cls(
+            citation=params.get("citation", "").strip()[:60],
+            organization_id=int(organization)
+            if organization.isdigit() and int(organization) in offered
+            else None,
+            date_from=_date(params.get("date_from", "")),
+            date_to=_date(params.get("date_to", "")),
+        )
+
+    def apply(self, queryset: QuerySet[RefusedAction]) -> QuerySet[RefusedAction]:
+        if self.citation:
+            queryset = queryset.filter(citations__contains=self.citation)
+        if self.organization_id is not None:
+            queryset = queryset.filter(organization_id=self.organization_id)
+        if self.date_from:
+            queryset = queryset.filter(on_date__gte=self.date_from)
+        if self.date_to:
+            queryset = queryset.filter(on_date__lte=self.date_to)
+        return queryset.order_by("-created_at", "-pk")
+
+    def query(self) -> str:
+        """The filter as a query string, for the pages' links and the CSV export."""
+        return urlencode(
+            {
+                k: v
+                for k, v in (
+                    ("citation", self.citation),
+                    ("organization", self.organization_id or ""),
+                    ("date_from", self.date_from or ""),
+                    ("date_to", self.date_to or ""),
+                )
+                if v
+            }
+        )
+
+
+def _date(value: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(value) if value else None
+    except ValueError:
+        return None
+
+
 def refused_actions_page(
-    request: HttpRequest, queryset: QuerySet[RefusedAction], context: dict[str, Any]
+    request: HttpRequest,
+    queryset: QuerySet[RefusedAction],
+    context: dict[str, Any],
+    organizations: Sequence[tuple[int, str]] = (),
 ) -> HttpResponse:
     """The log of refused actions over ``queryset`` (already limited to the viewer's scope),
-    filtered by citation."""
+    filtered by citation, date and, when ``organizations`` are offered, organization."""
     citations = sorted(
         {c for row in queryset.values_list("citations", flat=True) for c in row.split(", ") if c}
     )
-    citation = request.GET.get("citation", "").strip()
-    if citation:
-        queryset = queryset.filter(citations__contains=citation)
-    page = Paginator(queryset.order_by("-created_at"), 50).get_page(request.GET.get("page"))
+    log_filter = RefusedFilter.from_query(request.GET, organizations)
+    page = Paginator(log_filter.apply(queryset), 50).get_page(request.GET.get("page"))
     return render(
         request,
         "rules/refused_actions.html",
-        {**context, "page": page, "citation": citation, "citations": citations},
+        {
+            **context,
+            "page": page,
+            "filter": log_filter,
+            "citation": log_filter.citation,
+            "citations": citations,
+            "organizations": organizations,
+        },
     )

@@ -253,7 +253,7 @@ class BookkeeperPresenceFacts:
     code="W-1G-PRESENT",
     citation="961 CMR 3.04(1)(g)",
     title="A compensated bookkeeper or accountant is present during the occasion",
-    guards=("occasion.close",),
+    guards=("occasion.close", "report.record_expense"),
     waiver=AuthorizationKind.BOOKKEEPER_OTHER_CAPACITY,
 )
 def paid_bookkeeper_is_present(f: BookkeeperPresenceFacts, limits: Limits) -> Iterator[str]:

@@ -44,6 +44,12 @@ class Occasion(models.Model):
         blank=True,
         help_text="961 CMR 3.04(5)(c): attendance is announced before the second half starts.",
     )
+    sealed_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When its financial report was filed: nothing of the occasion changes after; "
+        "a correction is an amendment of the report.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -63,6 +69,10 @@ class Occasion(models.Model):
         """Whether the floor of this occasion is recorded on ``day``: its own day, or the morning
         after for a night that runs past midnight."""
         return day in (self.date, self.date + dt.timedelta(days=1))
+
+    @property
+    def is_sealed(self) -> bool:
+        return self.sealed_at is not None
 
     @property
     def is_open(self) -> bool:

@@ -3,6 +3,7 @@ from organizations.models.audit import GENESIS_HASH, AuditChain, AuditEvent
 from organizations.models.authorizations import DirectorAuthorization
 from organizations.models.core import WEEKDAY_NAMES, License, Membership, Organization, Person
 from organizations.models.equipment import CardPurchase, CardUsage, Equipment
+from organizations.models.inspections import RecordView
 from organizations.models.workers import Conviction, WorkerList, WorkerListEntry
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "Organization",
     "OrganizationRole",
     "Person",
+    "RecordView",
     "Role",
     "WorkerList",
     "WorkerListEntry",

@@ -33,6 +33,12 @@ class Organization(models.Model):
     federal_id = models.CharField(
         "federal ID number", max_length=20, blank=True, help_text="Printed on the report header."
     )
+    reports_from = models.DateField(
+        null=True,
+        blank=True,
+        help_text="The first authorized day whose financial report is kept here; reports of "
+        "earlier days were filed on paper. Empty: from the start of the license.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -38,10 +38,21 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
+    """A hall laptop's browser tab. Whatever the Content Security Policy refuses on any page
+    the test visits (an inline script or style, a foreign source) fails the test."""
     context = browser.new_context(viewport={"width": 1366, "height": 768})
     page = context.new_page()
+    violations: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            violations.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    page.csp_violations = violations  # tests may look, e.g. to prove the listener works
     yield page
     context.close()
+    assert not violations, "refused by the Content Security Policy:\n" + "\n".join(violations)
 
 
 @pytest.fixture(autouse=True)

@@ -134,11 +134,17 @@ def test_the_member_in_charge_runs_a_night_from_sign_in_to_close(
     expect(sold).to_contain_text("Receipt 3 recorded — $2.00: 1 × Special game card.")
     # Pressing "+ extras" low in the list scrolled the page: the receipt just recorded is still
     # in sight, not under the sticky occasion header.
-    page.wait_for_function(
-        "document.querySelector('.occasion-header').getBoundingClientRect().bottom"
-        " <= document.querySelector('#sale-panel [role=status]').getBoundingClientRect().top",
-        timeout=2000,
+    # (Polled from here: wait_for_function evaluates a string in the page, which the Content
+    # Security Policy forbids.)
+    in_sight = (
+        "() => document.querySelector('.occasion-header').getBoundingClientRect().bottom"
+        " <= document.querySelector('#sale-panel [role=status]').getBoundingClientRect().top"
     )
+    for _ in range(20):
+        if page.evaluate(in_sight):
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate(in_sight), "the receipt is hidden under the occasion header"
     for category, quantity in DOOR.items():
         expect(counts.locator(f"[data-count={category}]")).to_have_text(str(quantity))
     expect(counts).to_contain_text("3 receipts · 0 voided")

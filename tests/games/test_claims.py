@@ -371,6 +371,24 @@ def test_the_tin_is_encrypted_at_rest_and_never_audited(big_win, tenant):
     assert "Mary A. Costa" in events
 
 
+def test_the_raw_row_holds_no_run_of_the_tins_digits_but_the_last_four(big_win, tenant):
+    """Read as the database stores it, column by column: no five consecutive digits of the TIN
+    anywhere (nor of an ID number), and its last four only in tin_last4, for the masked display."""
+    payout = payout_services.record_payout(
+        winner=big_win, by=tenant.member_in_charge, verified_by=tenant.head, w2g=DETAILS
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT * FROM {Payout._meta.db_table} WHERE id = %s", [payout.pk])
+        names = [column[0] for column in cursor.description]
+        row = dict(zip(names, (str(v) for v in cursor.fetchone()), strict=True))
+    digits = TIN.replace("-", "")
+    runs = {digits[i : i + 5] for i in range(len(digits) - 4)}
+    runs |= {"98765", "87654", "76543", "65432", "11223", "12233", "22334"}
+    for column, value in row.items():
+        assert not any(run in value.replace("-", "") for run in runs), column
+    assert [c for c, v in row.items() if "6789" in v] == ["tin_last4"]
+
+
 # The page
 
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games import jackpot_services
 from games.models import JackpotLedgerEntry, ProgressiveGame, ProgressiveSeries
-from tests.conftest import start_sample_series
+from tests.conftest import login, start_sample_series
 from tests.games.test_jackpots import friday, game_13, play
 
 
@@ -151,7 +151,7 @@ def test_the_inspector_sees_the_ledger_occasion_by_occasion(
 ):
     play(tenant, jackpot_series, 0, consolation=True)
     play(tenant, jackpot_series, 1)
-    client.force_login(inspector)
+    login(client, inspector)
     page = client.get(
         reverse("jackpot_detail", args=[tenant.organization.pk, jackpot_series.pk])
     ).content.decode()

@@ -9,6 +9,7 @@ from django.urls import reverse
 from beano.rules.models import RefusedAction
 from games.models import Arrangement, Game, PrizePart
 from organizations.models import AuditEvent
+from tests.conftest import login
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -56,7 +57,7 @@ def test_the_page_lists_the_program_by_half_with_its_buttons(
 def test_an_inspector_sees_the_program_without_buttons(
     client, inspector, open_occasion, program_game
 ):
-    client.force_login(inspector)
+    login(client, inspector)
     page = client.get(url("game_program", open_occasion)).content.decode()
     assert "Any single line" in page
     assert "Start game 1" not in page and "Add a game" not in page

@@ -33,6 +33,7 @@ from occasions.models import (
     VaryingPrizesAnnouncement,
 )
 from organizations.models import AuditEvent, DirectorAuthorization
+from tests.conftest import login
 
 
 def at(occasion: Occasion, hour: int, minute: int = 0) -> dt.datetime:
@@ -486,7 +487,7 @@ def test_the_demo_extras_are_recorded_once(tenant, open_occasion):
 
 
 def test_a_commission_admin_keeps_the_prevailing_police_rates_audited(client, commission_admin):
-    client.force_login(commission_admin)
+    login(client, commission_admin)
     response = client.post(
         reverse("admin:occasions_prevailingpolicerate_add"),
         {

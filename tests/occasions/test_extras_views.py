@@ -22,7 +22,7 @@ from occasions.models import (
     RafflePermit,
 )
 from organizations.models import AuditEvent
-from tests.conftest import pdf_upload
+from tests.conftest import login, pdf_upload
 
 
 def url(name: str, tenant, occasion=None) -> str:
@@ -177,7 +177,7 @@ def test_a_scheduled_occasion_shows_no_forms_and_refuses_posts(client, tenant, o
 
 
 def test_an_inspector_reads_the_page_without_forms(client, tenant, inspector, door_prize):
-    client.force_login(inspector)
+    login(client, inspector)
     page = client.get(url("occasion_extras", tenant, door_prize.occasion)).content.decode()
     assert "Fruit basket" in page and "Read-only review" in page
     assert "form-door-prize" not in page

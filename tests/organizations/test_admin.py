@@ -3,10 +3,11 @@ import datetime as dt
 from django.urls import reverse
 
 from organizations.models import AuditEvent, License
+from tests.conftest import login
 
 
 def test_a_commission_admin_edits_a_license_and_it_is_audited(client, tenant, commission_admin):
-    client.force_login(commission_admin)
+    login(client, commission_admin)
     lic = tenant.organization.licenses.get()
     url = reverse("admin:organizations_license_change", args=[lic.pk])
     assert client.get(url).status_code == 200
@@ -36,7 +37,7 @@ def test_a_commission_admin_edits_a_license_and_it_is_audited(client, tenant, co
 
 
 def test_the_admin_refuses_bad_weekdays(client, tenant, commission_admin):
-    client.force_login(commission_admin)
+    login(client, commission_admin)
     lic = tenant.organization.licenses.get()
     response = client.post(
         reverse("admin:organizations_license_change", args=[lic.pk]),
@@ -57,7 +58,7 @@ def test_the_admin_refuses_bad_weekdays(client, tenant, commission_admin):
 
 
 def test_no_one_edits_the_audit_trail_in_the_admin(client, tenant, commission_admin, member):
-    client.force_login(commission_admin)
+    login(client, commission_admin)
     event = AuditEvent.objects.first()
     url = reverse("admin:organizations_auditevent_change", args=[event.pk])
     assert client.post(url, {"action": "forged"}).status_code == 403
@@ -66,15 +67,16 @@ def test_no_one_edits_the_audit_trail_in_the_admin(client, tenant, commission_ad
 
 def test_inspectors_and_organization_users_have_no_admin(client, tenant, inspector):
     for user in (inspector, tenant.head):
-        client.force_login(user)
+        login(client, user)
         response = client.get(reverse("admin:index"))
         assert response.status_code == 302
+        assert response["Location"].startswith(reverse("admin:login"))
 
 
 def test_the_commission_reads_rule_judged_records_in_the_admin_but_cannot_edit_them(
     client, tenant, commission_admin, worker_entry, equipment_item
 ):
-    client.force_login(commission_admin)
+    login(client, commission_admin)
     for model, obj in (("workerlistentry", worker_entry), ("equipment", equipment_item)):
         assert client.get(reverse(f"admin:organizations_{model}_changelist")).status_code == 200
         url = reverse(f"admin:organizations_{model}_change", args=[obj.pk])

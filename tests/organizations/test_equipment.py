@@ -23,7 +23,7 @@ from organizations.models import (
     DirectorAuthorization,
     Equipment,
 )
-from tests.conftest import pdf_upload
+from tests.conftest import login, pdf_upload
 
 
 def counts() -> tuple[int, int, int, int]:
@@ -330,7 +330,7 @@ def test_registering_with_an_uploaded_proof_serves_it_only_through_the_access_ch
     proof = client.get(url)
     assert proof.status_code == 200 and proof["Content-Type"] == "application/pdf"
     assert b"".join(proof.streaming_content).startswith(b"%PDF")
-    client.force_login(inspector)
+    login(client, inspector)
     assert client.get(url).status_code == 200
     client.force_login(other_tenant.head)
     assert client.get(url).status_code == 404
@@ -387,7 +387,7 @@ def test_the_inventory_page_shows_the_arithmetic(client, tenant, card_purchase, 
         quantity_used=40,
         quantity_voided=5,
     )
-    client.force_login(inspector)
+    login(client, inspector)
     page = client.get(reverse("card_inventory", args=[tenant.organization.pk])).content.decode()
     assert "100 bought − 40 used − 5 voided = <strong>55 on hand</strong>" in page
     assert reverse("card_purchase_proof", args=[tenant.organization.pk, card_purchase.pk]) in page

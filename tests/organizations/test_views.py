@@ -7,6 +7,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from organizations.models import AuditEvent, Membership, Organization
+from tests.conftest import login
 
 # Every page under /org/<org_id>/: (url name, the fixture giving the object its <pk> names, or
 # None, and whether the page exists only to write). Add each new organization URL here; the first
@@ -100,12 +101,54 @@ ORG_PAGES = [
     ("draw_call", "game_kwargs", True),
     ("draw_correct", "ball_call_kwargs", True),
     ("flashboard_link", "open_occasion", True),
+    ("reports_home", None, False),
+    ("report_closeout", "closed_occasion", False),
+    ("report_add_expense", "closed_occasion", True),
+    ("report_record_stock", "closed_occasion", True),
+    ("report_remove_expense", "expense_kwargs", True),
+    ("report_versions", "closed_occasion", False),
+    ("report_file", "closed_occasion", True),
+    ("report_open_amendment", "closed_occasion", True),
+    ("report_withdraw_amendment", "closed_occasion", True),
+    ("report_status", "report_kwargs", False),
+    ("report_pdf", "rendered_report_kwargs", False),
+    ("report_rerender", "report_kwargs", True),
+    ("annual_report", "year_kwargs", False),
+    ("annual_add_disbursement", "year_kwargs", True),
+    ("annual_void_disbursement", "disbursement_kwargs", True),
+    ("annual_file", "year_kwargs", True),
+    ("annual_status", "annual_kwargs", False),
+    ("annual_pdf", "rendered_annual_kwargs", False),
+    ("occasion_record", "occasion", False),
+    ("occasion_record_export", "record_export_kwargs", False),
+    ("record_history", "history_kwargs", False),
+    ("chain_check", None, False),
+    ("org_compliance_prizes", None, False),
+    ("org_compliance_workers", None, False),
+    ("org_compliance_winners", None, False),
+    ("org_compliance_equipment", None, False),
+    ("org_compliance_inventory", None, False),
+    ("inspections_list", None, False),
 ]
+
+#: Fixtures that name no object of the organization (a day, a year): nothing to look up.
+NO_OBJECT = {"authorized_day", "year_kwargs"}
 
 
 @pytest.fixture
 def authorized_day(tenant):
     return {"day": "2026-12-04"}
+
+
+@pytest.fixture
+def record_export_kwargs(occasion):
+    return {"pk": occasion.pk, "kind": "calls"}
+
+
+@pytest.fixture
+def history_kwargs(occasion):
+    """The history of ``occasion``, made (and so audited) by its organization's service."""
+    return {"target_type": "occasions.occasion", "target_id": occasion.pk}
 
 
 @pytest.fixture
@@ -147,7 +190,7 @@ def test_it_answers_404_to_another_organization(
 
 
 @pytest.mark.parametrize(
-    "name,fixture", [(n, f) for n, f, _ in ORG_PAGES if f and f != "authorized_day"]
+    "name,fixture", [(n, f) for n, f, _ in ORG_PAGES if f and f not in NO_OBJECT]
 )
 def test_it_answers_404_for_another_organizations_object_under_your_own(
     request, client, tenant, other_tenant, name, fixture
@@ -163,7 +206,7 @@ def test_it_answers_404_for_another_organizations_object_under_your_own(
 def test_an_inspector_reads_but_never_writes(
     request, client, tenant, inspector, name, fixture, form_page
 ):
-    client.force_login(inspector)
+    login(client, inspector)
     url = _url(request, name, tenant.organization, fixture)
     events = AuditEvent.objects.count()
     assert client.get(url).status_code == (403 if form_page else 200)
@@ -176,7 +219,7 @@ def test_an_inspector_reads_but_never_writes(
 def test_an_inspector_outside_their_scope_gets_404(
     request, client, tenant, other_tenant, inspector, name, fixture, _
 ):
-    client.force_login(inspector)
+    login(client, inspector)
     url = _url(request, name, other_tenant.organization, fixture)
     assert client.get(url).status_code == 404
 
@@ -184,10 +227,10 @@ def test_an_inspector_outside_their_scope_gets_404(
 def test_a_statewide_inspector_sees_every_organization(
     client, tenant, other_tenant, statewide_inspector
 ):
-    client.force_login(statewide_inspector)
+    login(client, statewide_inspector)
     for org in (tenant.organization, other_tenant.organization):
         assert client.get(reverse("organization_home", args=[org.pk])).status_code == 200
-    page = client.get(reverse("dashboard")).content.decode()
+    page = client.get(reverse("dashboard"), follow=True).content.decode()
     assert tenant.organization.name in page and other_tenant.organization.name in page
 
 
@@ -306,12 +349,12 @@ def test_each_role_lands_on_its_dashboard(client, tenant, role):
 
 
 def test_the_dashboard_keeps_its_query_count_as_organizations_grow(
-    client, statewide_inspector, django_assert_num_queries
+    client, commission_admin, django_assert_num_queries
 ):
     from tests.conftest import make_organization
 
     make_organization("Hall 1")
-    client.force_login(statewide_inspector)
+    login(client, commission_admin)
     client.get(reverse("dashboard"))
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

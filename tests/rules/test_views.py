@@ -5,6 +5,7 @@ from django.urls import reverse
 from beano import rules
 from beano.rules.equipment import CardUseFacts
 from beano.rules.models import RefusedAction
+from tests.conftest import login
 
 
 def _refuse(org, user):
@@ -68,7 +69,7 @@ def test_the_commission_log_keeps_to_the_inspectors_scope_and_filters_by_citatio
 ):
     _refuse(tenant.organization, tenant.bookkeeper)
     _refuse(other_tenant.organization, other_tenant.bookkeeper)
-    client.force_login(inspector)
+    login(client, inspector)
     url = reverse("commission_refused_actions")
     page = client.get(url).content.decode()
     assert tenant.organization.name in page and other_tenant.organization.name not in page

@@ -3,15 +3,20 @@ Idempotent: running it again changes nothing."""
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
+from beano.accounts.demo import base32_key, seed_demo_devices
 from occasions import demo as occasions_demo
 from organizations.demo import DEMO_PASSWORD, Seeder
+from reports import demo as reports_demo
 
 
 class Command(BaseCommand):
@@ -29,8 +34,20 @@ class Command(BaseCommand):
         with transaction.atomic():
             logins = Seeder().seed(today)
             occasions_demo.seed(today)
+            reports_demo.seed(today)
+            users = get_user_model().objects.filter(username__in=[u for u, _ in logins])
+            devices = seed_demo_devices(list(users.order_by("username")))
         self.stdout.write(
             self.style.SUCCESS(f"Demo data is loaded. Logins (password for all: {DEMO_PASSWORD}):")
         )
         for username, description in logins:
             self.stdout.write(f"  {username:<22} {description}")
+        if devices:
+            python = os.path.relpath(sys.executable)
+            self.stdout.write(
+                "The Commission's logins also ask for a two-factor code. For the demo, print the "
+                f"current one with\n  {python} manage.py totp_code USERNAME\n"
+                "or add the key to an authenticator app (time-based, 6 digits, 30 seconds):"
+            )
+            for username, device in devices:
+                self.stdout.write(f"  {username:<22} {base32_key(device)}")

@@ -1,0 +1,152 @@
+"""Two middlewares that guard a logged-in session.
+
+``IdleTimeoutMiddleware``: a hall laptop is shared, and a member in charge walks away from it.
+A session ends after ``settings.IDLE_TIMEOUT_MINUTES`` without a real request from its user.
+
+What counts as activity: every request *except* those that declare themselves polls with the
+``X-Beano-Poll`` header. Pages that refresh a part of themselves on a timer (htmx
+``hx-trigger="every …"``, the flashboard's poll) send it with ``hx-headers='{"X-Beano-Poll":
+"1"}'``, so a page left open on a laptop (the door counts, a report's progress) or a flashboard
+open in another tab of the member in charge's browser never keeps the session alive on its own.
+``tests/test_idle_timeout.py`` checks that every polling element in the templates carries it.
+HX-Trigger is no help here: it names the element that triggered, whether a click or a timer.
+
+The clock is the wall clock (``time.time``), not ``django.utils.timezone.now``: idleness is real
+time passing, and tests that move the application's clock to an occasion's night must not
+sign anybody out. The last activity is written at most once a minute, so a busy page does not
+write its session on every request; the timeout is exact to that minute.
+
+An expired session is logged out and the request goes on as an anonymous one: a page that needs
+a login sends the browser to the login page, which says why ("signed out after N minutes
+without activity"); a public page (the flashboard) keeps working. An htmx request that would be
+redirected gets ``HX-Redirect`` instead, so the whole page goes to the login page rather than a
+fragment of it.
+
+``SecondFactorMiddleware``: after the password, a user who must use a second factor (the
+Commission's staff, anyone with the admin) or who chose to (enrolled a device) can reach only
+the pages of ``OPEN_BEFORE_SECOND_FACTOR`` until the session is verified: the verify page asks
+for a code, or the set-up page enrols a first device. Everything else, the admin included,
+redirects there.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import SESSION_KEY, logout
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import resolve_url
+from django.urls import reverse
+
+from beano.accounts.policy import confirmed_device, is_verified, second_factor_required
+
+#: The header a polling request sends; its value is not read.
+POLL_HEADER = "X-Beano-Poll"
+LAST_ACTIVITY_KEY = "beano_last_activity"
+#: Seconds between two writes of the last activity (see the module's docstring).
+ACTIVITY_WRITE_EVERY = 60
+#: URL names reachable before the second factor: signing in and out, and the public flashboard
+#: (open to anyone, logged in or not).
+OPEN_BEFORE_SECOND_FACTOR = frozenset(
+    {
+        "login",
+        "logout",
+        "otp_verify",
+        "otp_setup",
+        "flashboard",
+        "flashboard_board",
+    }
+)
+#: The set-up page is open before the second factor only to a user with no device yet.
+SETUP_URL_NAME = "otp_setup"
+
+
+def is_poll(request: HttpRequest) -> bool:
+    return POLL_HEADER in request.headers
+
+
+def is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def htmx_redirect(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """A redirect answered to an htmx request becomes a full-page navigation."""
+    if is_htmx(request) and isinstance(response, HttpResponseRedirect):
+        location = response["Location"]
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = location
+    return response
+
+
+class IdleTimeoutMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        signed_out = self._check(request)
+        response = self.get_response(request)
+        if signed_out:
+            response = htmx_redirect(request, response)
+        return response
+
+    def _check(self, request: HttpRequest) -> bool:
+        """Sign out an idle session (True) or note this request's activity."""
+        session = request.session
+        if SESSION_KEY not in session:  # no user: nothing to time (and no query for the user)
+            return False
+        now = time.time()
+        timeout = settings.IDLE_TIMEOUT_MINUTES * 60
+        last = session.get(LAST_ACTIVITY_KEY)
+        if isinstance(last, int | float) and now - last > timeout:
+            logout(request)
+            minutes = settings.IDLE_TIMEOUT_MINUTES
+            messages.info(
+                request,
+                f"You were signed out after {minutes} minute{'s' if minutes != 1 else ''} "
+                "without activity. Log in again to go on.",
+            )
+            return True
+        if not isinstance(last, int | float) or (
+            not is_poll(request) and now - last >= ACTIVITY_WRITE_EVERY
+        ):
+            session[LAST_ACTIVITY_KEY] = int(now)
+        return False
+
+
+class SecondFactorMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(
+        self, request: HttpRequest, view: Any, args: Any, kwargs: Any
+    ) -> HttpResponse | None:
+        match = request.resolver_match
+        url_name = match.url_name if match else None
+        if url_name in OPEN_BEFORE_SECOND_FACTOR and url_name != SETUP_URL_NAME:
+            return None
+        if SESSION_KEY not in request.session:
+            return None
+        user = request.user
+        if not user.is_authenticated or is_verified(user):
+            return None
+        device = confirmed_device(user)
+        if device is None and not second_factor_required(user):
+            return None  # offered, not taken: nothing to verify
+        if url_name == SETUP_URL_NAME and device is None:
+            return None  # a first device is enrolled before anything else
+        target = "otp_verify" if device is not None else SETUP_URL_NAME
+        next_url = request.get_full_path() if request.method in ("GET", "HEAD") else ""
+        if next_url == "/" or url_name == SETUP_URL_NAME:
+            next_url = ""
+        url = reverse(target)
+        if next_url:
+            url += "?" + urlencode({"next": next_url})
+        return htmx_redirect(request, HttpResponseRedirect(resolve_url(url)))

@@ -1,0 +1,37 @@
+"""Who must, and who may, use a second factor; whether this session has passed it.
+
+Required: the State Lottery Commission's staff (inspectors see every organization in their
+scope; admins change licensing data) and anyone who can reach the Django admin (``is_staff``,
+``is_superuser``). Offered: everyone else, from their account page; once they enrol a device,
+their logins ask for its code too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django_otp.plugins.otp_totp.models import TOTPDevice
+
+from organizations.access import commission_staff
+
+#: The name given to a device enrolled from the account page.
+APP_DEVICE_NAME = "Authenticator app"
+
+
+def second_factor_required(user: Any) -> bool:
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_staff or user.is_superuser or commission_staff(user) is not None)
+
+
+def confirmed_device(user: Any) -> TOTPDevice | None:
+    """The user's authenticator (there is at most one confirmed: enrolling replaces it)."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return TOTPDevice.objects.filter(user=user, confirmed=True).order_by("-pk").first()
+
+
+def is_verified(user: Any) -> bool:
+    """This session passed the second factor (django-otp's OTPMiddleware tells)."""
+    check = getattr(user, "is_verified", None)
+    return bool(check and check())

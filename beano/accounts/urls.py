@@ -1,0 +1,10 @@
+from django.urls import path
+
+from beano.accounts import views
+
+urlpatterns = [
+    path("", views.account, name="account"),
+    path("verify/", views.verify, name="otp_verify"),
+    path("two-factor/", views.setup, name="otp_setup"),
+    path("two-factor/off/", views.disable, name="otp_disable"),
+]

@@ -1,0 +1,206 @@
+"""The account page, the second factor (verify, set up, turn off) and the lockout page."""
+
+from __future__ import annotations
+
+from base64 import b32encode
+from typing import Any
+
+import django_otp
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+from django_otp.plugins.otp_totp.models import TOTPDevice
+
+from beano.accounts.forms import CodeForm
+from beano.accounts.policy import (
+    APP_DEVICE_NAME,
+    confirmed_device,
+    is_verified,
+    second_factor_required,
+)
+from beano.accounts.qr import qr_svg
+from organizations.access import commission_staff
+
+
+def _next_url(request: HttpRequest) -> str:
+    """Where to go once verified: ``next`` when it stays on this site, else the dashboard."""
+    candidate = request.POST.get("next") or request.GET.get("next") or ""
+    if candidate and url_has_allowed_host_and_scheme(
+        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return candidate
+    return reverse("dashboard")
+
+
+def _asked_next(request: HttpRequest) -> bool:
+    return bool(request.POST.get("next") or request.GET.get("next"))
+
+
+def _with_next(url_name: str, next_url: str) -> str:
+    url = reverse(url_name)
+    if next_url and next_url != reverse("dashboard"):
+        url += "?" + urlencode({"next": next_url})
+    return url
+
+
+def _mark_verified(request: HttpRequest, device: TOTPDevice) -> None:
+    # A new session key for the more trusted session: an old key someone saw is worth nothing.
+    request.session.cycle_key()
+    django_otp.login(request, device)
+
+
+def _throttle_message(device: TOTPDevice) -> str | None:
+    allowed, info = device.verify_is_allowed()
+    if allowed:
+        return None
+    until = (info or {}).get("locked_until")
+    if until is not None:
+        wait = max(1, int((until - timezone.now()).total_seconds()) + 1)
+        return f"Too many wrong codes: wait {wait} seconds, then type the newest code."
+    return "Too many wrong codes: wait a little, then type the newest code."
+
+
+def _check_code(form: CodeForm, device: TOTPDevice) -> bool:
+    """The form's code is the device's current one; the form says why not otherwise."""
+    if not form.is_valid():
+        return False
+    throttled = _throttle_message(device)
+    if throttled:
+        form.add_error(None, throttled)
+        return False
+    if device.verify_token(form.cleaned_data["code"]):
+        return True
+    form.add_error(
+        "code",
+        "That code is not the right one. Check that the app shows “Beano occasions” with your "
+        "username, and type the code it shows now.",
+    )
+    return False
+
+
+@never_cache
+@login_required
+def verify(request: HttpRequest) -> HttpResponse:
+    """After the password: the code from the user's authenticator app."""
+    user = request.user
+    next_url = _next_url(request)
+    if is_verified(user):
+        return redirect(next_url)
+    device = confirmed_device(user)
+    if device is None:
+        if second_factor_required(user):
+            return redirect(_with_next("otp_setup", next_url))
+        return redirect(next_url)
+    form = CodeForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and _check_code(form, device):
+        _mark_verified(request, device)
+        return redirect(next_url)
+    return render(
+        request,
+        "accounts/verify.html",
+        {"form": form, "next": next_url, "required": second_factor_required(user)},
+    )
+
+
+def _grouped(key: bytes) -> str:
+    text = b32encode(key).decode("ascii").rstrip("=")
+    return " ".join(text[i : i + 4] for i in range(0, len(text), 4))
+
+
+@never_cache
+@login_required
+def setup(request: HttpRequest) -> HttpResponse:
+    """Enrol an authenticator app: scan the QR code (or type the key), confirm with a code.
+    A user who already has one must have passed it in this session to replace it."""
+    user = request.user
+    next_url = _next_url(request)
+    current = confirmed_device(user)
+    if current is not None and not is_verified(user):
+        return redirect(_with_next("otp_verify", next_url))
+    pending = TOTPDevice.objects.filter(user=user, confirmed=False).order_by("-pk").first()
+    if pending is None:
+        pending = TOTPDevice.objects.create(user=user, name=APP_DEVICE_NAME, confirmed=False)
+    form = CodeForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and _check_code(form, pending):
+        with transaction.atomic():
+            TOTPDevice.objects.filter(user=user).exclude(pk=pending.pk).delete()
+            pending.confirmed = True
+            pending.save(update_fields=["confirmed"])
+        _mark_verified(request, pending)
+        messages.success(
+            request,
+            "Two-factor authentication is on: each login now asks for a code from this app.",
+        )
+        # A first device the login asked for: on to where the user was going; one chosen or
+        # replaced from the account page: back there.
+        if (current is None and second_factor_required(user)) or _asked_next(request):
+            return redirect(next_url)
+        return redirect("account")
+    return render(
+        request,
+        "accounts/setup.html",
+        {
+            "form": form,
+            "next": next_url if next_url != reverse("dashboard") else "",
+            "qr": qr_svg(pending.config_url),
+            "key": _grouped(pending.bin_key),
+            "replacing": current is not None,
+            "required": second_factor_required(user),
+            "issuer": settings.OTP_TOTP_ISSUER,
+        },
+    )
+
+
+def _account_context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
+    user = request.user
+    return {
+        "staff": commission_staff(user),
+        "required": second_factor_required(user),
+        "device": confirmed_device(user),
+        "verified": is_verified(user),
+        **extra,
+    }
+
+
+@never_cache
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    return render(
+        request, "accounts/account.html", _account_context(request, disable_form=CodeForm())
+    )
+
+
+@never_cache
+@login_required
+@require_POST
+def disable(request: HttpRequest) -> HttpResponse:
+    """Turn the second factor off, with a current code; never for those who must keep it."""
+    user = request.user
+    if second_factor_required(user):
+        raise PermissionDenied(
+            "The Commission's staff and the admin's users must keep two-factor authentication."
+        )
+    device = confirmed_device(user)
+    if device is None:
+        return redirect("account")
+    form = CodeForm(request.POST)
+    if _check_code(form, device):
+        TOTPDevice.objects.filter(user=user).delete()
+        request.session.pop(django_otp.DEVICE_ID_SESSION_KEY, None)
+        messages.success(request, "Two-factor authentication is off for your account.")
+        return redirect("account")
+    return render(
+        request,
+        "accounts/account.html",
+        _account_context(request, disable_form=form),
+        status=400,
+    )

@@ -1,0 +1,87 @@
+"""The compliance pages, one per section, over a scope: the inspector's (every organization they
+inspect) or one organization's. The views decide the scope; this module reads and renders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+
+from inspections import compliance, people
+from inspections.filters import OccasionFilter, OccasionFilterForm
+from organizations.models import Organization
+
+#: The sections, in the order of their tabs.
+SECTIONS = {
+    "prizes": "Prizes and limits",
+    "workers": "Workers on several lists",
+    "winners": "Workers among winners",
+    "equipment": "Equipment",
+    "inventory": "Card inventory",
+}
+PER_PAGE = 25
+
+
+def _year(value: str, default: int) -> int:
+    return int(value) if value.isdigit() and 1971 <= int(value) <= 2100 else default
+
+
+def query_without(request: HttpRequest, *names: str) -> str:
+    """The page's query string without ``names`` (the page number), for its links."""
+    params = request.GET.copy()
+    for name in names:
+        params.pop(name, None)
+    return params.urlencode()
+
+
+def compliance_page(
+    request: HttpRequest,
+    section: str,
+    scope: QuerySet[Organization],
+    organizations: list[Organization],
+    context: dict[str, Any],
+) -> HttpResponse:
+    today = timezone.localdate()
+    context = {
+        **context,
+        "section": section,
+        "sections": SECTIONS,
+        "title": SECTIONS[section],
+        "query": query_without(request, "page"),
+        "today": today,
+    }
+    if section in ("prizes", "winners"):
+        form = OccasionFilterForm(request.GET, organizations=organizations, today=today)
+        flt = OccasionFilter.from_form(form)
+        occasions = compliance.occasions_in(scope, flt)
+        context |= {"form": form, "filter": flt}
+        if section == "prizes":
+            rows = compliance.prize_review(occasions)
+            flagged = [r for r in rows if r.problems]
+            only_flagged = request.GET.get("show") == "flagged"
+            context |= {
+                "flagged": len(flagged),
+                "total": len(rows),
+                "only_flagged": only_flagged,
+                "query_all": query_without(request, "page", "show"),
+                "page": Paginator(flagged if only_flagged else rows, PER_PAGE).get_page(
+                    request.GET.get("page")
+                ),
+            }
+        else:
+            context["winners"] = people.workers_among_winners(occasions)
+    elif section == "workers":
+        year = _year(request.GET.get("year", ""), today.year)
+        limit, listed = people.people_on_several_lists(scope, year, today)
+        context |= {"year": year, "limit": limit, "people": listed}
+    elif section == "equipment":
+        checked, problems = compliance.equipment_problems(scope, today)
+        context |= {"checked": checked, "problems": problems}
+    else:
+        purchases = compliance.card_inventory(scope)
+        context |= {"purchases": purchases, "totals": compliance.inventory_totals(purchases)}
+    return render(request, f"inspections/compliance/{section}.html", context)

@@ -1,0 +1,324 @@
+"""CSV exports of the inspector's lists: exactly the rows the current filter selects, streamed
+row by row so that a large export never sits in memory. Payouts carry the TIN's last four
+digits only; the sealed TIN and ID numbers never leave the database."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.http import StreamingHttpResponse
+from django.utils import timezone
+
+from beano.rules.models import RefusedAction
+from games.cards import ball_label
+from games.models import BallCall, Game, Payout, PrizePart
+from inspections.figures import with_figures
+from occasions.models import Occasion, SaleLine
+
+CHUNK = 2000
+#: A cell starting with one of these would be run as a formula by a spreadsheet.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value: Any) -> Any:
+    """A value as written to the CSV: times local, booleans yes/no, text never a formula."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Decimal):
+        return f"{value:.2f}"  # money, to the cent (SQLite's sums come back unscaled)
+    if hasattr(value, "tzinfo") and hasattr(value, "hour") and value.tzinfo is not None:
+        return timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S")
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def _who(user: Any) -> str:
+    return user.get_username() if user is not None else "system"
+
+
+def occasion_rows(occasions: QuerySet[Occasion]) -> Iterator[list[Any]]:
+    rows = with_figures(occasions.select_related("organization", "license")).order_by(
+        "-date", "organization__name"
+    )
+    for o in rows.iterator(chunk_size=CHUNK):
+        yield [
+            o.organization.name,
+            o.organization.town,
+            o.license.number,
+            o.date.isoformat(),
+            o.get_status_display(),
+            o.opened_at,
+            o.closed_at,
+            o.admissions,
+            o.attendance,
+            o.gross_receipts,
+            o.games_played,
+            o.prizes,
+        ]
+
+
+def sale_rows(occasions: QuerySet[Occasion]) -> Iterator[list[Any]]:
+    lines = (
+        SaleLine.objects.filter(sale__occasion__in=occasions)
+        .select_related(
+            "sale__occasion__organization", "sale__sold_by", "sale__admission_sale", "price_item"
+        )
+        .order_by(
+            "-sale__occasion__date", "sale__occasion__organization__name", "sale__number", "pk"
+        )
+    )
+    for line in lines.iterator(chunk_size=CHUNK):
+        sale = line.sale
+        yield [
+            sale.occasion.organization.name,
+            sale.occasion.date.isoformat(),
+            sale.number,
+            sale.admission_sale.number if sale.admission_sale else "",
+            sale.sold_at,
+            _who(sale.sold_by),
+            line.get_category_display(),
+            line.price_item.label,
+            line.quantity,
+            line.unit_price,
+            line.amount,
+            sale.is_voided,
+            sale.void_reason,
+        ]
+
+
+def game_rows(occasions: QuerySet[Occasion]) -> Iterator[list[Any]]:
+    games = (
+        Game.objects.filter(occasion__in=occasions)
+        .select_related("occasion__organization")
+        .prefetch_related(
+            Prefetch("parts", queryset=PrizePart.objects.select_related("arrangement")),
+            Prefetch("claims__winner"),
+        )
+        .order_by("-occasion__date", "occasion__organization__name", "number")
+    )
+    for game in games.iterator(chunk_size=CHUNK):
+        parts = list(game.parts.all())
+        winners = [c.winner for c in game.claims.all() if hasattr(c, "winner")]
+        yield [
+            game.occasion.organization.name,
+            game.occasion.date.isoformat(),
+            game.number,
+            game.half,
+            game.get_kind_display(),
+            game.get_status_display(),
+            "; ".join(
+                f"{p.arrangement.name} ${p.amount:,.2f}{' (bonus)' if p.is_bonus else ''}"
+                for p in parts
+            ),
+            game.balls_confirmed_at,
+            game.started_at,
+            game.finished_at,
+            len(winners),
+            sum((w.share for w in winners), Decimal("0.00")),
+        ]
+
+
+def call_rows(occasions: QuerySet[Occasion]) -> Iterator[list[Any]]:
+    calls = (
+        BallCall.objects.filter(game__occasion__in=occasions)
+        .select_related("game__occasion__organization", "called_by", "voided_by")
+        .order_by(
+            "-game__occasion__date",
+            "game__occasion__organization__name",
+            "game__number",
+            "sequence",
+        )
+    )
+    for call in calls.iterator(chunk_size=CHUNK):
+        yield [
+            call.game.occasion.organization.name,
+            call.game.occasion.date.isoformat(),
+            call.game.number,
+            call.sequence,
+            ball_label(call.number),
+            call.called_at,
+            _who(call.called_by),
+            call.voided_at is not None,
+            call.voided_at,
+            call.void_reason,
+        ]
+
+
+def payout_rows(occasions: QuerySet[Occasion]) -> Iterator[list[Any]]:
+    payouts = (
+        Payout.objects.filter(winner__claim__game__occasion__in=occasions)
+        .select_related(
+            "winner__claim__game__occasion__organization",
+            "winner__claim__part__arrangement",
+            "paid_by",
+            "verified_by",
+        )
+        .order_by(
+            "-winner__claim__game__occasion__date",
+            "winner__claim__game__occasion__organization__name",
+            "winner__claim__game__number",
+            "paid_at",
+            "pk",
+        )
+    )
+    for p in payouts.iterator(chunk_size=CHUNK):
+        game = p.winner.claim.game
+        yield [
+            game.occasion.organization.name,
+            game.occasion.date.isoformat(),
+            game.number,
+            p.winner.claim.part.arrangement.name,
+            p.winner.player_name,
+            p.winner.share,
+            p.amount,
+            p.paid_at,
+            _who(p.paid_by),
+            _who(p.verified_by),
+            p.w2g_required,
+            p.w2g_legal_name,
+            p.tin_last4,
+            p.backup_withholding,
+        ]
+
+
+def refused_rows(refusals: QuerySet[RefusedAction]) -> Iterator[list[Any]]:
+    for r in refusals.iterator(chunk_size=CHUNK):
+        yield [
+            r.created_at,
+            r.username,
+            r.organization_name,
+            r.action,
+            r.on_date.isoformat(),
+            r.citations,
+            " | ".join(v.get("message", "") for v in r.violations),
+        ]
+
+
+@dataclass(frozen=True)
+class Export:
+    header: tuple[str, ...]
+    rows: Callable[[QuerySet[Any]], Iterator[list[Any]]]
+
+
+#: Every export of occasions' records; each takes the filtered occasions.
+OCCASION_EXPORTS: dict[str, Export] = {
+    "occasions": Export(
+        (
+            "organization",
+            "town",
+            "license",
+            "date",
+            "status",
+            "opened at",
+            "closed at",
+            "admissions sold",
+            "attendance announced",
+            "gross receipts (door sales)",
+            "games",
+            "prizes awarded",
+        ),
+        occasion_rows,
+    ),
+    "sales": Export(
+        (
+            "organization",
+            "occasion",
+            "receipt",
+            "against receipt",
+            "sold at",
+            "sold by",
+            "category",
+            "item",
+            "quantity",
+            "unit price",
+            "amount",
+            "voided",
+            "void reason",
+        ),
+        sale_rows,
+    ),
+    "games": Export(
+        (
+            "organization",
+            "occasion",
+            "game",
+            "half",
+            "kind",
+            "status",
+            "prizes announced",
+            "75 balls confirmed at",
+            "started at",
+            "finished at",
+            "winners",
+            "prizes awarded",
+        ),
+        game_rows,
+    ),
+    "calls": Export(
+        (
+            "organization",
+            "occasion",
+            "game",
+            "sequence",
+            "ball",
+            "called at",
+            "called by",
+            "voided",
+            "voided at",
+            "void reason",
+        ),
+        call_rows,
+    ),
+    "payouts": Export(
+        (
+            "organization",
+            "occasion",
+            "game",
+            "arrangement",
+            "winner",
+            "share",
+            "paid",
+            "paid at",
+            "paid by",
+            "verified by",
+            "W-2G required",
+            "W-2G name",
+            "TIN (last four)",
+            "backup withholding",
+        ),
+        payout_rows,
+    ),
+}
+REFUSED_EXPORT = Export(
+    ("when", "who", "organization", "action", "judged for", "citations", "messages"),
+    refused_rows,
+)
+
+
+class _Echo:
+    """A file-like object whose write returns the line, for a streamed csv.writer."""
+
+    def write(self, value: str) -> str:
+        return value
+
+
+def stream_csv(filename: str, header: Iterable[str], rows: Iterator[list[Any]]) -> Any:
+    writer = csv.writer(_Echo())
+
+    def lines() -> Iterator[str]:
+        yield writer.writerow(list(header))
+        for row in rows:
+            yield writer.writerow([cell(v) for v in row])
+
+    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Cache-Control"] = "no-store"
+    return response

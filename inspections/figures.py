@@ -1,0 +1,63 @@
+"""Each occasion's figures, computed in the database as annotations so that a list of any length
+costs the same queries: admissions sold and gross receipts at the door (voided sales left out),
+the attendance announced (961 CMR 3.04(5)(c)), the games and the prizes awarded to winners."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db.models import (
+    Count,
+    DecimalField,
+    F,
+    IntegerField,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
+from django.db.models.functions import Coalesce
+
+from games.models import Game, Winner
+from occasions.models import Occasion, PriceListItem, SaleLine
+
+MONEY = DecimalField(max_digits=12, decimal_places=2)
+
+
+def _total(queryset: QuerySet, group: str, field: str, *, money: bool) -> Coalesce:
+    """The sum of ``field`` over ``queryset`` rows of the outer occasion, 0 when there are none."""
+    subquery = queryset.order_by().values(group).annotate(total=Sum(field)).values("total")[:1]
+    output = MONEY if money else IntegerField()
+    zero = Value(Decimal("0.00")) if money else Value(0)
+    return Coalesce(Subquery(subquery, output_field=output), zero, output_field=output)
+
+
+def with_figures(occasions: QuerySet[Occasion]) -> QuerySet[Occasion]:
+    live_lines = SaleLine.objects.filter(
+        sale__occasion=OuterRef("pk"), sale__voided_at__isnull=True
+    )
+    games = (
+        Game.objects.filter(occasion=OuterRef("pk"))
+        .order_by()
+        .values("occasion")
+        .annotate(n=Count("pk"))
+        .values("n")[:1]
+    )
+    return occasions.annotate(
+        admissions=_total(
+            live_lines.filter(category=PriceListItem.Category.ADMISSION),
+            "sale__occasion",
+            "quantity",
+            money=False,
+        ),
+        gross_receipts=_total(live_lines, "sale__occasion", "amount", money=True),
+        prizes=_total(
+            Winner.objects.filter(claim__game__occasion=OuterRef("pk")),
+            "claim__game__occasion",
+            "share",
+            money=True,
+        ),
+        games_played=Coalesce(Subquery(games, output_field=IntegerField()), Value(0)),
+        attendance=F("attendance_announcement__players"),
+    )

@@ -1,0 +1,158 @@
+"""The one filter of the inspector's lists and exports: organization, date range, town, status
+and a search by license number, person's name or worker ID. A list and its CSV export read the
+same form, so an export holds exactly the rows the list shows."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any, cast
+
+from django import forms
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.http import QueryDict
+
+from games.models import Winner
+from occasions.models import Occasion, WorkerPresence
+from organizations.models import License, Organization, WorkerListEntry
+
+SEARCH_LENGTH = 100
+
+
+class OccasionFilterForm(forms.Form):
+    """Bound to ``request.GET``; every field optional. Only organizations in the user's scope
+    are offered, so an organization outside it is simply not a valid choice."""
+
+    organization = forms.ModelChoiceField(
+        queryset=Organization.objects.none(), required=False, empty_label="Every organization"
+    )
+    date_from = forms.DateField(
+        required=False, label="From", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(
+        required=False, label="To", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    town = forms.ChoiceField(required=False, choices=[("", "Every town")])
+    status = forms.ChoiceField(
+        required=False, choices=[("", "Every status"), *Occasion.Status.choices]
+    )
+    q = forms.CharField(
+        required=False,
+        max_length=SEARCH_LENGTH,
+        label="Search",
+        widget=forms.TextInput(
+            attrs={"placeholder": "License no., a name or a worker ID", "type": "search"}
+        ),
+    )
+
+    def __init__(
+        self, data: QueryDict, *, organizations: list[Organization], today: dt.date
+    ) -> None:
+        if "date_to" not in data:
+            # The lists look back from today unless asked otherwise (a cleared field asks for
+            # every date); the exports read the same query string, so they agree.
+            data = data.copy()
+            data["date_to"] = today.isoformat()
+        super().__init__(data)
+        organization = cast(forms.ModelChoiceField, self.fields["organization"])
+        organization.queryset = Organization.objects.filter(pk__in=[o.pk for o in organizations])
+        towns = sorted({o.town for o in organizations})
+        town = cast(forms.ChoiceField, self.fields["town"])
+        town.choices = [("", "Every town"), *((t, t) for t in towns)]
+        for bound in self.fields.values():
+            css = "form-select" if isinstance(bound.widget, forms.Select) else "form-control"
+            bound.widget.attrs.setdefault("class", css)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and end < start:
+            self.add_error("date_to", "The end of the range comes before its start.")
+        return data
+
+
+@dataclass(frozen=True)
+class OccasionFilter:
+    """The filter as read from a valid form (an invalid field is ignored, never an error page)."""
+
+    organization: Organization | None = None
+    date_from: dt.date | None = None
+    date_to: dt.date | None = None
+    town: str = ""
+    status: str = ""
+    q: str = ""
+
+    @classmethod
+    def from_form(cls, form: OccasionFilterForm) -> OccasionFilter:
+        form.is_valid()
+        data = {k: v for k, v in form.cleaned_data.items() if k not in form.errors}
+        return cls(
+            organization=data.get("organization"),
+            date_from=data.get("date_from"),
+            date_to=data.get("date_to"),
+            town=data.get("town") or "",
+            status=data.get("status") or "",
+            q=" ".join((data.get("q") or "").split()),
+        )
+
+    @property
+    def narrows_organizations(self) -> bool:
+        """Whether the filter selects some of the organizations, not only a period."""
+        return bool(self.organization or self.town or self.status or self.q)
+
+    def organizations(self, queryset: QuerySet[Organization]) -> QuerySet[Organization]:
+        if self.organization is not None:
+            queryset = queryset.filter(pk=self.organization.pk)
+        if self.town:
+            queryset = queryset.filter(town=self.town)
+        if self.q:
+            queryset = queryset.filter(_organization_matches(self.q))
+        return queryset
+
+    def occasions(self, queryset: QuerySet[Occasion]) -> QuerySet[Occasion]:
+        if self.organization is not None:
+            queryset = queryset.filter(organization=self.organization)
+        if self.date_from:
+            queryset = queryset.filter(date__gte=self.date_from)
+        if self.date_to:
+            queryset = queryset.filter(date__lte=self.date_to)
+        if self.town:
+            queryset = queryset.filter(organization__town=self.town)
+        if self.status:
+            queryset = queryset.filter(status=self.status)
+        if self.q:
+            queryset = queryset.filter(_occasion_matches(self.q))
+        return queryset
+
+
+def _person_matches(q: str, prefix: str = "") -> Q:
+    return Q(**{f"{prefix}legal_name__icontains": q}) | Q(
+        **{f"{prefix}commission_worker_id__iexact": q}
+    )
+
+
+def _organization_matches(q: str) -> Q:
+    """An organization whose license number is searched, or on whose worker lists the person
+    searched for appears (by name or worker ID)."""
+    licensed = License.objects.filter(number__icontains=q).values("organization_id")
+    listed = WorkerListEntry.objects.filter(_person_matches(q, "person__")).values(
+        "worker_list__organization_id"
+    )
+    return Q(pk__in=licensed) | Q(name__icontains=q) | Q(pk__in=listed)
+
+
+def _occasion_matches(q: str) -> Q:
+    """An occasion under the license searched for, or at which the person searched for worked
+    (signed in from the worker list) or won (a known person, or the name given)."""
+    worked = WorkerPresence.objects.filter(occasion=OuterRef("pk")).filter(
+        _person_matches(q, "entry__person__")
+    )
+    won = Winner.objects.filter(claim__game__occasion=OuterRef("pk")).filter(
+        Q(player_name__icontains=q) | _person_matches(q, "person__")
+    )
+    return (
+        Q(license__number__icontains=q)
+        | Q(organization__name__icontains=q)
+        | Exists(worked)
+        | Exists(won)
+    )

@@ -1,0 +1,159 @@
+"""An organization's records as the inspectors (and the organization itself) review them: an
+occasion's full record and its CSV, a record's history from the audit trail, the chain check,
+the compliance views of the one organization, and the log of the Commission's views of its
+records. Every view goes through ``org_view``: 404 outside, 403 to an inspector's POST; none of
+them writes anything."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+
+from inspections.compliance_views import SECTIONS, compliance_page
+from inspections.exports import OCCASION_EXPORTS, stream_csv
+from inspections.history import history_events
+from inspections.record import RECORD_OCCASION, full_record
+from occasions.models import Occasion
+from organizations.access import OrgAccess, get_for_org, org_view
+from organizations.audit import verify_chain
+from organizations.models import Organization, RecordView
+
+#: The exports of one occasion: its own rows (the list of occasions is the inspector's).
+RECORD_EXPORTS = ("sales", "games", "calls", "payouts")
+TARGET_TYPE = re.compile(r"^[a-z_]+\.[a-z_]+$")
+
+
+def _require_audit(access: OrgAccess) -> None:
+    if not access.can_read_audit:
+        raise PermissionDenied("This page is open to the head, the bookkeeper and inspectors.")
+
+
+@org_view()
+def occasion_record(request: HttpRequest, pk: int) -> HttpResponse:
+    """The occasion's full record, printable."""
+    access = request.access  # type: ignore[attr-defined]
+    occasion = get_for_org(RECORD_OCCASION, access, pk=pk)
+    return render(
+        request,
+        "inspections/record/page.html",
+        {
+            "org": access.organization,
+            "access": access,
+            "occasion": occasion,
+            "record": full_record(occasion),
+            "exports": RECORD_EXPORTS,
+            "printed_at": timezone.now(),
+        },
+    )
+
+
+@org_view()
+def occasion_record_export(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    if kind not in RECORD_EXPORTS:
+        raise Http404
+    occasion = get_for_org(Occasion.objects.all(), access, pk=pk)
+    chosen = OCCASION_EXPORTS[kind]
+    return stream_csv(
+        f"occasion-{occasion.organization_id}-{occasion.date}-{kind}.csv",
+        chosen.header,
+        chosen.rows(Occasion.objects.filter(pk=occasion.pk)),
+    )
+
+
+@org_view()
+def record_history(request: HttpRequest, target_type: str, target_id: str) -> HttpResponse:
+    """Who changed the record, what and when: its events in the organization's audit trail."""
+    access = request.access  # type: ignore[attr-defined]
+    _require_audit(access)
+    if not TARGET_TYPE.match(target_type) or not target_id.isdigit():
+        raise Http404
+    events = history_events(access.organization, target_type, target_id)
+    if not events:
+        raise Http404("No change of this record is on file.")
+    access.looked_up.append((target_type, target_id))
+    return render(
+        request,
+        "inspections/history.html",
+        {
+            "org": access.organization,
+            "access": access,
+            "events": events,
+            "record": next(
+                (
+                    e.target_repr
+                    for e in events
+                    if (e.target_type, e.target_id) == (target_type, target_id)
+                ),
+                events[-1].target_repr,
+            ),
+            "target_type": target_type,
+        },
+    )
+
+
+@org_view()
+def chain_check(request: HttpRequest) -> HttpResponse:
+    """Recompute the organization's audit chain now: intact through event N, or the first
+    event that does not check."""
+    access = request.access  # type: ignore[attr-defined]
+    _require_audit(access)
+    return render(
+        request,
+        "inspections/chain_check.html",
+        {
+            "org": access.organization,
+            "access": access,
+            "check": verify_chain(access.organization),
+            "checked_at": timezone.now(),
+        },
+    )
+
+
+def _org_compliance(section: str) -> Callable[..., HttpResponse]:
+    """One organization's compliance page of ``section``: a view of its own per section, so
+    that its URL names nothing but the organization."""
+
+    @org_view()
+    def view(request: HttpRequest) -> HttpResponse:
+        access = request.access  # type: ignore[attr-defined]
+        _require_audit(access)
+        org = access.organization
+        return compliance_page(
+            request,
+            section,
+            Organization.objects.filter(pk=org.pk),
+            [org],
+            {"org": org, "access": access},
+        )
+
+    view.__name__ = view.__qualname__ = f"org_compliance_{section}"
+    return view
+
+
+ORG_COMPLIANCE = {section: _org_compliance(section) for section in SECTIONS}
+
+
+@org_view()
+def inspections_list(request: HttpRequest) -> HttpResponse:
+    """The pages of this organization the Commission's staff opened, newest first."""
+    access = request.access  # type: ignore[attr-defined]
+    _require_audit(access)
+    views = RecordView.objects.filter(organization=access.organization).order_by(
+        "-viewed_at", "-pk"
+    )
+    return render(
+        request,
+        "inspections/inspections_list.html",
+        {
+            "org": access.organization,
+            "access": access,
+            "page": Paginator(views, 50).get_page(request.GET.get("page")),
+        },
+    )

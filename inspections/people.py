@@ -1,0 +1,161 @@
+"""The compliance views' reads about people: who is on the worker lists of several organizations
+in a year, counted against the limit in force (961 CMR 3.04(1)(c)), and which workers also appear
+among the winners (3.04(1)(h)): a known person for certain, a name that matches a worker's as
+"possible". Each is a fixed number of queries."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models.functions import Lower
+
+from beano.rules.authorizations import AuthorizationKind
+from beano.rules.limits import LimitName, limits_in_force
+from games.models import Winner
+from occasions.models import Occasion
+from organizations.models import DirectorAuthorization, Organization, Person, WorkerListEntry
+from organizations.worker_services import judging_date
+
+
+@dataclass
+class ListedPerson:
+    """A person on the worker lists of several organizations in ``year``."""
+
+    person: Person
+    count: int  # every organization's list, in scope or not
+    limit: int | None
+    entries: list[WorkerListEntry] = field(default_factory=list)  # in scope only
+
+    @property
+    def outside_scope(self) -> int:
+        return self.count - len(self.entries)
+
+    @property
+    def waivers(self) -> list[DirectorAuthorization]:
+        return [a for e in self.entries for a in e.authorizations.all()]
+
+    @property
+    def status(self) -> str:
+        if self.limit is None:
+            return "no limit known"
+        if self.count > self.limit:
+            return "waived" if self.waivers else "over the limit"
+        return "at the limit" if self.count == self.limit else "within the limit"
+
+
+def people_on_several_lists(
+    organizations: QuerySet[Organization], year: int, today: dt.date
+) -> tuple[int | None, list[ListedPerson]]:
+    """People on the worker lists of two or more organizations in ``year`` (statewide), one of
+    them in the scope; the most lists first. Four queries."""
+    figure = limits_in_force(judging_date(year, today)).get(LimitName.MAX_ORGANIZATIONS_PER_WORKER)
+    limit = int(figure) if figure is not None else None
+    in_scope = WorkerListEntry.objects.filter(
+        worker_list__year=year, worker_list__organization__in=organizations
+    ).values("person_id")
+    counts = dict(
+        WorkerListEntry.objects.filter(worker_list__year=year, person_id__in=in_scope)
+        .order_by()
+        .values_list("person_id")
+        .annotate(n=Count("worker_list__organization", distinct=True))
+        .filter(n__gte=2)
+    )
+    entries = (
+        WorkerListEntry.objects.filter(
+            worker_list__year=year,
+            worker_list__organization__in=organizations,
+            person_id__in=list(counts),
+        )
+        .select_related("person", "worker_list__organization")
+        .prefetch_related(
+            Prefetch(
+                "authorizations",
+                queryset=DirectorAuthorization.objects.filter(
+                    kind=AuthorizationKind.MORE_THAN_FOUR_ORGANIZATIONS
+                ),
+            )
+        )
+        .order_by("person__legal_name", "worker_list__organization__name")
+    )
+    people: dict[int, ListedPerson] = {}
+    for entry in entries:
+        if entry.person_id not in people:
+            people[entry.person_id] = ListedPerson(entry.person, counts[entry.person_id], limit)
+        people[entry.person_id].entries.append(entry)
+    return limit, sorted(people.values(), key=lambda p: (-p.count, p.person.legal_name))
+
+
+@dataclass(frozen=True)
+class WorkerMatch:
+    entry: WorkerListEntry
+    certain: bool  # the winner is the person; else only the names match
+    winner_organization_id: int
+
+    @property
+    def same_organization(self) -> bool:
+        return self.entry.worker_list.organization_id == self.winner_organization_id
+
+
+@dataclass
+class WinningWorker:
+    winner: Winner
+    matches: list[WorkerMatch] = field(default_factory=list)
+
+    @property
+    def occasion(self) -> Occasion:
+        return self.winner.claim.game.occasion
+
+    @property
+    def certain(self) -> bool:
+        return any(m.certain for m in self.matches)
+
+    @property
+    def on_own_list(self) -> bool:
+        return any(m.same_organization for m in self.matches)
+
+
+def workers_among_winners(occasions: QuerySet[Occasion]) -> list[WinningWorker]:
+    """Winners at ``occasions`` who are on a worker list of the occasion's year: a known person
+    (certain), or a player whose name is a listed person's (possible). The lists of every
+    organization are searched, the winner's own first: on its own list the win breaches
+    3.04(1)(h) unless the Director authorized it. Two queries."""
+    listed = WorkerListEntry.objects.annotate(name=Lower("person__legal_name"))
+    candidates = list(
+        Winner.objects.filter(claim__game__occasion__in=occasions)
+        .annotate(name=Lower("player_name"))
+        .filter(
+            Exists(listed.filter(person_id=OuterRef("person_id")))
+            | Exists(listed.filter(name=OuterRef("name")))
+        )
+        .select_related("claim__game__occasion__organization", "person", "authorization")
+        .order_by("-claim__game__occasion__date", "claim__game__number", "pk")
+    )
+    if not candidates:
+        return []
+    years = {w.claim.game.occasion.date.year for w in candidates}
+    entries = list(
+        WorkerListEntry.objects.filter(worker_list__year__in=years)
+        .annotate(name=Lower("person__legal_name"))
+        .filter(
+            Q(person_id__in={w.person_id for w in candidates if w.person_id})
+            | Q(name__in={w.name for w in candidates})
+        )
+        .select_related("person", "worker_list__organization")
+        .order_by("worker_list__organization__name")
+    )
+    out = []
+    for winner in candidates:
+        occasion = winner.claim.game.occasion
+        found = WinningWorker(winner)
+        for entry in entries:
+            if entry.worker_list.year != occasion.date.year:
+                continue
+            certain = winner.person_id == entry.person_id
+            if certain or (winner.person_id is None and entry.name == winner.name):
+                found.matches.append(WorkerMatch(entry, certain, occasion.organization_id))
+        if found.matches:
+            found.matches.sort(key=lambda m: (not m.same_organization, not m.certain))
+            out.append(found)
+    return out

@@ -1,0 +1,31 @@
+from django.urls import path
+
+from inspections import org_views, views
+
+RECORD = "org/<int:org_id>/occasions/<int:pk>/record/"
+
+urlpatterns = [
+    path("inspect/", views.dashboard, name="inspector_dashboard"),
+    path("inspect/compliance/<slug:section>/", views.compliance, name="inspect_compliance"),
+    path("inspect/export/<slug:kind>.csv", views.export, name="inspect_export"),
+    path(RECORD, org_views.occasion_record, name="occasion_record"),
+    path(
+        f"{RECORD}<slug:kind>.csv", org_views.occasion_record_export, name="occasion_record_export"
+    ),
+    path(
+        "org/<int:org_id>/history/<str:target_type>/<str:target_id>/",
+        org_views.record_history,
+        name="record_history",
+    ),
+    path("org/<int:org_id>/audit/check/", org_views.chain_check, name="chain_check"),
+    # One URL per section: each is a page of its own in the organization's list of pages.
+    *[
+        path(
+            f"org/<int:org_id>/compliance/{section}/",
+            view,
+            name=f"org_compliance_{section}",
+        )
+        for section, view in org_views.ORG_COMPLIANCE.items()
+    ],
+    path("org/<int:org_id>/inspections/", org_views.inspections_list, name="inspections_list"),
+]

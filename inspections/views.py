@@ -1,0 +1,119 @@
+"""The Commission's pages over the inspector's scope: the dashboard, the compliance views and the
+CSV exports. Read-only: every page answers GET and HEAD only, and only to Commission staff."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+
+from beano.rules.models import RefusedAction
+from beano.rules.views import RefusedFilter
+from inspections import selectors, trends
+from inspections.compliance_views import SECTIONS, compliance_page, query_without
+from inspections.exports import OCCASION_EXPORTS, REFUSED_EXPORT, stream_csv
+from inspections.filters import OccasionFilter, OccasionFilterForm
+from occasions.models import Occasion
+from organizations.access import SAFE_METHODS, commission_staff
+
+OCCASIONS_PER_PAGE = 25
+
+
+def commission_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """For Commission staff (inspectors and admins) only; a review never writes, so any method
+    but GET, HEAD and OPTIONS is refused (403), as on every organization page."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if commission_staff(request.user) is None:
+            raise PermissionDenied("These pages are for the Commission's inspectors.")
+        if request.method not in SAFE_METHODS:
+            raise PermissionDenied("The Commission's review is read-only.")
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+@commission_page
+def dashboard(request: HttpRequest) -> HttpResponse:
+    """The organizations in scope with their license and last occasion, the occasions the filter
+    selects with their figures, the people searched for, and the charts."""
+    today = timezone.localdate()
+    organizations = selectors.organizations_in_scope(request.user)
+    form = OccasionFilterForm(request.GET, organizations=organizations, today=today)
+    flt = OccasionFilter.from_form(form)
+    scope = selectors.scope(request.user)
+    occasions = Paginator(selectors.occasions(scope, flt), OCCASIONS_PER_PAGE)
+    start, end = trends.period(flt.date_from, flt.date_to, today)
+    if flt.organization is not None:
+        subject = flt.organization.name
+    else:
+        subject = "Your selection" if flt.narrows_organizations else "Organizations you inspect"
+    charts = trends.trend_charts(
+        subject=subject,
+        subject_rows=trends.figures(
+            flt.occasions(Occasion.objects.filter(organization__in=scope)), start, end
+        ),
+        statewide_rows=trends.figures(Occasion.objects.all(), start, end),
+        start=start,
+        end=end,
+    )
+    return render(
+        request,
+        "inspections/dashboard.html",
+        {
+            "form": form,
+            "filter": flt,
+            "today": today,
+            "rows": selectors.organization_rows(scope, flt, today),
+            "page": occasions.get_page(request.GET.get("page")),
+            "query": query_without(request, "page"),
+            "people": selectors.people_found(scope, flt.q, today),
+            "charts": charts,
+            "exports": list(OCCASION_EXPORTS),
+            "staff": commission_staff(request.user),
+        },
+    )
+
+
+@commission_page
+def compliance(request: HttpRequest, section: str) -> HttpResponse:
+    if section not in SECTIONS:
+        raise Http404
+    organizations = selectors.organizations_in_scope(request.user)
+    return compliance_page(
+        request, section, selectors.scope(request.user), organizations, {"org": None}
+    )
+
+
+@commission_page
+def export(request: HttpRequest, kind: str) -> HttpResponse:
+    """The CSV of ``kind`` for the filter in the query string: the same rows as the list."""
+    today = timezone.localdate()
+    scope = selectors.scope(request.user)
+    if kind == "refused":
+        offered = list(scope.order_by("name").values_list("pk", "name"))
+        rows = RefusedFilter.from_query(request.GET, offered).apply(
+            RefusedAction.objects.filter(organization_id__in=[pk for pk, _ in offered])
+        )
+        return stream_csv(
+            f"refused-actions-{today}.csv", REFUSED_EXPORT.header, REFUSED_EXPORT.rows(rows)
+        )
+    if kind not in OCCASION_EXPORTS:
+        raise Http404
+    form = OccasionFilterForm(
+        request.GET, organizations=selectors.organizations_in_scope(request.user), today=today
+    )
+    occasions = OccasionFilter.from_form(form).occasions(
+        Occasion.objects.filter(organization__in=scope)
+    )
+    chosen = OCCASION_EXPORTS[kind]
+    return stream_csv(f"beano-{kind}-{today}.csv", chosen.header, chosen.rows(occasions))

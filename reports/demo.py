@@ -1,0 +1,179 @@
+"""The reports' demo data: Post 171's last night closed out, filed and amended (both PDFs made),
+the authorized day two weeks before recorded as not played and its report left late, the week
+between left with nothing recorded (missing), and this year's Lawful Purpose disbursements.
+Idempotent; the days are relative to ``today`` like the rest of the demo."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from django.contrib.auth import get_user_model
+
+from occasions import services as occasion_services
+from occasions.demo_floor import last_past_day
+from occasions.models import Occasion
+from organizations.equipment_services import on_hand
+from organizations.models import CardPurchase, Equipment, Organization
+from reports import services
+from reports.figures import STOCK_CATEGORY, compute_figures
+from reports.models import ExpenseKind, FinancialReport, LawfulPurposeDisbursement, RenderStatus
+from reports.tasks import render
+
+POST = "American Legion Post 171"
+PARISH = "St. Anne's Parish"
+#: St. Anne's filed its report of last year's disbursements late, on the day the demo was made.
+PARISH_LAST_YEAR = [
+    # (month, day, payee, purpose, amount, reference)
+    (4, 2, "St. Anne's Food Pantry", "Groceries for the pantry", "1800.00", "512"),
+    (9, 15, "New Bedford Youth Soccer", "Uniforms for two teams", "640.00", "538"),
+]
+AMENDMENT_REASON = (
+    "The supplies invoice from Bingo King for the daubers sold that night arrived after filing."
+)
+DISBURSEMENTS = [
+    # (month, day, payee, purpose, amount, reference)
+    (3, 14, "Fairhaven High School", "Two scholarships for graduating seniors", "2000.00", "1187"),
+    (7, 1, "Veterans' Outreach Center", "Winter coats for homeless veterans", "850.00", "1203"),
+    (11, 11, "Fairhaven Food Pantry", "Thanksgiving baskets", "1200.00", "1231"),
+]
+
+
+def seed(today: dt.date) -> None:
+    _seed_parish(today)
+    post = Organization.objects.filter(name=POST).first()
+    if post is None:
+        return
+    day = last_past_day(post, today)
+    occasion = Occasion.objects.filter(organization=post, date=day).first() if day else None
+    if occasion is None or occasion.status != Occasion.Status.CLOSED:
+        return
+    books = get_user_model().objects.filter(username="post171-books").first()
+    head = get_user_model().objects.filter(username="post171-head").first()
+    if post.reports_from is None:
+        post.reports_from = day - dt.timedelta(days=14)
+        post.save(update_fields=["reports_from"])
+    _not_played(post, day - dt.timedelta(days=14), head)
+    if not FinancialReport.objects.filter(occasion=occasion).exists():
+        _close_out_and_file(occasion, books)
+    for report in FinancialReport.objects.filter(occasion=occasion):
+        if report.render_status != RenderStatus.READY:
+            render("financial", report.pk)
+    _disbursements(post, today, books)
+
+
+def _not_played(post: Organization, day: dt.date, by: object) -> None:
+    occasion = occasion_services.occasion_for_day(organization=post, day=day, by=by)
+    if occasion.status == Occasion.Status.SCHEDULED:
+        occasion_services.mark_not_played(
+            occasion=occasion,
+            reason="The hall was taken for the Post's Veterans Day dinner",
+            by=by,
+        )
+
+
+def _close_out_and_file(occasion: Occasion, books: object) -> None:
+    figures = compute_figures(occasion)
+    counts = {c["category"]: c["recorded"] for c in figures["counts"]}
+    counts["special"] -= 1  # one special game card found torn in the stock: $2 short
+    opening_bank = Decimal("1500.00")
+    services.save_closeout(
+        occasion=occasion,
+        opening_bank=opening_bank,
+        cash_counted=figures["cash"]["expected"] + opening_bank - Decimal("7.00"),
+        counts=counts,
+        explanation="One special game card was torn and kept out of the count; the cash box "
+        "was $7.00 short, most likely change given at the door during the rush at 6:45.",
+        by=books,
+    )
+    remaining = dict(counts)  # the cards counted, taken from the oldest stock first
+    for purchase in CardPurchase.objects.filter(organization=occasion.organization).order_by(
+        "invoice_date", "pk"
+    ):
+        category = STOCK_CATEGORY.get(purchase.card_type)
+        quantity = min(on_hand(purchase), remaining.get(category, 0)) if category else 0
+        if quantity > 0:
+            remaining[category] -= quantity
+            services.record_stock_used(
+                occasion=occasion,
+                purchase=purchase,
+                quantity_used=quantity,
+                quantity_voided=0,
+                by=books,
+            )
+    flashboard = Equipment.objects.filter(
+        organization=occasion.organization, ownership=Equipment.Ownership.LEASED
+    ).first()
+    if flashboard is not None:
+        services.record_expense(
+            occasion=occasion,
+            kind=ExpenseKind.objects.get(code="equipment_rent"),
+            payee=flashboard.lessor,
+            amount=flashboard.rental_fee,
+            equipment=flashboard,
+            description=f"{flashboard.description}, one occasion",
+            invoice_reference="Lease invoice 2026-48",
+            by=books,
+        )
+    services.file_report(occasion=occasion, by=books)
+    services.open_amendment(occasion=occasion, reason=AMENDMENT_REASON, by=books)
+    services.record_expense(
+        occasion=occasion,
+        kind=ExpenseKind.objects.get(code="supplies"),
+        payee="Bingo King",
+        amount=Decimal("36.00"),
+        description="Daubers, 2 cases",
+        invoice_reference="Invoice BK-77120",
+        by=books,
+    )
+    services.file_report(occasion=occasion, by=books)
+
+
+def _disbursements(post: Organization, today: dt.date, by: object) -> None:
+    for month, dom, payee, purpose, amount, reference in DISBURSEMENTS:
+        paid_on = dt.date(today.year, month, dom)
+        if (
+            paid_on > today
+            or LawfulPurposeDisbursement.objects.filter(
+                organization=post, reference=reference, paid_on=paid_on
+            ).exists()
+        ):
+            continue
+        services.record_disbursement(
+            organization=post,
+            paid_on=paid_on,
+            payee=payee,
+            purpose=purpose,
+            amount=Decimal(amount),
+            reference=reference,
+            by=by,
+        )
+
+
+def _seed_parish(today: dt.date) -> None:
+    parish = Organization.objects.filter(name=PARISH).first()
+    if parish is None:
+        return
+    day = last_past_day(parish, today)
+    if parish.reports_from is None and day is not None:
+        parish.reports_from = day
+        parish.save(update_fields=["reports_from"])
+    books = get_user_model().objects.filter(username="stanne-books").first()
+    year = today.year - 1
+    for month, dom, payee, purpose, amount, reference in PARISH_LAST_YEAR:
+        paid_on = dt.date(year, month, dom)
+        if not LawfulPurposeDisbursement.objects.filter(
+            organization=parish, reference=reference, paid_on=paid_on
+        ).exists():
+            services.record_disbursement(
+                organization=parish,
+                paid_on=paid_on,
+                payee=payee,
+                purpose=purpose,
+                amount=Decimal(amount),
+                reference=reference,
+                by=books,
+            )
+    report = services.file_annual_report(organization=parish, year=year, by=books)
+    if report.render_status != RenderStatus.READY:
+        render("annual", report.pk)

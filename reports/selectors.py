@@ -1,0 +1,185 @@
+"""Reads of the reports: obligations with their status, an occasion's versions, the close-out
+page. Always given the organization, or the inspector's scope."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from occasions.models import Occasion
+from organizations.models import Organization
+from reports import services
+from reports.models import AnnualReport, FinancialReport, ReportObligation
+
+#: Status of an obligation, in the order an inspector cares about them.
+MISSING = "missing"  # due date passed, nothing recorded for the day
+LATE = "late"  # due date passed, the day recorded but the report not filed
+DUE = "due"  # the day has passed, the due date has not
+FILED_LATE = "filed_late"
+FILED = "filed"
+UPCOMING = "upcoming"  # the authorized day is still ahead
+
+STATUS_LABELS = {
+    MISSING: "Missing",
+    LATE: "Late",
+    DUE: "Due",
+    FILED_LATE: "Filed late",
+    FILED: "Filed",
+    UPCOMING: "Upcoming",
+}
+STATUS_STYLES = {
+    MISSING: "danger",
+    LATE: "danger",
+    DUE: "warning",
+    FILED_LATE: "secondary",
+    FILED: "success",
+    UPCOMING: "light",
+}
+OPEN_STATUSES = (MISSING, LATE, DUE)
+
+REPORT_FIELDS = (
+    "id",
+    "occasion_id",
+    "version",
+    "filed_at",
+    "days_late",
+    "render_status",
+    "organization_id",
+)
+
+
+@dataclass(frozen=True)
+class ObligationRow:
+    obligation: ReportObligation
+    occasion: Occasion | None
+    report: FinancialReport | None  # the first filing
+    versions: int
+
+    @property
+    def status(self) -> str:
+        return obligation_status(self.obligation, self.occasion, self.report, timezone.localdate())
+
+    @property
+    def status_label(self) -> str:
+        return STATUS_LABELS[self.status]
+
+    @property
+    def status_style(self) -> str:
+        return STATUS_STYLES[self.status]
+
+
+def obligation_status(
+    obligation: ReportObligation,
+    occasion: Occasion | None,
+    report: FinancialReport | None,
+    today: dt.date,
+) -> str:
+    if report is not None:
+        filed_on = timezone.localtime(report.filed_at).date()
+        return FILED_LATE if filed_on > obligation.due_on else FILED
+    if obligation.day >= today:
+        return UPCOMING
+    if today <= obligation.due_on:
+        return DUE
+    recorded = occasion is not None and occasion.status in (
+        Occasion.Status.OPEN,
+        Occasion.Status.CLOSED,
+        Occasion.Status.NOT_PLAYED,
+    )
+    return LATE if recorded else MISSING
+
+
+def obligations(
+    organizations: QuerySet[Organization] | Iterable[Organization],
+    *,
+    start: dt.date | None = None,
+    end: dt.date | None = None,
+    statuses: Iterable[str] = (),
+    limit: int = 500,
+) -> list[ObligationRow]:
+    """The report obligations of the organizations with their status, newest first, in a fixed
+    number of queries (obligations are first brought up to today)."""
+    orgs = list(organizations)
+    today = timezone.localdate()
+    services.ensure_obligations(orgs, today)
+    rows = ReportObligation.objects.filter(organization__in=orgs).select_related(
+        "organization", "license"
+    )
+    if start:
+        rows = rows.filter(day__gte=start)
+    rows = rows.filter(day__lte=min(end, today) if end else today)
+    wanted = set(statuses)
+    # Filed obligations can be ruled out in the database when only open ones are asked for.
+    obligations_list = list(rows.order_by("-day", "organization__name")[: limit * 4])
+    keys = {(o.organization_id, o.day) for o in obligations_list}
+    days = {d for _, d in keys}
+    occasions = (
+        {
+            (o.organization_id, o.date): o
+            for o in Occasion.objects.filter(organization__in=orgs, date__in=days).only(
+                "id", "organization_id", "date", "status", "sealed_at"
+            )
+        }
+        if days
+        else {}
+    )
+    reports: dict[int, list[FinancialReport]] = {}
+    if occasions:
+        for r in (
+            FinancialReport.objects.filter(occasion__in=[o.pk for o in occasions.values()])
+            .only(*REPORT_FIELDS)
+            .order_by("version")
+        ):
+            reports.setdefault(r.occasion_id, []).append(r)
+    out: list[ObligationRow] = []
+    for ob in obligations_list:
+        occasion = occasions.get((ob.organization_id, ob.day))
+        versions = reports.get(occasion.pk, []) if occasion else []
+        row = ObligationRow(ob, occasion, versions[0] if versions else None, len(versions))
+        if wanted and obligation_status(ob, occasion, row.report, today) not in wanted:
+            continue
+        out.append(row)
+        if len(out) >= limit:
+            break
+    return out
+
+
+def status_counts(rows: Iterable[ObligationRow]) -> dict[str, int]:
+    counts = dict.fromkeys(STATUS_LABELS, 0)
+    for row in rows:
+        counts[row.status] += 1
+    return counts
+
+
+def versions(occasion: Occasion) -> list[FinancialReport]:
+    return list(
+        FinancialReport.objects.filter(occasion=occasion)
+        .select_related("filed_by")
+        .order_by("-version")
+    )
+
+
+def annual_versions(organization: Organization, year: int) -> list[AnnualReport]:
+    return list(
+        AnnualReport.objects.filter(organization=organization, year=year)
+        .select_related("filed_by")
+        .order_by("-version")
+    )
+
+
+def report_for_org(organization: Organization, pk: int) -> FinancialReport:
+    return FinancialReport.objects.select_related("occasion", "filed_by").get(
+        organization=organization, pk=pk
+    )
+
+
+def figures_preview(occasion: Occasion) -> dict[str, Any]:
+    """The figures as they would be filed now (no interest until filing)."""
+    from reports.figures import compute_figures
+
+    return compute_figures(occasion)

@@ -1,0 +1,135 @@
+"""Formatting of report figures (stored as JSON strings) for pages and the PDF."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+DASH = "—"
+
+
+def _decimal(value: Any) -> Decimal | None:
+    if value is None or value == "":
+        return None
+    try:
+        return Decimal(str(value))
+    except InvalidOperation:
+        return None
+
+
+@register.filter
+def usd(value: Any) -> str:
+    """$1,234.56; negative amounts in parentheses, as accountants write them."""
+    number = _decimal(value)
+    if number is None:
+        return DASH
+    text = f"${abs(number):,.2f}"
+    return f"({text})" if number < 0 else text
+
+
+@register.filter
+def signed_usd(value: Any) -> str:
+    """+$1.00 / −$1.00 / $0.00 for differences."""
+    number = _decimal(value)
+    if number is None:
+        return DASH
+    if number == 0:
+        return "$0.00"
+    return f"{'+' if number > 0 else '−'}${abs(number):,.2f}"
+
+
+@register.filter
+def signed(value: Any) -> str:
+    if value is None or value == "":
+        return DASH
+    number = int(value)
+    return f"+{number}" if number > 0 else ("0" if number == 0 else f"−{abs(number)}")
+
+
+@register.filter
+def percent(value: Any) -> str:
+    number = _decimal(value)
+    if number is None:
+        return DASH
+    return f"{(number * 100).normalize():f} %"
+
+
+@register.filter
+def isodate(value: Any) -> dt.date | None:
+    if not value:
+        return None
+    return dt.date.fromisoformat(str(value)[:10])
+
+
+@register.filter
+def isotime(value: Any) -> dt.datetime | None:
+    if not value:
+        return None
+    return dt.datetime.fromisoformat(str(value))
+
+
+@register.filter
+def css_string(value: Any) -> str:
+    """Text safe inside a CSS double-quoted string (page headers and footers)."""
+    text = str(value or "")
+    out = []
+    for ch in text:
+        if ch in '"\\' or ord(ch) < 32 or ch in "<>":
+            out.append(f"\\{ord(ch):x} ")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+@register.filter
+def negative(value: Any) -> bool:
+    number = _decimal(value)
+    return number is not None and number < 0
+
+
+@register.filter
+def get_item(mapping: Any, key: Any) -> Any:
+    return mapping.get(key) if hasattr(mapping, "get") else None
+
+
+FIGURE_LABELS = {
+    "receipts.gross_receipts": "Gross receipts",
+    "receipts.door_total": "Door sales",
+    "receipts.refunds": "Refunds",
+    "tax.tax": "Beano tax",
+    "tax.gross_receipts": "Tax base (gross receipts)",
+    "tax.total_due": "Total tax due",
+    "tax.interest": "Interest for late filing",
+    "prizes.total": "Total prizes",
+    "prizes.expensed": "Prizes paid for",
+    "expenses.lines": "Expense",
+    "expenses.total": "Total expenses",
+    "net.expenses": "Expenses (net proceeds)",
+    "net.tax": "Tax (net proceeds)",
+    "net.net_proceeds": "Net proceeds",
+    "cash.counted": "Cash counted",
+    "cash.variance": "Cash over / short",
+    "cash.opening_bank": "Opening bank",
+    "cash.expected": "Cash expected",
+    "variance.explanation": "Explanation of differences",
+    "variance.above_threshold": "Difference above the threshold",
+    "disbursements": "Disbursement",
+    "total": "Total spent for Lawful Purposes",
+    "balance": "Net proceeds not yet spent",
+}
+
+
+@register.filter
+def figure_label(path: str) -> str:
+    """A change's path as people say it: 'net.net_proceeds' → 'Net proceeds'."""
+    if path in FIGURE_LABELS:
+        return FIGURE_LABELS[path]
+    if path.startswith("counts[") and "]." in path:
+        label, field = path[7:].split("].", 1)
+        return f"{label}: {field.replace('_', ' ')}"
+    return path.replace("_", " ").replace(".", " › ")

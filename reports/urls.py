@@ -1,0 +1,45 @@
+from django.urls import path
+
+from reports import views
+
+ORG = "org/<int:org_id>/"
+OCC = ORG + "occasions/<int:pk>/"
+
+urlpatterns = [
+    path("commission/reports/", views.commission_reports, name="commission_reports"),
+    path(
+        "commission/reports/pdfs.zip", views.commission_reports_zip, name="commission_reports_zip"
+    ),
+    path(ORG + "reports/", views.reports_home, name="reports_home"),
+    path(OCC + "closeout/", views.closeout, name="report_closeout"),
+    path(OCC + "closeout/expenses/", views.add_expense, name="report_add_expense"),
+    path(OCC + "closeout/stock/", views.record_stock, name="report_record_stock"),
+    path(
+        OCC + "closeout/expenses/<int:expense_id>/remove/",
+        views.remove_expense,
+        name="report_remove_expense",
+    ),
+    path(OCC + "report/", views.report_versions, name="report_versions"),
+    path(OCC + "report/file/", views.file_report, name="report_file"),
+    path(OCC + "report/amend/", views.open_amendment, name="report_open_amendment"),
+    path(
+        OCC + "report/amend/withdraw/", views.withdraw_amendment, name="report_withdraw_amendment"
+    ),
+    path(ORG + "reports/<int:report_id>/status/", views.report_status, name="report_status"),
+    path(ORG + "reports/<int:report_id>/pdf/", views.report_pdf, name="report_pdf"),
+    path(ORG + "reports/<int:report_id>/rerender/", views.rerender, name="report_rerender"),
+    path(ORG + "annual/<int:year>/", views.annual_report, name="annual_report"),
+    path(
+        ORG + "annual/<int:year>/disbursements/",
+        views.add_disbursement,
+        name="annual_add_disbursement",
+    ),
+    path(
+        ORG + "disbursements/<int:disbursement_id>/void/",
+        views.void_disbursement,
+        name="annual_void_disbursement",
+    ),
+    path(ORG + "annual/<int:year>/file/", views.file_annual, name="annual_file"),
+    path(ORG + "annual-reports/<int:report_id>/status/", views.annual_status, name="annual_status"),
+    path(ORG + "annual-reports/<int:report_id>/pdf/", views.annual_pdf, name="annual_pdf"),
+]

@@ -1,0 +1,68 @@
+// Small behaviours shared by every page, kept out of the templates so the Content Security
+// Policy can forbid inline script and style (see SECURITY.md):
+//   data-confirm="Question?"   on a button or link: asks first, does nothing if cancelled
+//   data-print                 on a button: prints the page
+//   data-select-on-click       on an input: selects its text (a link to copy)
+//   data-progress="42"         on a .progress-bar: its width, in percent
+//   data-scroll-to="ID"        anywhere: on load, scrolls to the element with that id (a
+//                              <details> is opened first)
+//   #hall-clock[data-time-zone] ticks every second in that time zone
+(function () {
+  "use strict";
+
+  document.addEventListener("click", function (event) {
+    var asking = event.target.closest("[data-confirm]");
+    if (asking && !window.confirm(asking.getAttribute("data-confirm"))) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      return;
+    }
+    if (event.target.closest("[data-print]")) {
+      window.print();
+      return;
+    }
+    var field = event.target.closest("[data-select-on-click]");
+    if (field && typeof field.select === "function") field.select();
+  }, true);
+
+  function setWidths(root) {
+    root.querySelectorAll("[data-progress]").forEach(function (bar) {
+      var value = parseFloat(bar.getAttribute("data-progress"));
+      if (!isNaN(value)) bar.style.width = Math.max(0, Math.min(100, value)) + "%";
+    });
+  }
+
+  function scrollToTarget() {
+    var marker = document.querySelector("[data-scroll-to]");
+    if (!marker) return;
+    var target = document.getElementById(marker.getAttribute("data-scroll-to"));
+    if (!target) return;
+    if (target.tagName === "DETAILS") target.open = true;
+    target.scrollIntoView({block: "center"});
+  }
+
+  function startClock() {
+    var clock = document.getElementById("hall-clock");
+    if (!clock) return;
+    var zone = clock.getAttribute("data-time-zone") || undefined;
+    setInterval(function () {
+      clock.textContent = new Date().toLocaleTimeString("en-US", {timeZone: zone});
+    }, 1000);
+  }
+
+  function ready() {
+    setWidths(document);
+    scrollToTarget();
+    startClock();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", ready);
+  } else {
+    ready();
+  }
+  // Parts of a page swapped in by htmx get their widths too.
+  document.addEventListener("htmx:afterSettle", function () {
+    setWidths(document);
+  });
+})();

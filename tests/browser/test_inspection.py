@@ -1,0 +1,100 @@
+"""An inspector's review in the browser: logs in, finds the person on four organizations'
+worker lists, opens the full record of Post 171's last night and downloads its ball calls as
+CSV; every page they opened is in the log of the Commission's views. (The late report and its
+PDF join this journey with the reports.)"""
+
+import csv
+import datetime as dt
+import io
+import re
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import django.utils.timezone
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from playwright.sync_api import expect
+
+from games.models import BallCall
+from occasions.models import Occasion
+from organizations.demo import DEMO_PASSWORD
+from organizations.models import RecordView
+from tests.conftest import totp_code, totp_device
+
+NOW = dt.datetime(2026, 12, 2, 10, 0, tzinfo=ZoneInfo("America/New_York"))
+
+
+@pytest.mark.browser
+def test_an_inspector_finds_the_person_on_four_lists_and_downloads_a_nights_ball_calls(
+    live_server, page, monkeypatch, tmp_path
+):
+    # The live server runs in this process: pinning the clock pins the server's too.
+    monkeypatch.setattr(django.utils.timezone, "now", lambda: NOW)
+    call_command("seed_demo", force=True)
+    night = Occasion.objects.get(
+        organization__name="American Legion Post 171", status=Occasion.Status.CLOSED
+    )
+
+    def shot(name: str) -> None:
+        page.screenshot(path=str(tmp_path / f"{name}.png"), full_page=True)
+
+    # Log in: an inspector lands on the inspection dashboard.
+    page.goto(live_server.url + "/")
+    page.get_by_label("Username").fill("inspector")
+    page.get_by_label("Password").fill(DEMO_PASSWORD)
+    page.get_by_role("button", name=re.compile("log in", re.I)).click()
+    # The Commission's staff give their second factor: the demo's authenticator's code.
+    inspector = get_user_model().objects.get(username="inspector")
+    page.get_by_label("Code from your authenticator app").fill(totp_code(totp_device(inspector)))
+    page.get_by_role("button", name="Verify").click()
+    expect(page.get_by_role("heading", name="Inspection", exact=True)).to_be_visible()
+    expect(page.get_by_role("cell", name="Knights of Columbus Council 4410")).to_be_visible()
+
+    # Search for the person: on four organizations' lists this year, the limit.
+    page.get_by_label("Search").fill("Gallagher")
+    page.get_by_role("button", name="Filter").click()
+    found = page.locator(".person-found")
+    expect(found).to_have_count(1)
+    expect(found).to_contain_text("Mary Gallagher")
+    expect(found).to_contain_text("on 4 organizations' worker lists in 2026 (limit 4)")
+    for org in ("Acushnet Volunteer Fire Association", "St. Anne's Parish"):
+        expect(found.get_by_role("link", name=org)).to_be_visible()
+    shot("1-search")
+
+    # The compliance view says the same, across every organization.
+    page.get_by_role("link", name="Compliance", exact=True).first.click()
+    page.get_by_role("link", name="Workers on several lists").click()
+    row = page.get_by_role("row", name=re.compile("Mary Gallagher"))
+    expect(row).to_contain_text("4 of 4")
+    expect(row).to_contain_text("At the limit")
+    shot("2-workers")
+
+    # The night's full record, from the dashboard's list of occasions.
+    page.get_by_role("link", name="back to the dashboard").click()
+    page.get_by_role(
+        "link", name=f"{night.date:%a %b} {night.date.day}, {night.date.year}"
+    ).first.click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        f"American Legion Post 171 — {night.date:%A, %B} {night.date.day}, {night.date.year}"
+    )
+    expect(page.locator("#game-14")).to_contain_text("Game 14")
+    shot("3-record")
+
+    # Its ball calls as CSV: every call of the night, in order.
+    with page.expect_download() as download:
+        page.get_by_role("link", name="ball calls").click()
+    text = Path(download.value.path()).read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][:5] == ["organization", "occasion", "game", "sequence", "ball"]
+    assert len(rows) - 1 == BallCall.objects.filter(game__occasion=night).count()
+    assert {r[1] for r in rows[1:]} == {night.date.isoformat()}
+
+    # Every page the inspector opened is in the log, the record named.
+    views = list(RecordView.objects.filter(username="inspector").order_by("pk"))
+    names = [v.view_name for v in views]
+    for name in ("inspector_dashboard", "inspect_compliance", "occasion_record"):
+        assert name in names, names
+    assert names[-1] == "occasion_record_export"
+    record = next(v for v in views if v.view_name == "occasion_record")
+    assert (record.organization_id, record.object_id) == (night.organization_id, str(night.pk))

@@ -1,0 +1,202 @@
+"""The inspector's dashboard: the organizations in scope, the occasions the filter selects with
+their figures, the people searched for, the charts; for Commission staff only, never a write,
+and the same number of queries at 10 and at 1,000 occasions."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from beano.rules.models import RefusedAction
+from organizations import services
+from organizations.worker_services import add_to_worker_list
+from tests.conftest import login, make_organization, make_tenant
+from tests.inspections.conftest import played_occasions
+
+URL = reverse("inspector_dashboard")
+
+
+def test_an_inspector_lands_on_it(client, inspector):
+    login(client, inspector)
+    response = client.get(reverse("dashboard"))
+    assert response.status_code == 302 and response["Location"] == URL
+
+
+def test_it_is_for_the_commissions_staff_and_never_writes(client, tenant, inspector):
+    login(client, tenant.head)
+    assert client.get(URL).status_code == 403
+    login(client, inspector)
+    assert client.get(URL).status_code == 200
+    assert client.post(URL, {}).status_code == 403
+    client.logout()
+    assert client.get(URL).status_code == 302
+
+
+def test_it_shows_only_the_organizations_in_scope(client, tenant, other_tenant, inspector):
+    played_occasions(other_tenant, 2)
+    login(client, inspector)
+    page = client.get(URL).content.decode()
+    assert tenant.organization.name in page
+    assert other_tenant.organization.name not in page
+    # Another organization's occasions are not offered, even when asked for by its id.
+    asked = client.get(URL, {"organization": other_tenant.organization.pk}).content.decode()
+    assert other_tenant.organization.name not in asked
+
+
+def test_it_lists_each_organizations_license_last_occasion_and_refusals(
+    client, tenant, statewide_inspector
+):
+    occasions = played_occasions(tenant, 3)
+    RefusedAction.objects.create(
+        username="x",
+        organization_id=tenant.organization.pk,
+        action="occasion.sign_in_worker",
+        on_date=occasions[0].date,
+        facts={},
+        violations=[],
+        citations="961 CMR 3.04(1)(d)",
+    )
+    login(client, statewide_inspector)
+    response = client.get(URL)
+    row = next(r for r in response.context["rows"] if r.organization == tenant.organization)
+    assert row.license.number == f"BN-{tenant.organization.pk:04d}" and row.license_ok
+    assert row.last_occasion.pk == occasions[0].pk
+    assert row.refused == 1
+    occasion = response.context["page"][0]
+    assert (occasion.admissions, occasion.attendance, occasion.games_played) == (3, 3, 1)
+    assert (occasion.gross_receipts, occasion.prizes) == (6, 50)
+
+
+def test_it_filters_by_organization_dates_town_and_status(client, statewide_inspector):
+    fairhaven = make_tenant("Hall Fairhaven")
+    fall_river = make_tenant("Hall Fall River")
+    fall_river.organization.town = "Fall River"
+    fall_river.organization.save()
+    yesterday = timezone.localdate() - dt.timedelta(days=1)
+    played_occasions(fairhaven, 5)
+    played_occasions(fall_river, 4)
+    login(client, statewide_inspector)
+
+    def dates(**params):
+        page = client.get(URL, params).context["page"]
+        return sorted((o.organization.name, o.date) for o in page.paginator.object_list)
+
+    assert len(dates()) == 9
+    assert {n for n, _ in dates(town="Fall River")} == {"Hall Fall River"}
+    assert len(dates(organization=fairhaven.organization.pk)) == 5
+    two_days = dates(date_from=yesterday - dt.timedelta(days=1), date_to=yesterday)
+    assert len(two_days) == 4 and {d for _, d in two_days} == {
+        yesterday,
+        yesterday - dt.timedelta(days=1),
+    }
+    assert dates(status="open") == []
+    # A nonsense filter is ignored, never an error page.
+    assert len(dates(date_from="yesterday", status="bogus")) == 9
+
+
+def test_it_finds_a_person_by_name_or_worker_id_with_their_count_of_lists(
+    client, tenant, statewide_inspector
+):
+    today = timezone.localdate()
+    person = None
+    for n in range(4):
+        org = tenant.organization if n == 0 else make_organization(f"Hall {n}")
+        membership = services.add_member(
+            organization=org,
+            by=None,
+            legal_name="Mary Gallagher",
+            date_of_birth=dt.date(1960, 4, 17),
+            commission_worker_id="MA-W-100176",
+            kind="member",
+            since=dt.date(2015, 1, 1),
+        )
+        person = membership.person
+        add_to_worker_list(
+            organization=org,
+            year=today.year,
+            person=person,
+            roles=["seller"],
+            identification=f"S-{n}",
+            compensated=False,
+            compensation_note="",
+            good_moral_character_attested=False,
+            attested_by="",
+            on=today,
+            by=None,
+        )
+    login(client, statewide_inspector)
+    for q in ("gallagher", "MA-W-100176"):
+        response = client.get(URL, {"q": q})
+        (found,) = response.context["people"].people
+        assert found.person == person and found.organizations_this_year == 4
+        page = response.content.decode()
+        assert "on 4 organizations' worker lists" in page and "(limit 4)" in page
+
+
+def test_an_assigned_inspector_sees_the_count_but_not_the_names_outside_the_scope(
+    client, tenant, other_tenant, inspector
+):
+    today = timezone.localdate()
+    for t in (tenant, other_tenant):
+        membership = services.add_member(
+            organization=t.organization,
+            by=None,
+            legal_name="Paul Rego",
+            date_of_birth=dt.date(1970, 1, 1),
+            kind="member",
+            since=dt.date(2015, 1, 1),
+        )
+        add_to_worker_list(
+            organization=t.organization,
+            year=today.year,
+            person=membership.person,
+            roles=["seller"],
+            identification="B-1",
+            compensated=False,
+            compensation_note="",
+            good_moral_character_attested=False,
+            attested_by="",
+            on=today,
+            by=None,
+        )
+    login(client, inspector)
+    page = client.get(URL, {"q": "Rego"}).content.decode()
+    assert "on 2 organizations' worker lists" in page
+    assert "1 organization outside your scope" in page
+    assert other_tenant.organization.name not in page
+
+
+def test_its_charts_are_server_drawn_svg_with_accessible_labels(
+    client, tenant, statewide_inspector
+):
+    played_occasions(tenant, 3)
+    login(client, statewide_inspector)
+    page = client.get(URL).content.decode()
+    assert page.count('<svg class="chart"') == 3
+    assert 'role="img"' in page and "<desc id=" in page
+    assert "Statewide median" in page and "Gross receipts (door sales)" in page
+    assert '<script src="http' not in page and "cdn" not in page.lower()
+
+
+@pytest.mark.parametrize("search", ["", "Player"])
+def test_it_keeps_its_query_count_from_10_to_1000_occasions(
+    client, tenant, statewide_inspector, search
+):
+    played_occasions(tenant, 10)
+    login(client, statewide_inspector)
+    params = {"q": search} if search else {}
+    client.get(URL, params)  # the session and caches warm up
+    with CaptureQueriesContext(connection) as small:
+        client.get(URL, params)
+    played_occasions(tenant, 990, last=timezone.localdate() - dt.timedelta(days=11))
+    with CaptureQueriesContext(connection) as large:
+        response = client.get(URL, params)
+    assert response.context["page"].paginator.count == 1000
+    assert len(large) == len(small), [q["sql"][:120] for q in large.captured_queries]
+    label = "dashboard with a search" if search else "dashboard"
+    print(f"{label}: {len(small)} queries at 10 and 1,000 occasions")

@@ -1,0 +1,71 @@
+"""A record's history from the audit trail, and the chain check: intact through event N, or
+the first event that was altered."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from organizations.models import AuditEvent
+from tests.conftest import login
+
+
+def test_a_records_history_shows_who_changed_what(client, tenant, inspector, worker_entry):
+    from django.utils import timezone
+
+    from organizations.worker_services import update_worker_list_entry
+
+    update_worker_list_entry(
+        entry=worker_entry,
+        roles=["seller", "floor_worker"],
+        identification="B-202",
+        compensated=False,
+        compensation_note="",
+        good_moral_character_attested=False,
+        attested_by="",
+        on=timezone.localdate(),
+        by=tenant.head,
+    )
+    login(client, inspector)
+    url = reverse(
+        "record_history",
+        kwargs={
+            "org_id": tenant.organization.pk,
+            "target_type": "organizations.workerlistentry",
+            "target_id": worker_entry.pk,
+        },
+    )
+    page = client.get(url).content.decode()
+    assert "B-101" in page and "B-202" in page and tenant.head.username in page
+    worker_list = client.get(reverse("worker_list", args=[tenant.organization.pk])).content.decode()
+    assert url in worker_list
+
+
+def test_a_history_of_nothing_is_404(client, tenant, inspector):
+    login(client, inspector)
+    for target_type, target_id in (("occasions.occasion", "999999"), ("nonsense", "1")):
+        url = reverse(
+            "record_history",
+            kwargs={
+                "org_id": tenant.organization.pk,
+                "target_type": target_type,
+                "target_id": target_id,
+            },
+        )
+        assert client.get(url).status_code == 404
+
+
+def test_the_chain_check_finds_an_altered_event(client, tenant, inspector, member, worker_entry):
+    url = reverse("chain_check", args=[tenant.organization.pk])
+    login(client, inspector)
+    events = AuditEvent.objects.filter(organization=tenant.organization)
+    last = events.order_by("-sequence").first().sequence
+    page = client.get(url).content.decode()
+    assert f"<strong>Intact</strong> through event {last}." in page
+    altered = events.get(action="organizations.membership.added")
+    AuditEvent.objects.filter(pk=altered.pk).update(actor_label="someone-else")
+    page = client.get(url).content.decode()
+    assert f"Broken at event {altered.sequence}</strong>" in page
+    assert "its content was changed after it was written" in page
+    assert client.post(url).status_code == 403
+    login(client, tenant.worker)
+    assert client.get(url).status_code == 403
