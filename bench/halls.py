@@ -61,8 +61,12 @@ class Night:
         return asdict(self)
 
 
-def _session_rows(users: list[Any], backend: str, expires: dt.datetime) -> dict[int, str]:
-    """A logged-in session for each user, as ``login()`` stores it."""
+def _session_rows(
+    users: list[Any], backend: str, expires: dt.datetime, devices: dict[int, str] | None = None
+) -> dict[int, str]:
+    """A logged-in session for each user, as ``login()`` stores it; a user with a device (the
+    inspectors) has passed the second factor with it, as the verify page records it."""
+    import django_otp
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
@@ -78,6 +82,8 @@ def _session_rows(users: list[Any], backend: str, expires: dt.datetime) -> dict[
             BACKEND_SESSION_KEY: backend,
             HASH_SESSION_KEY: user.get_session_auth_hash(),
         }
+        if devices and user.pk in devices:
+            data[django_otp.DEVICE_ID_SESSION_KEY] = devices[user.pk]
         rows.append(Session(session_key=key, session_data=store.encode(data), expire_date=expires))
         keys[user.pk] = key
     Session.objects.bulk_create(rows, batch_size=BATCH)
@@ -87,11 +93,11 @@ def _session_rows(users: list[Any], backend: str, expires: dt.datetime) -> dict[
 
 def build(n: int, *, seed: int = 9) -> Night:
     """``n`` halls playing tonight. The database is expected empty but migrated."""
-    from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
     from django.db import transaction
     from django.utils import timezone
+    from django_otp.plugins.otp_totp.models import TOTPDevice
 
     from games.models import Arrangement, BallCall, Flashboard, Game, PrizePart
     from occasions.models import Occasion, PriceListItem, Sale, SaleLine
@@ -286,9 +292,22 @@ def build(n: int, *, seed: int = 9) -> Night:
             ],
             batch_size=BATCH,
         )
-        backend = settings.AUTHENTICATION_BACKENDS[0]
+        # The Commission's staff pass a second factor (beano/accounts): each inspector has an
+        # authenticator, and their session says it was used.
+        devices = TOTPDevice.objects.bulk_create(
+            [
+                TOTPDevice(user=u, name="Bench authenticator", confirmed=True)
+                for u in inspector_users
+            ]
+        )
+        backend = "django.contrib.auth.backends.ModelBackend"
         expires = now + dt.timedelta(days=1)
-        sessions = _session_rows(users + inspector_users, backend, expires)
+        sessions = _session_rows(
+            users + inspector_users,
+            backend,
+            expires,
+            {d.user_id: d.persistent_id for d in devices},
+        )
     halls = [
         Hall(
             org=o.pk,

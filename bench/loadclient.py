@@ -37,6 +37,9 @@ BOOKS = "bookkeeper page"
 INSPECTOR = "inspector page"
 CEILING = "constant view"
 KINDS = (POLL, BALL, GAME, SALE, COUNTS, BOOKS, INSPECTOR, CEILING)
+#: The header the pages' timed htmx polls send (beano/accounts/middleware.py: a poll does not
+#: keep a session from timing out).
+POLL_HEADER = "X-Beano-Poll"
 
 
 @dataclass(frozen=True)
@@ -219,11 +222,9 @@ class Client:
     async def poll(self, i: int) -> None:
         hall = self.halls[i]
         etag = self.etags.get(i)
+        headers = {POLL_HEADER: "1"} | ({"If-None-Match": etag} if etag else {})
         _, _, headers = await self._send(
-            POLL,
-            "GET",
-            f"/flash/{hall['token']}/board/",
-            headers={"If-None-Match": etag} if etag else None,
+            POLL, "GET", f"/flash/{hall['token']}/board/", headers=headers
         )
         if "ETag" in headers:
             self.etags[i] = headers["ETag"]
@@ -278,6 +279,7 @@ class Client:
             f"/org/{hall['org']}/occasions/{hall['occasion']}/sales/counts/",
             session=hall["sessions"]["seller"],
             csrf=hall["csrf"],
+            headers={POLL_HEADER: "1"},  # its hx-trigger "every 15s", which says it polls
         )
 
     async def books(self, i: int) -> None:
