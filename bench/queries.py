@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("BEANO_DATA_DIR", tempfile.mkdtemp(prefix="beano-bench-"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "beano.settings")
 os.environ.setdefault("DEBUG", "on")
+os.environ.setdefault("LOG_LEVEL", "WARNING")  # one line per figure, no login notices
 
 import django  # noqa: E402
 
