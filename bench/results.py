@@ -26,10 +26,10 @@ Speed is measured here, not asserted by tests. `make bench-quick` prints one lin
 `bench/RESULTS.json`, section by section. What they need: see bench/README.md.
 """
 
-FOOTER = """## Not measured yet
+FOOTER = """## Not written here yet
 
-The report generation's timing belongs to the reports part of the benchmarks issue and is not
-built yet.
+The report generation's timing (`bench/report_generation.py`, the reports part of the benchmarks
+issue) prints its figures but does not write them into this file yet.
 """
 
 
