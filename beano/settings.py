@@ -16,7 +16,9 @@ from csp.constants import NONE, SELF
 from beano import broker
 from beano.env import (
     BROKER_SCHEMES,
+    CACHE_SCHEMES,
     DATABASE_SCHEMES,
+    cache_settings,
     env_bool,
     env_int,
     env_list,
@@ -114,6 +116,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # the Celery worker) wait their turn instead of failing with "database is locked".
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The cache: Redis in production, shared by every web process, so that what one process changes
+# (the version of an occasion's live pages after a ball is called) every other one sees. The
+# embedded default keeps it in the process (one web process); `check --deploy` warns when a
+# production setting would do that.
+CACHE_URL = env_url("CACHE_URL", "locmem://", CACHE_SCHEMES)
+CACHES = {"default": cache_settings(CACHE_URL)}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

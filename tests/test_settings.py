@@ -12,6 +12,7 @@ PRODUCTION = {
     "ALLOWED_HOSTS": "beano.example.org",
     "DATABASE_URL": "postgres://beano@127.0.0.1:5432/beano",
     "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
+    "CACHE_URL": "redis://127.0.0.1:6379/1",
 }
 
 
@@ -35,6 +36,13 @@ def run_manage(args: list[str], env: dict[str, str], tmp_path: Path) -> subproce
 def test_it_passes_the_deployment_checks_with_production_values(tmp_path: Path) -> None:
     result = run_manage(["check", "--deploy", "--fail-level", "WARNING"], PRODUCTION, tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_deployment_check_warns_of_a_cache_kept_inside_each_process(tmp_path: Path) -> None:
+    env = {k: v for k, v in PRODUCTION.items() if k != "CACHE_URL"}
+    result = run_manage(["check", "--deploy", "--fail-level", "WARNING"], env, tmp_path)
+    assert result.returncode != 0
+    assert "beano.W001" in result.stderr and "CACHE_URL" in result.stderr
 
 
 def test_it_refuses_to_start_without_a_secret_key_in_production(tmp_path: Path) -> None:
