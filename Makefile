@@ -44,11 +44,13 @@ bench: $(STAMP)
 	$(PY) bench/queries.py
 	$(PY) bench/load.py
 	$(PY) bench/statewide.py
+	$(PY) bench/report_generation.py
 
 bench-quick: $(STAMP)
 	$(PY) bench/queries.py --quick
 	$(PY) bench/load.py --quick
 	$(PY) bench/statewide.py --quick
+	$(PY) bench/report_generation.py --quick
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
