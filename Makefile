@@ -38,12 +38,19 @@ run: system-deps seed
 test: system-deps $(STAMP)
 	BEANO_DATA_DIR=$${BEANO_DATA_DIR:-$(CURDIR)/var/test} $(PY) -m pytest $(PYTEST_ARGS)
 
-# Speed is measured here, never asserted by timing tests (see bench/RESULTS.md).
+# Speed is measured here, never asserted by timing tests (see bench/RESULTS.md). The load and
+# statewide benchmarks need PostgreSQL and Redis running on 127.0.0.1 (bench/README.md).
 bench: $(STAMP)
 	$(PY) bench/queries.py
+	$(PY) bench/load.py
+	$(PY) bench/statewide.py
+	$(PY) bench/report_generation.py
 
 bench-quick: $(STAMP)
 	$(PY) bench/queries.py --quick
+	$(PY) bench/load.py --quick
+	$(PY) bench/statewide.py --quick
+	$(PY) bench/report_generation.py --quick
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.core.exceptions import ImproperlyConfigured
@@ -17,6 +18,7 @@ TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off"})
 DATABASE_SCHEMES = frozenset({"sqlite", "postgres", "postgresql", "pgsql"})
 BROKER_SCHEMES = frozenset({"redis", "rediss", "filesystem", "memory"})
+CACHE_SCHEMES = frozenset({"redis", "rediss", "locmem", "dummy"})
 
 
 def _raw(name: str, environ: Mapping[str, str] | None) -> str | None:
@@ -106,6 +108,22 @@ def env_timezone(name: str, default: str, environ: Mapping[str, str] | None = No
     except (ZoneInfoNotFoundError, ValueError):
         raise ImproperlyConfigured(f"{name}={value!r} is not a known time zone.") from None
     return value
+
+
+def cache_settings(url: str) -> dict[str, Any]:
+    """Django's ``CACHES["default"]`` for a cache URL: ``redis://host:port/db`` (shared by every
+    process: production), ``locmem://`` (this process only: the embedded default and the tests)
+    or ``dummy://`` (nothing kept)."""
+    scheme = url.split("://", 1)[0].lower()
+    if scheme in ("redis", "rediss"):
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": "beano",
+        }
+    if scheme == "dummy":
+        return {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+    return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "beano"}
 
 
 def env_money(name: str, default: str, environ: Mapping[str, str] | None = None) -> Decimal:

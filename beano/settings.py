@@ -13,9 +13,12 @@ from pathlib import Path
 import dj_database_url
 from csp.constants import NONE, SELF
 
+from beano import broker
 from beano.env import (
     BROKER_SCHEMES,
+    CACHE_SCHEMES,
     DATABASE_SCHEMES,
+    cache_settings,
     env_bool,
     env_int,
     env_list,
@@ -114,6 +117,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The cache: Redis in production, shared by every web process, so that what one process changes
+# (the version of an occasion's live pages after a ball is called) every other one sees. The
+# embedded default keeps it in the process (one web process); `check --deploy` warns when a
+# production setting would do that.
+CACHE_URL = env_url("CACHE_URL", "locmem://", CACHE_SCHEMES)
+CACHES = {"default": cache_settings(CACHE_URL)}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {
@@ -191,13 +201,20 @@ CELERY_BROKER_URL = env_url(
 if CELERY_BROKER_URL.startswith("filesystem://"):
     for folder in ("queue", "processed", "control"):
         (BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(BROKER_DIR / "queue"),
-        "data_folder_out": str(BROKER_DIR / "queue"),
-        "processed_folder": str(BROKER_DIR / "processed"),
-        "control_folder": str(BROKER_DIR / "control"),
-        "store_processed": False,
-    }
+# Seconds: to connect to the broker, to wait for its answer, and (Redis) before a message whose
+# worker died unacknowledged is handed to another worker. See beano/broker.py.
+CELERY_BROKER_CONNECTION_TIMEOUT = env_int(
+    "CELERY_BROKER_CONNECTION_TIMEOUT", broker.CONNECT_TIMEOUT, minimum=1
+)
+CELERY_BROKER_TRANSPORT_OPTIONS = broker.transport_options(
+    CELERY_BROKER_URL,
+    broker_dir=BROKER_DIR,
+    connect_timeout=CELERY_BROKER_CONNECTION_TIMEOUT,
+    socket_timeout=env_int("CELERY_BROKER_SOCKET_TIMEOUT", broker.SOCKET_TIMEOUT, minimum=2),
+    visibility_timeout=env_int(
+        "CELERY_BROKER_VISIBILITY_TIMEOUT", broker.VISIBILITY_TIMEOUT, minimum=1
+    ),
+)
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", "django-db")
 CELERY_RESULT_EXTENDED = True
 CELERY_TASK_ACKS_LATE = True

@@ -74,7 +74,7 @@ def inspector_dashboard(scale: int) -> tuple:
         _organization()
     user = _user()
     CommissionStaff.objects.create(user=user, kind="inspector", all_organizations=True)
-    return user, reverse("dashboard"), Organization.objects.count()
+    return user, reverse("inspector_dashboard"), Organization.objects.count()
 
 
 def member_list(scale: int) -> tuple:

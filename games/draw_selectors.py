@@ -4,13 +4,18 @@ flashboard's state. Each read runs a fixed number of queries, however many balls
 from __future__ import annotations
 
 import hashlib
+import logging
 from dataclasses import dataclass, field
 
+from django.core.cache import cache
 from django.db.models import Case, Count, IntegerField, Max, Q, QuerySet, Value, When
 
 from games.cards import COLUMNS, ROWS, ball_label, column_range
 from games.models import BallCall, Flashboard, Game, PrizePart
+from occasions import live
 from occasions.models import Occasion
+
+log = logging.getLogger(__name__)
 
 PLAYED = (Game.Status.IN_PLAY, Game.Status.FINISHED)
 
@@ -166,3 +171,59 @@ def flash_state(occasion_id: int) -> FlashState:
             )
         )
     return FlashState(game=game, etag='"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"')
+
+
+#: How long a flashboard's answer is kept in the cache at most (a change ends it sooner).
+ANSWER_TTL = 10 * 60
+
+
+@dataclass(frozen=True)
+class FlashAnswer:
+    """What a poll of the flashboard needs first: the board's ETag. When it was read from the
+    database this time, the board and its state come with it, ready to render."""
+
+    etag: str
+    board: Flashboard | None = None
+    state: FlashState | None = None
+
+
+def _answer_key(token: str) -> str:
+    return f"flashboard:{token}"
+
+
+def flash_answer(token: str, *, fresh: bool = False) -> FlashAnswer | None:
+    """The ETag of the board this token opens, or None when it opens none (a wrong, replaced or
+    turned-off link, or its occasion not open). Kept in the cache with the occasion's live
+    version (``occasions.live``): while the version stands, the answer costs two cache reads and
+    no query; after a change, the board is read again. ``fresh`` reads the board from the
+    database whatever the cache holds, for a poll that must show it (two queries)."""
+    if not token or len(token) > 64:
+        return None
+    if fresh:
+        board = active_flashboard(token)
+        state = flash_state(board.occasion_id) if board is not None else None
+        return FlashAnswer(state.etag, board, state) if board is not None and state else None
+    key = _answer_key(token)
+    try:
+        kept = cache.get(key)
+    except Exception:
+        log.warning("flashboard: the cache could not be read")
+        kept = None
+    occasion_id = kept[0] if kept else None
+    if occasion_id is None:  # the token's occasion never changes; its board's state does
+        occasion_id = (
+            Flashboard.objects.filter(token=token).values_list("occasion_id", flat=True).first()
+        )
+        if occasion_id is None:
+            return None
+    current = live.version(occasion_id)  # read before the database, never after
+    if kept is not None and current is not None and kept[1] == current:
+        return FlashAnswer(kept[2]) if kept[2] else None
+    board = active_flashboard(token)
+    state = flash_state(board.occasion_id) if board is not None else None
+    if current is not None:
+        try:
+            cache.set(key, (occasion_id, current, state.etag if state else ""), ANSWER_TTL)
+        except Exception:
+            log.warning("flashboard: the cache could not be written")
+    return FlashAnswer(state.etag, board, state) if board is not None and state else None

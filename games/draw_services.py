@@ -19,6 +19,7 @@ from beano.rules.draw import CALL, CORRECT, BallCallFacts, CorrectionFacts, Draw
 from beano.rules.operation import OccasionPlayFacts
 from games.cards import ball_label
 from games.models import BallCall, Flashboard, Game
+from occasions import live
 from occasions.models import Occasion
 from occasions.services import moment_of, refuse_if_sealed
 from organizations.audit import acting_user, record_event
@@ -112,6 +113,7 @@ def record_ball_call(
         target=call,
         new=_call_values(call),
     )
+    live.changed(occasion.pk)
     return call
 
 
@@ -140,6 +142,7 @@ def correct_ball_call(*, call: BallCall, reason: str, by: Any) -> BallCall:
     call.voided_by = acting_user(by)
     call.void_reason = reason
     call.save(update_fields=["voided_at", "voided_by", "void_reason"])
+    live.changed(occasion.pk)
     record_event(
         organization=occasion.organization,
         actor=by,
@@ -175,6 +178,7 @@ def issue_flashboard_link(*, occasion: Occasion, by: Any) -> Flashboard:
     board.created_by = acting_user(by)
     board.revoked_at = None
     board.save()
+    live.changed(occasion.pk)
     record_event(
         organization=occasion.organization,
         actor=by,
@@ -194,6 +198,7 @@ def revoke_flashboard_link(*, occasion: Occasion, by: Any) -> Flashboard | None:
         return board
     board.revoked_at = timezone.now()
     board.save(update_fields=["revoked_at"])
+    live.changed(occasion.pk)
     record_event(
         organization=occasion.organization,
         actor=by,

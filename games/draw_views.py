@@ -209,14 +209,19 @@ def flashboard(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def flashboard_board(request: HttpRequest, token: str) -> HttpResponse:
-    """The part that changes, polled every second: 304 Not Modified (two queries) while its
-    ETag stands, the board itself when a ball is called, voided or the game changes."""
-    board = selectors.active_flashboard(token)
-    if board is None:
+    """The part that changes, polled every second: 304 Not Modified while its ETag stands,
+    answered from the cache without a query (``selectors.flash_answer``); the board itself when
+    a ball is called, voided or the game changes."""
+    answer = selectors.flash_answer(token)
+    if answer is None:
         raise Http404
-    state = selectors.flash_state(board.occasion_id)
-    response = get_conditional_response(request, etag=state.etag)
+    response = get_conditional_response(request, etag=answer.etag)
     if response is None:
-        response = render(request, "games/flashboard/_board.html", _flash_context(board, state))
-    response["ETag"] = state.etag
+        if answer.board is None or answer.state is None:
+            answer = selectors.flash_answer(token, fresh=True)
+            if answer is None or answer.board is None or answer.state is None:
+                raise Http404
+        context = _flash_context(answer.board, answer.state)
+        response = render(request, "games/flashboard/_board.html", context)
+    response["ETag"] = answer.etag
     return _public_headers(response)

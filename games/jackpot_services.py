@@ -39,6 +39,7 @@ from games.models import (
     ProgressiveSeries,
     Winner,
 )
+from occasions import live
 from occasions.extras_services import money, text
 from occasions.models import Occasion
 from occasions.services import refuse_if_sealed
@@ -251,6 +252,7 @@ def _set_prize(game: Game, series: ProgressiveSeries, jackpot: Decimal) -> Prize
         )
     part.amount, part.arrangement, part.kind = jackpot, series.arrangement, PrizePart.Kind.CASH
     part.save(update_fields=["amount", "arrangement", "kind"])
+    live.changed(game.occasion_id)
     return part
 
 

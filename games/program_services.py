@@ -18,6 +18,7 @@ from beano.rules.operation import ADD_PART, ANNOUNCE_PART, CONFIRM_BALLS, START_
 from beano.rules.prizes import PrizePartFacts
 from games import program_selectors as selectors
 from games.models import Arrangement, Game, PrizePart
+from occasions import live
 from occasions.floor_selectors import hours_facts
 from occasions.models import Occasion
 from occasions.sales_services import start_play
@@ -283,6 +284,7 @@ def announce_prize_part(*, part: PrizePart, by: Any, at: dt.datetime | None = No
     part.announced_at = moment_of(occasion, at)
     part.announced_by = by
     part.save(update_fields=["announced_at", "announced_by", "amount"])
+    live.changed(occasion.pk)
     record_event(
         organization=occasion.organization,
         actor=by,
@@ -360,6 +362,7 @@ def start_game(*, game: Game, by: Any, at: dt.datetime | None = None) -> Game:
     game.status = Game.Status.IN_PLAY
     game.started_at = moment
     game.save(update_fields=["status", "started_at"])
+    live.changed(occasion.pk)
     record_event(
         organization=occasion.organization,
         actor=by,
@@ -386,6 +389,7 @@ def finish_game(*, game: Game, by: Any, at: dt.datetime | None = None) -> Game:
     game.status = Game.Status.FINISHED
     game.finished_at = moment
     game.save(update_fields=["status", "finished_at"])
+    live.changed(occasion.pk)
     record_event(
         organization=occasion.organization,
         actor=by,

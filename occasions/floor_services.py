@@ -26,6 +26,7 @@ from beano.rules.workers import (
     WorkerRole,
 )
 from occasions import floor_selectors as floor
+from occasions import live
 from occasions.floor_selectors import CLOSE
 from occasions.models import Handover, Occasion, OpeningCheck, WorkerPresence
 from occasions.services import enforce_at, moment_of, refuse_if_sealed
@@ -329,6 +330,7 @@ def open_occasion(*, occasion: Occasion, by: Any, at: dt.datetime | None = None)
     occasion.opened_at = moment
     occasion.opened_by = acting_user(by)
     occasion.save(update_fields=["status", "opened_at", "opened_by"])
+    live.changed(occasion.pk)
     current = floor.in_charge(occasion)
     record_event(
         organization=occasion.organization,
@@ -373,6 +375,7 @@ def close_occasion(*, occasion: Occasion, by: Any, at: dt.datetime | None = None
     occasion.closed_at = moment
     occasion.closed_by = acting_user(by)
     occasion.save(update_fields=["status", "closed_at", "closed_by"])
+    live.changed(occasion.pk)
     record_event(
         organization=occasion.organization,
         actor=by,

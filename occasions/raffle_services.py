@@ -54,6 +54,9 @@ def record_raffle_permit(
 ) -> RafflePermit:
     """The raffle permit the city or town clerk issued (3.04(9)(a)). Its validity is judged
     each time a raffle is held or a ticket sold under it, on that day."""
+    # The organization's row is the lock: a permit recorded twice at once (a double click) is
+    # found by the second, refused as already recorded, rather than crashing on the constraint.
+    organization = Organization.objects.select_for_update().get(pk=organization.pk)
     permit_number = text(permit_number, "permit_number", limit=60)
     if valid_to < valid_from:
         raise ValidationError({"valid_to": "A permit cannot end before it starts."})

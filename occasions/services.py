@@ -72,7 +72,10 @@ def moment_of(occasion: Occasion, at: dt.datetime | None) -> dt.datetime:
 
 @rules.atomic()
 def occasion_for_day(*, organization: Organization, day: dt.date, by: Any) -> Occasion:
-    """The occasion of an authorized day, recorded the first time anyone acts on it."""
+    """The occasion of an authorized day, recorded the first time anyone acts on it. The
+    organization's row is locked first, so two people opening the same day at once (or a double
+    click) get the one occasion, instead of the second hitting the one-per-day constraint."""
+    organization = Organization.objects.select_for_update().get(pk=organization.pk)
     existing = Occasion.objects.filter(organization=organization, date=day).first()
     if existing is not None:
         return existing

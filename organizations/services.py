@@ -7,7 +7,7 @@ import datetime as dt
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from organizations.audit import changed, record_event, snapshot
 from organizations.models import Membership, Organization, OrganizationRole, Person
@@ -43,12 +43,7 @@ def update_organization_details(
     return organization
 
 
-def find_or_create_person(
-    *, legal_name: str, date_of_birth: dt.date, commission_worker_id: str = ""
-) -> tuple[Person, bool]:
-    """One person across the system: matched by Commission worker ID when given, else by legal
-    name and date of birth, so their count of organizations (961 CMR 3.04(1)(c)) is true."""
-    legal_name = " ".join(legal_name.split())
+def _find_person(legal_name: str, date_of_birth: dt.date, commission_worker_id: str) -> Any:
     if commission_worker_id:
         person = Person.objects.filter(commission_worker_id=commission_worker_id).first()
         if person is not None:
@@ -59,22 +54,45 @@ def find_or_create_person(
                 raise ValidationError(
                     {"commission_worker_id": "This worker ID belongs to another person."}
                 )
-            return person, False
+            return person
     person = Person.objects.filter(
         legal_name__iexact=legal_name, date_of_birth=date_of_birth
     ).first()
+    if person is not None and commission_worker_id and not person.commission_worker_id:
+        person.commission_worker_id = commission_worker_id
+        person.save(update_fields=["commission_worker_id"])
+    return person
+
+
+def find_or_create_person(
+    *, legal_name: str, date_of_birth: dt.date, commission_worker_id: str = ""
+) -> tuple[Person, bool]:
+    """One person across the system: matched by Commission worker ID when given, else by legal
+    name and date of birth, so their count of organizations (961 CMR 3.04(1)(c)) is true.
+
+    Two organizations may add the same new person at the same moment: neither finds the other's
+    row, and the database's unique constraints let one insert through. The other's insert fails
+    in its own savepoint, and the person the first one recorded is used."""
+    legal_name = " ".join(legal_name.split())
+    person = _find_person(legal_name, date_of_birth, commission_worker_id)
     if person is not None:
-        if commission_worker_id and not person.commission_worker_id:
-            person.commission_worker_id = commission_worker_id
-            person.save(update_fields=["commission_worker_id"])
         return person, False
     person = Person(
         legal_name=legal_name,
         date_of_birth=date_of_birth,
         commission_worker_id=commission_worker_id,
     )
-    person.full_clean()
-    person.save()
+    # Uniqueness is the database's to enforce (below), not a query that cannot see a row
+    # another transaction is about to commit.
+    person.full_clean(validate_unique=False, validate_constraints=False)
+    try:
+        with transaction.atomic():
+            person.save()
+    except IntegrityError:
+        found = _find_person(legal_name, date_of_birth, commission_worker_id)
+        if found is None:
+            raise
+        return found, False
     return person, True
 
 
@@ -91,7 +109,10 @@ def add_member(
     family_of: Membership | None = None,
     relationship: str = "",
 ) -> Membership:
-    """Record a person's membership (or auxiliary or family standing) with the organization."""
+    """Record a person's membership (or auxiliary or family standing) with the organization.
+    The organization's row is locked first, so a membership added twice at once is refused as
+    already on the list the second time, not stored twice or crashed on the constraint."""
+    organization = Organization.objects.select_for_update().get(pk=organization.pk)
     person, _ = find_or_create_person(
         legal_name=legal_name,
         date_of_birth=date_of_birth,

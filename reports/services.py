@@ -484,7 +484,8 @@ def rerender(*, document: FinancialReport | AnnualReport, by: Any) -> None:
         return
     document.render_status = RenderStatus.QUEUED
     document.render_error = ""
-    document.save(update_fields=["render_status", "render_error"])
+    document.render_task_id = ""  # the earlier task's id; the new one is set once sent
+    document.save(update_fields=["render_status", "render_error", "render_task_id"])
     _enqueue(document)
 
 

@@ -44,7 +44,6 @@ from reports.models import (
     Expense,
     FinancialReport,
     LawfulPurposeDisbursement,
-    RenderStatus,
 )
 
 CLOSES_OUT = (Role.HEAD, Role.BOOKKEEPER)
@@ -268,17 +267,14 @@ def report_versions(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _resend_if_unsent(request: HttpRequest, document: Any) -> None:
-    """A version queued while the broker was down has no task id: send it now. Only for users
-    who may file, so an inspector's look changes nothing."""
-    access = _access(request)
-    if (
-        document.render_status == RenderStatus.QUEUED
-        and not document.render_task_id
-        and access.has_role(*CLOSES_OUT)
-    ):
-        from reports.tasks import enqueue_render
+    """A version queued while the broker was down has no task id: send it now (at most one try
+    every few seconds while the broker stays down). Only for users who may file, so an
+    inspector's look changes nothing."""
+    if not _access(request).has_role(*CLOSES_OUT):
+        return
+    from reports.tasks import resend_if_unsent
 
-        enqueue_render(document)
+    if resend_if_unsent(document):
         document.refresh_from_db()
 
 

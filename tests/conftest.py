@@ -201,6 +201,17 @@ def _fast_password_hashing(settings: Any) -> None:
     settings.SESSION_COOKIE_AGE = 60 * 60 * 24 * 60
 
 
+@pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    """Each test starts with an empty cache (the process's own, unless CACHE_URL names one): a
+    flashboard's kept answer belongs to the test that made it."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    if isinstance(caches["default"], LocMemCache):
+        caches["default"].clear()
+
+
 @pytest.fixture
 def authorization(tenant: Tenant) -> Any:
     """A Director's authorization of ``tenant``'s: permissible winning arrangements."""

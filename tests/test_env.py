@@ -3,7 +3,9 @@ from django.core.exceptions import ImproperlyConfigured
 
 from beano.env import (
     BROKER_SCHEMES,
+    CACHE_SCHEMES,
     DATABASE_SCHEMES,
+    cache_settings,
     env_bool,
     env_int,
     env_list,
@@ -78,3 +80,12 @@ def test_it_refuses_an_unknown_time_zone() -> None:
     assert env_timezone("TIME_ZONE", "America/New_York", {}) == "America/New_York"
     with pytest.raises(ImproperlyConfigured, match="time zone"):
         env_timezone("TIME_ZONE", "UTC", {"TIME_ZONE": "America/Boston"})
+
+
+def test_a_cache_url_names_its_backend() -> None:
+    redis = cache_settings(env_url("CACHE_URL", "", CACHE_SCHEMES, {"CACHE_URL": "redis://h/1"}))
+    assert redis["BACKEND"].endswith("RedisCache") and redis["LOCATION"] == "redis://h/1"
+    assert cache_settings("locmem://")["BACKEND"].endswith("LocMemCache")
+    assert cache_settings("dummy://")["BACKEND"].endswith("DummyCache")
+    with pytest.raises(ImproperlyConfigured, match="CACHE_URL"):
+        env_url("CACHE_URL", "locmem://", CACHE_SCHEMES, {"CACHE_URL": "memcached://h"})

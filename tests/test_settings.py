@@ -12,6 +12,7 @@ PRODUCTION = {
     "ALLOWED_HOSTS": "beano.example.org",
     "DATABASE_URL": "postgres://beano@127.0.0.1:5432/beano",
     "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
+    "CACHE_URL": "redis://127.0.0.1:6379/1",
 }
 
 
@@ -35,6 +36,13 @@ def run_manage(args: list[str], env: dict[str, str], tmp_path: Path) -> subproce
 def test_it_passes_the_deployment_checks_with_production_values(tmp_path: Path) -> None:
     result = run_manage(["check", "--deploy", "--fail-level", "WARNING"], PRODUCTION, tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_deployment_check_warns_of_a_cache_kept_inside_each_process(tmp_path: Path) -> None:
+    env = {k: v for k, v in PRODUCTION.items() if k != "CACHE_URL"}
+    result = run_manage(["check", "--deploy", "--fail-level", "WARNING"], env, tmp_path)
+    assert result.returncode != 0
+    assert "beano.W001" in result.stderr and "CACHE_URL" in result.stderr
 
 
 def test_it_refuses_to_start_without_a_secret_key_in_production(tmp_path: Path) -> None:
@@ -84,3 +92,9 @@ def test_a_production_response_carries_the_security_headers(tmp_path: Path) -> N
     assert headers["X-Content-Type-Options"] == "nosniff"
     assert headers["Referrer-Policy"] == "same-origin"
     assert headers["Cross-Origin-Opener-Policy"] == "same-origin"
+
+
+def test_it_refuses_a_visibility_timeout_that_is_not_a_number(tmp_path: Path) -> None:
+    result = run_manage(["check"], {"CELERY_BROKER_VISIBILITY_TIMEOUT": "1h"}, tmp_path)
+    assert result.returncode != 0
+    assert "CELERY_BROKER_VISIBILITY_TIMEOUT='1h' is not a whole number" in result.stderr

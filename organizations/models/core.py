@@ -7,6 +7,7 @@ import datetime as dt
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 
 
 class Organization(models.Model):
@@ -165,6 +166,11 @@ class Person(models.Model):
             models.UniqueConstraint(
                 fields=["legal_name", "date_of_birth"], name="person_unique_identity"
             ),
+        ]
+        indexes = [
+            # The inspector's "workers among winners" matches each winner's name against the
+            # worker lists' people, case apart (inspections/people.py).
+            models.Index(Lower("legal_name"), name="person_legal_name_lower"),
         ]
 
     def __str__(self) -> str:

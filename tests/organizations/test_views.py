@@ -337,6 +337,19 @@ def test_the_audit_page_shows_the_chain_check(client, tenant, member):
     assert "organizations.membership.added" in page
 
 
+def test_the_audit_page_shows_a_price_lists_event(client, tenant, occasion):
+    """Its values carry the key "items", which the template once took for the dict's method."""
+    from tests.conftest import open_for_tests
+
+    open_for_tests(occasion)  # posts the sample price list
+    client.force_login(tenant.bookkeeper)
+    response = client.get(reverse("audit_log", args=[tenant.organization.pk]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "occasions.price_list.set" in page
+    assert "Admission (3-on regular card)" in page
+
+
 @pytest.mark.parametrize("role", ["head", "member_in_charge", "bookkeeper", "worker"])
 def test_each_role_lands_on_its_dashboard(client, tenant, role):
     client.force_login(getattr(tenant, role))
