@@ -28,7 +28,7 @@ from beano.celery import app as celery_app
 from reports import services
 from reports.models import FinancialReport, RenderStatus
 from reports.tasks import NOT_SENT
-from tests.test_celery_worker import _database_url
+from tests.conftest import _database_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
