@@ -33,6 +33,7 @@ import os
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -46,7 +47,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import loadclient  # noqa: E402
-from bench.pg import collect_static, fresh_database, keep_as_template  # noqa: E402
+from bench.pg import (  # noqa: E402
+    collect_static,
+    drop_database,
+    fresh_database,
+    keep_as_template,
+)
 from bench.results import machine, now, percentile  # noqa: E402
 
 HOST = "127.0.0.1"
@@ -61,10 +67,15 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--clients", type=int, default=0, help="client processes (default: 2)")
     parser.add_argument("--workers", type=int, default=int(os.environ.get("BENCH_WORKERS", 4)))
     parser.add_argument("--threads", type=int, default=int(os.environ.get("BENCH_THREADS", 4)))
-    parser.add_argument("--port", type=int, default=int(os.environ.get("BENCH_PORT", 8765)))
+    parser.add_argument(
+        "--port", type=int, default=int(os.environ.get("BENCH_PORT", 0)), help="0: a free one"
+    )
     parser.add_argument(
         "--database-url",
-        default=os.environ.get("BENCH_DATABASE_URL", "postgres://beano@127.0.0.1:5432/beano_bench"),
+        # A database of this run's own: two runs at once (another session's) must not share it.
+        default=os.environ.get(
+            "BENCH_DATABASE_URL", f"postgres://beano@127.0.0.1:5432/beano_bench_{os.getpid()}"
+        ),
         help="the database to create afresh (its name must contain 'bench')",
     )
     parser.add_argument(
@@ -84,6 +95,10 @@ def parse(argv: list[str]) -> argparse.Namespace:
     args.hall_counts = [int(n) for n in args.halls.split(",")]
     if not args.phases:  # the quick run leaves out the polls alone (its server time is shown)
         args.phases = "ceiling,capacity,night" if args.quick else "ceiling,polls,capacity,night"
+    if not args.port:  # a free port of this run's own, for the same reason
+        with socket.socket() as probe:
+            probe.bind((HOST, 0))
+            args.port = probe.getsockname()[1]
     if not args.duration:
         args.duration = 3 if args.quick else 60
     if not args.clients:
@@ -680,6 +695,8 @@ def main(argv: list[str]) -> int:
     else:
         (data_dir / "load.json").write_text(json.dumps(out, indent=2, default=str))
     shutil.rmtree(data_dir, ignore_errors=True)
+    connection.close()
+    drop_database(args.database_url, args.admin_url)
     return 0
 
 

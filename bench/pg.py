@@ -50,6 +50,14 @@ def fresh_database(database_url: str, admin_url: str) -> tuple[str, bool]:
     return version, migrated
 
 
+def drop_database(database_url: str, admin_url: str) -> None:
+    import psycopg
+
+    name = urlparse(database_url).path.lstrip("/")
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 def keep_as_template(database_url: str, admin_url: str) -> None:
     """Copy the freshly migrated (and still empty) database as the template for the next runs.
     Django's connections to it must be closed first."""
@@ -57,9 +65,12 @@ def keep_as_template(database_url: str, admin_url: str) -> None:
 
     name = urlparse(database_url).path.lstrip("/")
     with psycopg.connect(admin_url, autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{TEMPLATE}"')
-        admin.execute(f'CREATE DATABASE "{TEMPLATE}" TEMPLATE "{name}"')
-        admin.execute(f"COMMENT ON DATABASE \"{TEMPLATE}\" IS '{migrations_digest()}'")
+        try:
+            admin.execute(f'DROP DATABASE IF EXISTS "{TEMPLATE}"')
+            admin.execute(f'CREATE DATABASE "{TEMPLATE}" TEMPLATE "{name}"')
+            admin.execute(f"COMMENT ON DATABASE \"{TEMPLATE}\" IS '{migrations_digest()}'")
+        except psycopg.Error:
+            pass  # another run is making it or using it: the next run makes it
 
 
 def collect_static(static_root: Path) -> None:

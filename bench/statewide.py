@@ -65,16 +65,21 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--database", choices=("postgres", "sqlite"), default="postgres")
     parser.add_argument(
         "--database-url",
-        default=os.environ.get(
-            "BENCH_STATEWIDE_DATABASE_URL", "postgres://beano@127.0.0.1:5432/beano_statewide"
-        ),
+        # This run's own database (dropped at the end), unless named: another session's run
+        # must not drop it under this one's feet.
+        default=os.environ.get("BENCH_STATEWIDE_DATABASE_URL", ""),
     )
     parser.add_argument(
         "--admin-url",
         default=os.environ.get("BENCH_PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres"),
     )
-    parser.add_argument("--keep", action="store_true", help="time the existing data again")
+    parser.add_argument("--keep", action="store_true", help="time the data of --database-url again")
     args = parser.parse_args(argv)
+    args.drop = not args.database_url
+    if args.keep and args.drop:
+        parser.error("--keep times the data of a database named with --database-url")
+    if not args.database_url:
+        args.database_url = f"postgres://beano@127.0.0.1:5432/beano_statewide_{os.getpid()}"
     if not args.scale:
         args.scale = 0.01 if args.quick else 1.0
     if not args.runs:
@@ -1102,6 +1107,13 @@ def main(argv: list[str]) -> int:
         }
         save("statewide", out, markdown(out))
         print("statewide: wrote bench/RESULTS.json and bench/RESULTS.md")
+    if args.database == "postgres" and args.drop:
+        from django.db import connections
+
+        from bench.pg import drop_database
+
+        connections.close_all()
+        drop_database(args.database_url, args.admin_url)
     return 0
 
 
