@@ -11,8 +11,6 @@ from typing import Any
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
-from beano.rules.limits import LimitName
-from beano.rules.models import LawLimit
 from occasions.models import Occasion
 from organizations.models import Organization
 from reports import services
@@ -278,16 +276,10 @@ def reports_of_occasions(occasions: Iterable[Occasion]) -> dict[int, OccasionRep
     ):
         first_filed.setdefault(occasion_id, filed_at)
         latest[occasion_id] = (version, net, gross)
-    due_rows = list(
-        LawLimit.objects.filter(name=LimitName.REPORT_DUE_DAYS).order_by("effective_from")
-    )
+    due_on = services.due_dates()
     out = {}
     for o in occasions:
-        days = services.DEFAULT_DUE_DAYS
-        for row in due_rows:
-            if row.effective_from <= o.date and row.value is not None:
-                days = int(row.value)
-        due = o.date + dt.timedelta(days=days)
+        due = due_on(o.date)
         if o.pk in latest:
             filed_on = timezone.localtime(first_filed[o.pk]).date()
             version, net, gross = latest[o.pk]

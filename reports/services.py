@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -303,18 +303,23 @@ def chain_head(organization: Organization) -> tuple[int, str]:
     return (chain.length, chain.head_hash) if chain else (0, "")
 
 
-def due_days(on: dt.date) -> int:
-    """Days after an authorized day its report is due, as in force that day (3.05(1)(a))."""
-    row = (
-        LawLimit.objects.filter(name=LimitName.REPORT_DUE_DAYS, effective_from__lte=on)
-        .order_by("-effective_from")
-        .first()
-    )
-    return int(row.value) if row and row.value is not None else DEFAULT_DUE_DAYS
+def due_dates() -> Callable[[dt.date], dt.date]:
+    """The due date of an authorized day's report, by the figure in force that day
+    (3.05(1)(a)): the dated rows are read once, for as many days as asked."""
+    rows = list(LawLimit.objects.filter(name=LimitName.REPORT_DUE_DAYS).order_by("effective_from"))
+
+    def due(day: dt.date) -> dt.date:
+        days = DEFAULT_DUE_DAYS
+        for row in rows:
+            if row.effective_from <= day and row.value is not None:
+                days = int(row.value)
+        return day + dt.timedelta(days=days)
+
+    return due
 
 
 def due_on(day: dt.date) -> dt.date:
-    return day + dt.timedelta(days=due_days(day))
+    return due_dates()(day)
 
 
 def _enqueue(document: Any) -> None:
@@ -506,17 +511,7 @@ def ensure_obligations(organizations: Iterable[Organization], through: dt.date) 
         .annotate(last=Max("day"))
         .values_list("organization_id", "last")
     )
-    due_rows = list(
-        LawLimit.objects.filter(name=LimitName.REPORT_DUE_DAYS).order_by("effective_from")
-    )
-
-    def due_for(day: dt.date) -> dt.date:
-        days = DEFAULT_DUE_DAYS
-        for row in due_rows:
-            if row.effective_from <= day and row.value is not None:
-                days = int(row.value)
-        return day + dt.timedelta(days=days)
-
+    due_for = due_dates()
     new: list[ReportObligation] = []
     for lic in licenses:
         org = orgs[lic.organization_id]

@@ -144,37 +144,50 @@ def closeout(request: HttpRequest, pk: int) -> HttpResponse:
     return _closeout_page(request, occasion, form=form, status=400)
 
 
-@org_view(write_roles=CLOSES_OUT, form_page=True)
-@require_POST
-def add_expense(request: HttpRequest, pk: int) -> HttpResponse:
+def _closeout_form_post(
+    request: HttpRequest, pk: int, form_class: type, service: Any, done: str, slot: str
+) -> HttpResponse:
+    """One of the close-out page's forms: the service decides; a refusal comes back on the
+    form, with the page, and nothing is saved."""
     occasion = get_occasion(_access(request), pk)
-    form = ExpenseForm(request.POST, occasion=occasion)
+    form = form_class(request.POST, occasion=occasion)
     if form.is_valid():
+        values = form.service_values() if hasattr(form, "service_values") else form.cleaned_data
         try:
-            services.record_expense(occasion=occasion, by=request.user, **form.service_values())
+            service(occasion=occasion, by=request.user, **values)
         except ValidationError as error:
             show_refusal(form, error)
         else:
-            messages.success(request, "The expense is recorded.")
+            messages.success(request, done)
             return redirect("report_closeout", org_id=occasion.organization_id, pk=occasion.pk)
-    return _closeout_page(request, occasion, expense_form=form, status=400)
+    return _closeout_page(request, occasion, status=400, **{slot: form})
+
+
+@org_view(write_roles=CLOSES_OUT, form_page=True)
+@require_POST
+def add_expense(request: HttpRequest, pk: int) -> HttpResponse:
+    return _closeout_form_post(
+        request,
+        pk,
+        ExpenseForm,
+        services.record_expense,
+        "The expense is recorded.",
+        "expense_form",
+    )
 
 
 @org_view(write_roles=CLOSES_OUT, form_page=True)
 @require_POST
 def record_stock(request: HttpRequest, pk: int) -> HttpResponse:
     """Cards taken out of the card inventory for the occasion."""
-    occasion = get_occasion(_access(request), pk)
-    form = StockUsedForm(request.POST, occasion=occasion)
-    if form.is_valid():
-        try:
-            services.record_stock_used(occasion=occasion, by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            messages.success(request, "The cards are taken out of the inventory.")
-            return redirect("report_closeout", org_id=occasion.organization_id, pk=occasion.pk)
-    return _closeout_page(request, occasion, stock_form=form, status=400)
+    return _closeout_form_post(
+        request,
+        pk,
+        StockUsedForm,
+        services.record_stock_used,
+        "The cards are taken out of the inventory.",
+        "stock_form",
+    )
 
 
 @org_view(write_roles=CLOSES_OUT, form_page=True)
