@@ -33,8 +33,9 @@ from beano.rules.claims import (
 from beano.rules.workers import RECORD_WINNER, PlayerFacts
 from games import claims_selectors as selectors
 from games.models import CardVerification, Claim, DrawVerification, Game, PrizePart, Winner
+from occasions.floor_selectors import hours_facts
 from occasions.models import Occasion
-from occasions.services import enforce_at, moment_of, refuse_if_sealed
+from occasions.services import enforce_at, moment_of, refuse_if_sealed, status_at
 from organizations.audit import acting_user, record_event
 from organizations.models import DirectorAuthorization, Person
 
@@ -48,19 +49,29 @@ def one_line(value: str, field: str, limit: int = NAME_LENGTH) -> str:
     return value
 
 
-def locked_game(game: Game) -> Game:
-    game = Game.objects.select_for_update().select_related("occasion__organization").get(pk=game.pk)
+def locked_game(game: Game, moment: dt.datetime) -> Game:
+    """The game, locked, while its occasion was open at ``moment`` (now, for a live act)."""
+    game = (
+        Game.objects.select_for_update()
+        .select_related("occasion__organization", "occasion__license")
+        .get(pk=game.pk)
+    )
     refuse_if_sealed(game.occasion)
-    if game.occasion.status != Occasion.Status.OPEN:
+    status = status_at(game.occasion, moment)
+    if status != Occasion.Status.OPEN:
         raise ValidationError(
-            f"This occasion is {game.occasion.get_status_display().lower()}: claims and "
+            f"This occasion is {Occasion.Status(status).label.lower()}: claims and "
             "payouts are recorded while it is open."
         )
     return game
 
 
-def _locked_claim(claim: Claim) -> Claim:
-    locked_game(claim.game)
+def moment_of_game(game: Game, at: dt.datetime | None, by: Any, act: str) -> dt.datetime:
+    return moment_of(game.occasion, at, by=by, act=act)
+
+
+def _locked_claim(claim: Claim, moment: dt.datetime) -> Claim:
+    locked_game(claim.game, moment)
     return (
         Claim.objects.select_for_update()
         .select_related("game__occasion__organization", "part__arrangement")
@@ -112,14 +123,14 @@ def record_claim(
 ) -> Claim:
     """A player calls Beano while the game is in play: the ball in the caller's hand, if any, and
     whether its calling had begun decide which balls count (3.04(6)(a))."""
-    game = locked_game(game)
+    moment = moment_of_game(game, at, by, "recording a claim")
+    game = locked_game(game, moment)
     if game.status != Game.Status.IN_PLAY:
         raise ValidationError(f"{game} is {game.get_status_display().lower()}: no claim now.")
     if part.game_id != game.pk:
         raise ValidationError({"part": "That prize is not one of this game's."})
     if ball_in_hand is not None and not 1 <= ball_in_hand <= 75:
         raise ValidationError({"ball_in_hand": "A ball is numbered 1 to 75."})
-    moment = moment_of(game.occasion, at)
     claim = Claim(
         game=game,
         part=part,
@@ -137,7 +148,7 @@ def record_claim(
         part_announced=part.announced_at is not None,
         part_label=f"Prize {part.order} ({part.arrangement})",
     )
-    enforce_at(RECORD_CLAIM, facts, game.occasion, by)
+    enforce_at(RECORD_CLAIM, [facts, hours_facts(game.occasion, moment)], game.occasion, by)
     claim.save()
     record_event(
         organization=game.occasion.organization,
@@ -174,9 +185,9 @@ def verify_draw(
 ) -> DrawVerification:
     """A player asks to verify the numbers drawn and the balls remaining (3.04(6)(d)): what was
     shown is kept, with who was present."""
-    claim = _locked_claim(claim)
+    moment = moment_of_game(claim.game, at, by, "verifying the draw")
+    claim = _locked_claim(claim, moment)
     occasion = claim.game.occasion
-    moment = moment_of(occasion, at)
     names = _names(witnesses)
     facts = DrawVerificationFacts(
         member_in_charge=one_line(member_in_charge, "member_in_charge"),
@@ -236,9 +247,9 @@ def verify_card(
     """The numbers read from the winning card are checked against the balls that count and the
     announced arrangement, before one or more players at another table (3.04(6)(e)). Without
     such a witness it is refused; otherwise it is recorded valid, or invalid with each reason."""
-    claim = _locked_claim(claim)
+    moment = moment_of_game(claim.game, at, by, "verifying a card")
+    claim = _locked_claim(claim, moment)
     occasion = claim.game.occasion
-    moment = moment_of(occasion, at)
     people = tuple(
         Witness(one_line(w.name, "witnesses"), one_line(w.table, "witnesses", 40))
         for w in witnesses
@@ -290,6 +301,59 @@ def verify_card(
     return row
 
 
+@rules.atomic()
+def attest_card_on_paper(
+    *, claim: Claim, witnesses: Sequence[Witness], by: Any, at: dt.datetime
+) -> CardVerification:
+    """Entered from paper for a game whose balls were not entered: the game sheet's signatures
+    attest that the winning card was verified in front of one or more players at another table
+    (3.04(6)(e)). The witnesses are judged as they are live; the card, whose numbers the sheet
+    does not keep, is recorded as verified on paper. A game whose balls are entered has its
+    card's numbers checked against them, as on the floor."""
+    from occasions import paper
+
+    if paper.current() is None:
+        raise ValidationError("A card is attested on paper only when entered from the sheets.")
+    moment = moment_of_game(claim.game, at, by, "attesting a card on paper")
+    claim = _locked_claim(claim, moment)
+    occasion = claim.game.occasion
+    if claim.game.calls.exists():
+        raise ValidationError(
+            f"The balls of game {claim.game.number} are entered: give the winning card's "
+            "numbers, to be checked against them as on the floor."
+        )
+    people = tuple(
+        Witness(one_line(w.name, "witnesses"), one_line(w.table, "witnesses", 40))
+        for w in witnesses
+    )
+    people = tuple(w for w in people if w.name or w.table)
+    enforce_at(
+        VERIFY_CARD,
+        CardWitnessFacts(witnesses=people, winner=claim.player_name, winner_table=claim.table),
+        occasion,
+        by,
+    )
+    row = CardVerification.objects.create(
+        claim=claim,
+        scope=CardVerification.Scope.ARRANGEMENT,
+        numbers={},
+        valid=True,
+        reasons=[],
+        witnesses=[{"name": w.name, "table": w.table} for w in people],
+        verified_by=acting_user(by),
+        verified_at=moment,
+        attested_on_paper=True,
+    )
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="games.card.attested_on_paper",
+        target=row,
+        new={"claim": claim.pk, "witnesses": row.witnesses, "attested_on_paper": True},
+    )
+    return row
+
+
 @dataclass(frozen=True)
 class PlayerEntry:
     """A winning player as the member in charge records them."""
@@ -332,7 +396,8 @@ def record_winners(
     first = claims[0]
     if any(c.part_id != first.part_id or c.game_id != first.game_id for c in claims):
         raise ValidationError("Winners recorded together share one prize of one game.")
-    locked_game(first.game)
+    moment = moment_of_game(first.game, at, by, "recording the winners")
+    locked_game(first.game, moment)
     part = PrizePart.objects.select_for_update().select_related("arrangement").get(pk=first.part_id)
     locked = {
         c.pk: c for c in Claim.objects.select_for_update().filter(pk__in=[c.pk for c in claims])
@@ -341,8 +406,9 @@ def record_winners(
         ((locked[c.pk], p) for c, p in zip(claims, players, strict=True)),
         key=lambda cp: (cp[0].claimed_at, cp[0].pk),
     )
-    occasion = Occasion.objects.select_related("organization").get(pk=first.game.occasion_id)
-    moment = moment_of(occasion, at)
+    occasion = Occasion.objects.select_related("organization", "license").get(
+        pk=first.game.occasion_id
+    )
     if substitute_value is not None and substitute_value < 0:
         raise ValidationError({"substitute_value": "A value cannot be negative."})
     shares = proposed_shares(part, len(pairs), substitute_value)
@@ -378,6 +444,7 @@ def record_winners(
                         balls_counted=len(selectors.counted_balls(claim)),
                         jackpot_calls_allowed=jackpot_calls,
                     ),
+                    hours_facts(occasion, moment),
                 ],
             )
         )

@@ -20,8 +20,9 @@ from beano.rules.operation import OccasionPlayFacts
 from games.cards import ball_label
 from games.models import BallCall, Flashboard, Game
 from occasions import live
+from occasions.floor_selectors import hours_facts
 from occasions.models import Occasion
-from occasions.services import moment_of, refuse_if_sealed
+from occasions.services import moment_of, refuse_if_sealed, status_at
 from organizations.audit import acting_user, record_event
 
 BALL_ENTRY = re.compile(r"^\s*(?:([BINGObingo])\s*-?\s*)?(\d{1,3})\s*$")
@@ -80,12 +81,15 @@ def record_ball_call(
     letter, value = read_ball(number)
     game = _locked_game(game)
     occasion = game.occasion
+    called_at = moment_of(occasion, at, by=by, act="calling a ball")
     game_facts = _game_facts(game)
     enforce = {"on": occasion.date, "actor": by, "organization": occasion.organization}
     ball = BallCallFacts(value, letter, _live_sequence(game, value))
-    playing = OccasionPlayFacts(occasion_status=occasion.status)
-    rules.enforce(CALL, [game_facts, ball, playing], **enforce)
-    called_at = moment_of(occasion, at)
+    playing = [
+        OccasionPlayFacts(occasion_status=status_at(occasion, called_at)),
+        hours_facts(occasion, called_at),
+    ]
+    rules.enforce(CALL, [game_facts, ball, *playing], **enforce)
     if game.started_at is not None and called_at < game.started_at:
         raise ValidationError(f"Game {game.number} began after that time.")
     last = BallCall.objects.filter(game=game).order_by("-sequence").first()
@@ -104,7 +108,9 @@ def record_ball_call(
         # Only a database that let two writers past the lock gets here: the unique index over
         # the game's live calls refused the second, which is then refused as the rule says.
         already = _live_sequence(game, value) or 0
-        rules.enforce(CALL, [game_facts, BallCallFacts(value, letter, already), playing], **enforce)
+        rules.enforce(
+            CALL, [game_facts, BallCallFacts(value, letter, already), *playing], **enforce
+        )
         raise
     record_event(
         organization=occasion.organization,
@@ -118,12 +124,15 @@ def record_ball_call(
 
 
 @rules.atomic()
-def correct_ball_call(*, call: BallCall, reason: str, by: Any) -> BallCall:
+def correct_ball_call(
+    *, call: BallCall, reason: str, by: Any, at: dt.datetime | None = None
+) -> BallCall:
     """Void a mis-keyed entry, keeping it with its reason: its number goes back to those not yet
     called, and the ball actually called is entered next (961 CMR 3.04(6)(a))."""
     game = _locked_game(call.game)
     occasion = game.occasion
     call = BallCall.objects.select_for_update().get(pk=call.pk, game=game)
+    moment = moment_of(occasion, at, by=by, act="correcting a ball")
     reason = " ".join((reason or "").split())
     if len(reason) > REASON_MAX:
         raise ValidationError(f"Give the reason in {REASON_MAX} characters at most.")
@@ -132,13 +141,13 @@ def correct_ball_call(*, call: BallCall, reason: str, by: Any) -> BallCall:
         [
             _game_facts(game),
             CorrectionFacts(call.sequence, call.number, call.voided_at is not None, reason),
-            OccasionPlayFacts(occasion_status=occasion.status),
+            OccasionPlayFacts(occasion_status=status_at(occasion, moment)),
         ],
         on=occasion.date,
         actor=by,
         organization=occasion.organization,
     )
-    call.voided_at = moment_of(occasion, None)
+    call.voided_at = moment
     call.voided_by = acting_user(by)
     call.void_reason = reason
     call.save(update_fields=["voided_at", "voided_by", "void_reason"])

@@ -18,6 +18,9 @@ from beano.sealed import seal
 from games import claims_selectors as selectors
 from games.claims_services import locked_game, one_line
 from games.models import Payout, Winner
+from occasions import floor_selectors as floor
+from occasions.floor_selectors import hours_facts
+from occasions.models import WorkerPresence
 from occasions.services import enforce_at, moment_of
 from organizations.audit import acting_user, record_event
 from organizations.models import OrganizationRole
@@ -87,35 +90,63 @@ def record_payout(
     w2g: W2GDetails | None = None,
     amount: Decimal | None = None,
     at: dt.datetime | None = None,
+    paid_by_worker: WorkerPresence | None = None,
+    verified_by_worker: WorkerPresence | None = None,
 ) -> Payout:
     """Pay a winner their share, once: a second submission returns the payout already made and
     records nothing. Verified by another user of the organization (3.04(6)(e)); at or above the
-    W-2G threshold in force the winner's W-2G details are collected, the TIN sealed."""
+    W-2G threshold in force the winner's W-2G details are collected, the TIN sealed. Entered
+    from paper, the one who paid and the verifier are the workers of the night whose signatures
+    are on the sheet (attested on paper): both on the floor then, two people, and the verifier
+    not a compensated bookkeeper (3.04(1)(g))."""
+    from occasions import paper
+
     existing = Payout.objects.filter(winner_id=winner.pk).first()
     if existing is not None:
         return existing
-    game = locked_game(winner.claim.game)  # the game first, as every claims write locks it
+    moment = moment_of(winner.claim.game.occasion, at, by=by, act="recording a payout")
+    game = locked_game(winner.claim.game, moment)  # the game first, as every claims write locks it
     winner = Winner.objects.select_for_update().select_related("claim").get(pk=winner.pk)
     existing = Payout.objects.filter(winner=winner).first()
     if existing is not None:  # paid while this submission waited for the lock
         return existing
     occasion = game.occasion
-    moment = moment_of(occasion, at)
     amount = winner.share if amount is None else amount
-    if (
-        verified_by is not None
-        and not OrganizationRole.objects.filter(
-            user=verified_by, organization=occasion.organization
-        ).exists()
-    ):
-        raise ValidationError({"verified_by": "The verifier must be a user of this organization."})
-    facts = PayoutFacts(
-        paid_by_id=getattr(acting_user(by), "pk", None),
-        verified_by_id=getattr(verified_by, "pk", None),
-        amount=amount,
-        share=winner.share,
-    )
-    enforce_at(RECORD_PAYOUT, facts, occasion, by)
+    payer = checker = None
+    if paper.current() is not None:
+        verified_by = None
+        payer = floor.worker_of_the_night(occasion, paid_by_worker) if paid_by_worker else None
+        checker = (
+            floor.worker_of_the_night(occasion, verified_by_worker) if verified_by_worker else None
+        )
+        if payer is None:
+            raise ValidationError({"paid_by_worker": "Name the worker who paid, as signed."})
+        facts = PayoutFacts(
+            paid_by_id=payer.entry.person_id,
+            verified_by_id=checker.entry.person_id if checker else None,
+            amount=amount,
+            share=winner.share,
+            both_on_floor=floor.on_floor_at(payer, moment)
+            and (checker is None or floor.on_floor_at(checker, moment)),
+            verifier_barred=checker is not None and floor.barred_from_assisting(checker),
+        )
+    else:
+        if (
+            verified_by is not None
+            and not OrganizationRole.objects.filter(
+                user=verified_by, organization=occasion.organization
+            ).exists()
+        ):
+            raise ValidationError(
+                {"verified_by": "The verifier must be a user of this organization."}
+            )
+        facts = PayoutFacts(
+            paid_by_id=getattr(acting_user(by), "pk", None),
+            verified_by_id=getattr(verified_by, "pk", None),
+            amount=amount,
+            share=winner.share,
+        )
+    enforce_at(RECORD_PAYOUT, [facts, hours_facts(occasion, moment)], occasion, by)
     threshold = selectors.w2g_threshold(occasion)
     required = threshold is not None and winner.share >= threshold
     payout = Payout(
@@ -123,6 +154,8 @@ def record_payout(
         amount=amount,
         paid_by=acting_user(by),
         verified_by=verified_by,
+        paid_by_worker=payer,
+        verified_by_worker=checker,
         paid_at=moment,
         w2g_required=required,
     )
@@ -150,6 +183,9 @@ def record_payout(
             "player_name": winner.player_name,
             "amount": amount,
             "verified_by": getattr(verified_by, "pk", None),
+            "paid_by_worker": payer.entry.person.legal_name if payer else None,
+            "verified_by_worker": checker.entry.person.legal_name if checker else None,
+            "attested_on_paper": payer is not None,
             "w2g_required": required,
             "w2g_legal_name": payout.w2g_legal_name,
             "backup_withholding": payout.backup_withholding,

@@ -22,6 +22,7 @@ from beano.rules.prizes import WinnerTakeAllFacts, winner_take_all_figure
 from games.models import Arrangement, ArrangementAuthorization, Game, PrizePart
 from occasions.models import Occasion, PriceListItem
 from occasions.sales_selectors import door_counts
+from occasions.services import status_at
 from organizations.models import Organization
 
 ZERO = Decimal("0.00")
@@ -123,18 +124,31 @@ def arrangement_facts(arrangement: Arrangement, occasion: Occasion) -> Arrangeme
     )
 
 
-def occasion_play_facts(occasion: Occasion) -> OccasionPlayFacts:
-    return OccasionPlayFacts(occasion_status=occasion.status)
+def occasion_play_facts(occasion: Occasion, moment: dt.datetime) -> OccasionPlayFacts:
+    """Where the occasion stood at the act's moment (now, for a live act)."""
+    return OccasionPlayFacts(occasion_status=status_at(occasion, moment))
 
 
-def receptacle_facts(game: Game) -> ReceptacleFacts:
+def receptacle_facts(game: Game, moment: dt.datetime) -> ReceptacleFacts:
+    """The receptacle as of ``moment``: another game in play then (begun and not yet finished),
+    and the last game finished before it. A game entered from paper after later games were
+    recorded live is judged among the games as they stood at its own time."""
     others = Game.objects.filter(occasion_id=game.occasion_id).exclude(pk=game.pk)
-    in_play = others.filter(status=Game.Status.IN_PLAY).order_by("number").first()
+    begun_by_then = Q(started_at__lte=moment) & (
+        Q(finished_at__gt=moment) | Q(finished_at__isnull=True, status=Game.Status.IN_PLAY)
+    )
+    in_play = (
+        others.filter(begun_by_then | Q(status=Game.Status.IN_PLAY, started_at__isnull=True))
+        .order_by("number")
+        .first()
+    )
     return ReceptacleFacts(
         game_number=game.number,
         balls_confirmed_at=game.balls_confirmed_at,
         game_in_play=in_play.number if in_play else None,
-        last_game_finished_at=others.aggregate(last=Max("finished_at"))["last"],
+        last_game_finished_at=others.filter(finished_at__lte=moment).aggregate(
+            last=Max("finished_at")
+        )["last"],
     )
 
 
@@ -150,11 +164,12 @@ def start_facts(game: Game) -> StartFacts:
     )
 
 
-def half_facts(game: Game, occasion: Occasion) -> HalfFacts:
+def half_facts(game: Game, occasion: Occasion, moment: dt.datetime) -> HalfFacts:
+    started = occasion.second_half_started_at
     return HalfFacts(
         game_number=game.number,
         half=game.half,
-        second_half_started=occasion.second_half_started_at is not None,
+        second_half_started=started is not None and started <= moment,
     )
 
 

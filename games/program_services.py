@@ -261,6 +261,7 @@ def announce_prize_part(*, part: PrizePart, by: Any, at: dt.datetime | None = No
     that part is played. Announced again before the game begins, the time is renewed; a
     winner-take-all prize is announced at its receipts' share at that moment (3.04(8)(a)3)."""
     occasion, game, part = _locked_part(part)
+    moment = moment_of(occasion, at, by=by, act="announcing a prize")
     if game.status == Game.Status.FINISHED:
         raise ValidationError(f"Game {game.number} is finished.")
     if game.status == Game.Status.IN_PLAY and part.announced_at is not None:
@@ -272,7 +273,7 @@ def announce_prize_part(*, part: PrizePart, by: Any, at: dt.datetime | None = No
         ANNOUNCE_PART,
         [
             selectors.arrangement_facts(part.arrangement, occasion),
-            selectors.occasion_play_facts(occasion),
+            selectors.occasion_play_facts(occasion, moment),
         ],
         on=occasion.date,
         actor=by,
@@ -281,7 +282,7 @@ def announce_prize_part(*, part: PrizePart, by: Any, at: dt.datetime | None = No
     old = {"announced_at": part.announced_at, "amount": part.amount}
     if game.kind == Game.Kind.WINNER_TAKE_ALL:
         part.amount = selectors.winner_take_all_prize(occasion)
-    part.announced_at = moment_of(occasion, at)
+    part.announced_at = moment
     part.announced_by = by
     part.save(update_fields=["announced_at", "announced_by", "amount"])
     live.changed(occasion.pk)
@@ -308,15 +309,19 @@ def confirm_balls(*, game: Game, by: Any, at: dt.datetime | None = None) -> Game
     again, the time is renewed."""
     occasion, game = _locked_game(game)
     _require_planned(game, "its balls were checked before it began.")
+    moment = moment_of(occasion, at, by=by, act="confirming the balls")
     rules.enforce(
         CONFIRM_BALLS,
-        [selectors.occasion_play_facts(occasion), selectors.receptacle_facts(game)],
+        [
+            selectors.occasion_play_facts(occasion, moment),
+            selectors.receptacle_facts(game, moment),
+        ],
         on=occasion.date,
         actor=by,
         organization=occasion.organization,
     )
     old = {"balls_confirmed_at": game.balls_confirmed_at}
-    game.balls_confirmed_at = moment_of(occasion, at)
+    game.balls_confirmed_at = moment
     game.balls_confirmed_by = by
     game.save(update_fields=["balls_confirmed_at", "balls_confirmed_by"])
     record_event(
@@ -338,16 +343,16 @@ def start_game(*, game: Game, by: Any, at: dt.datetime | None = None) -> Game:
     game of the night starts play at the occasion."""
     occasion, game = _locked_game(game)
     _require_planned(game, "it cannot begin again.")
-    moment = moment_of(occasion, at)
+    moment = moment_of(occasion, at, by=by, act="starting a game")
     parts = list(game.parts.order_by("order"))
     first = parts[0] if parts else None
     rules.enforce(
         START_GAME,
         [
-            selectors.occasion_play_facts(occasion),
+            selectors.occasion_play_facts(occasion, moment),
             selectors.start_facts(game),
-            selectors.receptacle_facts(game),
-            selectors.half_facts(game, occasion),
+            selectors.receptacle_facts(game, moment),
+            selectors.half_facts(game, occasion, moment),
             hours_facts(occasion, moment),
             selectors.winner_take_all_facts(
                 game, first.amount if first else None, max(len(parts) - 1, 0)
@@ -383,7 +388,7 @@ def finish_game(*, game: Game, by: Any, at: dt.datetime | None = None) -> Game:
             f"Game {game.number} is {game.get_status_display().lower()}: only a game in play "
             "finishes."
         )
-    moment = moment_of(occasion, at)
+    moment = moment_of(occasion, at, by=by, act="finishing a game")
     if game.started_at is not None and moment < game.started_at:
         raise ValidationError(f"Game {game.number} cannot finish before it began.")
     game.status = Game.Status.FINISHED

@@ -47,7 +47,7 @@ from occasions.models import (
     TransportationArrangement,
     VaryingPrizesAnnouncement,
 )
-from occasions.services import enforce_at, moment_of, refuse_if_sealed
+from occasions.services import enforce_at, moment_of, refuse_if_sealed, status_at
 from organizations.audit import acting_user, record_event, snapshot
 from organizations.selectors import authorization_facts
 
@@ -90,16 +90,49 @@ def lock_occasion(occasion: Occasion, *, during_night: bool = True) -> Occasion:
         Occasion.objects.select_for_update().select_related("organization").get(pk=occasion.pk)
     )
     refuse_if_sealed(occasion)
+    _require_opened(occasion, occasion.status, during_night)
+    return occasion
+
+
+def lock_occasion_at(
+    occasion: Occasion,
+    at: dt.datetime | None,
+    *,
+    by: Any,
+    act: str,
+    during_night: bool = True,
+    own_window: bool = False,
+) -> tuple[Occasion, dt.datetime]:
+    """``lock_occasion`` for an act with a moment, judged by where the occasion stood then: one
+    entered from the night's paper sheets after the close happened while it was open. An act
+    whose own rules judge its time against the opening and the close (``own_window``: other
+    sales, charity and raffle tickets) needs, from paper, only an occasion that opened."""
+    from occasions import paper
+
+    occasion = (
+        Occasion.objects.select_for_update().select_related("organization").get(pk=occasion.pk)
+    )
+    refuse_if_sealed(occasion)
+    _require_opened(occasion, occasion.status, during_night=False)
+    moment = moment_of(occasion, at, by=by, act=act)
+    if own_window:
+        status = occasion.status if paper.current() is None else Occasion.Status.OPEN
+    else:
+        status = status_at(occasion, moment)
+    _require_opened(occasion, status, during_night)
+    return occasion, moment
+
+
+def _require_opened(occasion: Occasion, status: str, during_night: bool) -> None:
     allowed = (
         (Occasion.Status.OPEN,) if during_night else (Occasion.Status.OPEN, Occasion.Status.CLOSED)
     )
-    if occasion.opened_at is None or occasion.status not in allowed:
-        if occasion.status == Occasion.Status.CLOSED:
+    if occasion.opened_at is None or status not in allowed:
+        if status == Occasion.Status.CLOSED:
             raise ValidationError("This occasion is closed: nothing more is awarded or sold.")
         raise ValidationError(
             "This occasion has not opened; prizes and sales are recorded once it opens."
         )
-    return occasion
 
 
 def enforce(
@@ -132,7 +165,7 @@ def announce_varying_prizes(
 ) -> VaryingPrizesAnnouncement:
     """Invoke 3.04(8)(d): before any game, announce the persons entitled to play and the prizes,
     for every game of the occasion, with refunds offered to paid patrons."""
-    occasion = lock_occasion(occasion)
+    occasion, moment = lock_occasion_at(occasion, at, by=by, act="announcing varying prizes")
     prizes_announced = prizes_announced.strip()
     enforce(
         ANNOUNCE_VARYING,
@@ -152,7 +185,7 @@ def announce_varying_prizes(
         persons_entitled_to_play=persons_entitled_to_play,
         prizes_announced=prizes_announced,
         refunds_offered=refunds_offered,
-        announced_at=moment_of(occasion, at),
+        announced_at=moment,
         announced_by=acting_user(by),
     )
     audit(
@@ -175,7 +208,9 @@ def record_refund(
     at: dt.datetime | None = None,
 ) -> Refund:
     """A refund paid to a patron under the varying-prizes announcement (3.04(8)(d))."""
-    occasion = lock_occasion(occasion, during_night=False)
+    occasion, moment = lock_occasion_at(
+        occasion, at, by=by, act="recording a refund", during_night=False
+    )
     amount = money(amount, "amount")
     if amount <= 0:
         raise ValidationError({"amount": "A refund is more than $0.00."})
@@ -186,7 +221,7 @@ def record_refund(
         occasion=occasion,
         amount=amount,
         player_reference=player_reference,
-        refunded_at=moment_of(occasion, at),
+        refunded_at=moment,
         refunded_by=acting_user(by),
     )
     audit(
@@ -212,7 +247,7 @@ def award_door_prize(
 ) -> DoorPrize:
     """A door prize, within the aggregate value per occasion in force (3.04(8)(e)); a donated
     one counts at fair market value (3.04(8)(c))."""
-    occasion = lock_occasion(occasion)
+    occasion, moment = lock_occasion_at(occasion, at, by=by, act="awarding a door prize")
     description = text(description, "description")
     value = money(value, "value")
     before = selectors.door_prizes_total(occasion)
@@ -223,7 +258,7 @@ def award_door_prize(
         value=value,
         donated=donated,
         winner_name=text(winner_name, "winner_name", required=False),
-        awarded_at=moment_of(occasion, at),
+        awarded_at=moment,
         recorded_by=acting_user(by),
     )
     audit(
@@ -249,7 +284,7 @@ def give_gift(
 ) -> Gift:
     """Free play, a service or a thing of value given without charge: only under the
     Director's written authorization valid on the date, which the row names (3.04(8)(e))."""
-    occasion = lock_occasion(occasion)
+    occasion, moment = lock_occasion_at(occasion, at, by=by, act="giving a gift")
     description = text(description, "description")
     value = money(value, "value")
     decision = enforce(
@@ -268,7 +303,7 @@ def give_gift(
         value=value,
         recipient=text(recipient, "recipient", required=False),
         authorization_id=decision.authorization_pks[0],
-        given_at=moment_of(occasion, at),
+        given_at=moment,
         recorded_by=acting_user(by),
     )
     gift.full_clean()
@@ -304,10 +339,12 @@ def record_other_sale(
 ) -> OtherSale:
     """Something else sold at the occasion: around it, where Beano is played, only Beano
     supplies, raffle or lottery tickets and food or refreshments (3.04(9)(e))."""
-    occasion = lock_occasion(occasion)
+    occasion, moment = lock_occasion_at(
+        occasion, at, by=by, act="recording another sale", own_window=True
+    )
     description = text(description, "description")
     amount = money(amount, "amount")
-    sold_at = moment_of(occasion, at)
+    sold_at = moment
     if not within_sales_window(occasion, sold_at):
         raise ValidationError(
             {

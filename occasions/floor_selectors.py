@@ -198,3 +198,30 @@ def bookkeeper_review(occasion: Occasion) -> list[tuple[BookkeeperPresenceFacts,
         (facts, rules.judge(CLOSE, facts, on=occasion.date, authorizations=authorizations))
         for facts in bookkeeper_facts(occasion)
     ]
+
+
+def on_floor_at(presence: WorkerPresence, moment: dt.datetime) -> bool:
+    """Was the worker signed in on the floor at ``moment``?"""
+    return presence.signed_in_at <= moment and (
+        presence.signed_out_at is None or presence.signed_out_at >= moment
+    )
+
+
+def barred_from_assisting(presence: WorkerPresence) -> bool:
+    """A compensated bookkeeper or accountant shall not assist in any other capacity
+    (961 CMR 3.04(1)(g)): not a witness, not a verifier."""
+    return bool(presence.entry.compensated)
+
+
+def worker_of_the_night(occasion: Occasion, presence: WorkerPresence | None) -> WorkerPresence:
+    """``presence`` as one of this occasion's sign-ins, or a refusal naming the field."""
+    found = (
+        WorkerPresence.objects.select_related("entry__person")
+        .filter(occasion=occasion, pk=getattr(presence, "pk", None))
+        .first()
+    )
+    if found is None:
+        from django.core.exceptions import ValidationError
+
+        raise ValidationError("Choose a worker signed in at this occasion, as the sheet is signed.")
+    return found

@@ -29,7 +29,7 @@ from occasions import floor_selectors as floor
 from occasions import live
 from occasions.floor_selectors import CLOSE
 from occasions.models import Handover, Occasion, OpeningCheck, WorkerPresence
-from occasions.services import enforce_at, moment_of, refuse_if_sealed
+from occasions.services import enforce_at, moment_of, open_at, refuse_if_sealed, status_at
 from organizations.audit import acting_user, record_event
 from organizations.models import WorkerListEntry
 from organizations.worker_services import worker_facts
@@ -37,19 +37,29 @@ from organizations.worker_services import worker_facts
 REASON_LENGTH = 200
 
 
-def _locked(occasion: Occasion, *statuses: str, doing: str) -> Occasion:
-    """Lock the occasion and check it is in one of ``statuses`` for ``doing``."""
+def _locked(
+    occasion: Occasion,
+    *statuses: str,
+    doing: str,
+    at: dt.datetime | None = None,
+    by: Any = None,
+    now_in: bool = False,
+) -> tuple[Occasion, dt.datetime]:
+    """Lock the occasion, take the act's moment and check the occasion stood in one of
+    ``statuses`` then (now, for a live act) for ``doing``; ``now_in`` checks the status it is in
+    now instead (opening and closing move it from one to the next)."""
     occasion = (
         Occasion.objects.select_for_update()
         .select_related("organization", "license")
         .get(pk=occasion.pk)
     )
     refuse_if_sealed(occasion)
-    if occasion.status not in statuses:
-        raise ValidationError(
-            f"This occasion is {occasion.get_status_display().lower()}: {doing} is not possible."
-        )
-    return occasion
+    moment = moment_of(occasion, at, by=by, act=doing)
+    status = occasion.status if now_in else status_at(occasion, moment)
+    if status not in statuses:
+        label = Occasion.Status(status).label.lower()
+        raise ValidationError(f"This occasion is {label}: {doing} is not possible.")
+    return occasion, moment
 
 
 def _enforce_each(
@@ -91,8 +101,9 @@ def confirm_check(
     *, occasion: Occasion, item: str, by: Any, at: dt.datetime | None = None
 ) -> OpeningCheck:
     """The member in charge confirms one item of the opening checklist, before opening."""
-    occasion = _locked(occasion, Occasion.Status.SCHEDULED, doing="confirming the checklist")
-    moment = moment_of(occasion, at)
+    occasion, moment = _locked(
+        occasion, Occasion.Status.SCHEDULED, doing="confirming the checklist", at=at, by=by
+    )
     item = _item(item)
     existing = OpeningCheck.objects.filter(occasion=occasion, item=item).first()
     if existing is not None:
@@ -116,7 +127,7 @@ def confirm_check(
 @rules.atomic()
 def unconfirm_check(*, occasion: Occasion, item: str, by: Any) -> None:
     """Withdraw a confirmation, before opening."""
-    occasion = _locked(occasion, Occasion.Status.SCHEDULED, doing="changing the checklist")
+    occasion, _ = _locked(occasion, Occasion.Status.SCHEDULED, doing="changing the checklist")
     item = _item(item)
     check = OpeningCheck.objects.filter(occasion=occasion, item=item).first()
     if check is None:
@@ -144,10 +155,9 @@ def sign_in_worker(
     """Sign in a person of the worker list, in one of the roles it gives them, showing the
     identification it records. Judged on the occasion's day by the same rules as the list
     (961 CMR 3.04(1)(a)-(i), (2)), and refused for anyone not on the list that day ((1)(b))."""
-    occasion = _locked(
-        occasion, Occasion.Status.SCHEDULED, Occasion.Status.OPEN, doing="signing in"
+    occasion, moment = _locked(
+        occasion, Occasion.Status.SCHEDULED, Occasion.Status.OPEN, doing="signing in", at=at, by=by
     )
-    moment = moment_of(occasion, at)
     if role not in WorkerRole.values:
         raise ValidationError({"role": "Choose a worker role."})
     entry = WorkerListEntry.objects.select_related("person", "worker_list").get(pk=entry.pk)
@@ -223,8 +233,13 @@ def sign_out_worker(
 ) -> WorkerPresence:
     """A worker leaves. While the occasion is open, the worker in charge leaves only after
     handing over to a qualified designee who is present (961 CMR 3.04(1)(a))."""
-    occasion = _locked(
-        presence.occasion, Occasion.Status.SCHEDULED, Occasion.Status.OPEN, doing="signing out"
+    occasion, moment = _locked(
+        presence.occasion,
+        Occasion.Status.SCHEDULED,
+        Occasion.Status.OPEN,
+        doing="signing out",
+        at=at,
+        by=by,
     )
     presence = (
         WorkerPresence.objects.select_for_update()
@@ -233,13 +248,12 @@ def sign_out_worker(
     )
     if not presence.is_present:
         raise ValidationError(f"{presence.entry.person.legal_name} is already signed out.")
-    moment = moment_of(occasion, at)
     if moment < presence.signed_in_at:
         raise ValidationError("A worker cannot sign out before signing in.")
     current = floor.in_charge(occasion)
     facts = SignOutFacts(
         name=presence.entry.person.legal_name,
-        occasion_open=occasion.is_open,
+        occasion_open=open_at(occasion, moment),
         in_charge=current is not None and current.pk == presence.pk,
         designees_present=occasion.presences.present()
         .filter(role=WorkerRole.MEMBER_IN_CHARGE)
@@ -262,8 +276,7 @@ def hand_over(
 ) -> Handover:
     """The worker in charge hands charge of the open occasion to a qualified designee who is
     present: a worker signed in as member in charge (961 CMR 3.04(1)(a))."""
-    occasion = _locked(occasion, Occasion.Status.OPEN, doing="handing over")
-    moment = moment_of(occasion, at)
+    occasion, moment = _locked(occasion, Occasion.Status.OPEN, doing="handing over", at=at, by=by)
     reason = " ".join(reason.split())
     if not reason:
         raise ValidationError({"reason": "Say why charge is handed over."})
@@ -323,8 +336,9 @@ def open_occasion(*, occasion: Occasion, by: Any, at: dt.datetime | None = None)
     """Open the occasion: every checklist item confirmed with the records in order, within the
     hours in force (961 CMR 3.04(7)), a member in charge and the person for gross receipts
     designated ((1)(a), (e)), and the notice sent after two occasions not played (3.05(1)(b))."""
-    occasion = _locked(occasion, Occasion.Status.SCHEDULED, doing="opening")
-    moment = moment_of(occasion, at)
+    occasion, moment = _locked(
+        occasion, Occasion.Status.SCHEDULED, doing="opening", at=at, by=by, now_in=True
+    )
     enforce_at(OPEN, floor.open_facts(occasion, moment), occasion, by)
     occasion.status = Occasion.Status.OPEN
     occasion.opened_at = moment
@@ -351,8 +365,9 @@ def open_occasion(*, occasion: Occasion, by: Any, at: dt.datetime | None = None)
 def close_occasion(*, occasion: Occasion, by: Any, at: dt.datetime | None = None) -> Occasion:
     """Close the open occasion: every compensated bookkeeper or accountant was present
     (961 CMR 3.04(1)(g)); everyone still present is signed out."""
-    occasion = _locked(occasion, Occasion.Status.OPEN, doing="closing")
-    moment = moment_of(occasion, at)
+    occasion, moment = _locked(
+        occasion, Occasion.Status.OPEN, doing="closing", at=at, by=by, now_in=True
+    )
     still_present = list(
         occasion.presences.present().select_related("entry__person", "occasion__organization")
     )

@@ -24,7 +24,14 @@ from beano.rules.prohibited import (
     RaffleTicketFacts,
 )
 from occasions import extras_selectors as selectors
-from occasions.extras_services import audit, enforce, lock_occasion, money, text
+from occasions.extras_services import (
+    audit,
+    enforce,
+    lock_occasion,
+    lock_occasion_at,
+    money,
+    text,
+)
 from occasions.models import (
     CharityRedemption,
     CharityTicketSale,
@@ -33,7 +40,6 @@ from occasions.models import (
     RafflePermit,
     RaffleTicketSale,
 )
-from occasions.services import moment_of
 from organizations.audit import acting_user, record_event, snapshot
 from organizations.models import Organization
 
@@ -148,13 +154,15 @@ def sell_raffle_tickets(
 ) -> RaffleTicketSale:
     """Raffle tickets sold at the raffle's price, during the hours of Beano (3.04(9)(a)), only
     to a player holding a paid admission receipt of the occasion (3.04(5)(b))."""
-    occasion = lock_occasion(raffle.occasion)
+    occasion, moment = lock_occasion_at(
+        raffle.occasion, at, by=by, act="selling raffle tickets", own_window=True
+    )
     raffle = Raffle.objects.select_related("permit").get(pk=raffle.pk)
     if quantity < 1:
         raise ValidationError({"quantity": "At least one ticket."})
     if admission_receipt_number < 1:
         raise ValidationError({"admission_receipt_number": "Give the admission receipt number."})
-    sold_at = moment_of(occasion, at)
+    sold_at = moment
     enforce(
         SELL_RAFFLE_TICKET,
         [
@@ -204,13 +212,15 @@ def sell_charity_tickets(
 ) -> CharityTicketSale:
     """Charity game tickets sold at the occasion, on the premises (M.G.L. c. 10 § 37), from a
     deal whose serial the Commission assigned to the organization (3.04(8)(f))."""
-    occasion = lock_occasion(occasion)
+    occasion, moment = lock_occasion_at(
+        occasion, at, by=by, act="selling charity game tickets", own_window=True
+    )
     game_name = text(game_name, "game_name", limit=100)
     serial_number = text(serial_number, "serial_number", limit=40).upper()
     price = money(price, "price")
     if quantity < 1:
         raise ValidationError({"quantity": "At least one ticket."})
-    sold_at = moment_of(occasion, at)
+    sold_at = moment
     enforce(
         CHARITY_SELL,
         CharityTicketSaleFacts(

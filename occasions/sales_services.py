@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -26,9 +27,17 @@ from beano.rules.charges import (
     SecondHalfFacts,
     VoidFacts,
 )
-from occasions.models import AttendanceAnnouncement, Occasion, PriceListItem, Sale, SaleLine
+from occasions import floor_selectors as floor
+from occasions.models import (
+    AttendanceAnnouncement,
+    Occasion,
+    PriceListItem,
+    Sale,
+    SaleLine,
+    WorkerPresence,
+)
 from occasions.sales_selectors import door_counts
-from occasions.services import moment_of, refuse_if_sealed
+from occasions.services import moment_of, open_at, refuse_if_sealed, status_at
 from organizations.audit import record_event
 from organizations.models import OrganizationRole
 
@@ -94,6 +103,7 @@ def record_sale(
     extras, or extras against the player's admission receipt (961 CMR 3.04(5)(b))."""
     wanted = _wanted_lines(lines)
     occasion = _locked(occasion)
+    moment = moment_of(occasion, at, by=by, act="selling")
     posted = {i.pk: i for i in PriceListItem.objects.filter(occasion=occasion)}
     facts_lines = []
     for (item_id, charged), quantity in wanted.items():
@@ -113,7 +123,7 @@ def record_sale(
     rules.enforce(
         RECORD_SALE,
         SaleFacts(
-            occasion_open=occasion.status == Occasion.Status.OPEN,
+            occasion_open=open_at(occasion, moment),
             lines=tuple(facts_lines),
             admission_receipt=admission_receipt,
             receipt_is_admission=receipt is not None
@@ -130,7 +140,7 @@ def record_sale(
         number=last + 1,
         admission_sale=receipt,
         sold_by=by,
-        sold_at=moment_of(occasion, at),
+        sold_at=moment,
     )
     created = SaleLine.objects.bulk_create(
         SaleLine(
@@ -160,43 +170,81 @@ def record_sale(
 
 @rules.atomic()
 def void_sale(
-    *, sale: Sale, reason: str, witness: Any | None, by: Any, at: dt.datetime | None = None
+    *,
+    sale: Sale,
+    reason: str,
+    witness: Any | None,
+    by: Any,
+    at: dt.datetime | None = None,
+    witness_worker: WorkerPresence | None = None,
 ) -> Sale:
     """Take a sale out of the count, keeping it on record with its reason and its witness: a
-    second person of the organization, neither the seller nor the one voiding (3.04(4)(d)2)."""
+    second person of the organization, neither the seller nor the one voiding (3.04(4)(d)2).
+    Entered from paper, the witness is the worker of the night whose signature is on the
+    sheet (``witness_worker``): on the floor at that moment, and not a compensated bookkeeper
+    ((1)(g)); the void is marked as attested on paper."""
+    from occasions import paper
+
     occasion = _locked(sale.occasion)
     sale = Sale.objects.select_for_update().get(pk=sale.pk, occasion=occasion)
+    moment = moment_of(occasion, at, by=by, act="voiding a sale")
     reason = " ".join((reason or "").split())[:300]
-    witness_id = getattr(witness, "pk", None)
-    rules.enforce(
-        VOID_SALE,
-        VoidFacts(
-            occasion_open=occasion.status == Occasion.Status.OPEN,
-            receipt=sale.number,
-            already_voided=sale.is_voided,
-            reason=reason,
-            has_witness=witness_id is not None,
-            witness_in_organization=witness_id is not None
+    on_paper = paper.current() is not None
+    if on_paper:
+        witness = None
+        worker = floor.worker_of_the_night(occasion, witness_worker) if witness_worker else None
+        witness_facts = {
+            "has_witness": worker is not None,
+            "witness_in_organization": worker is not None,
+            "witness_is_seller": False,
+            "witness_is_voider": False,
+            "witness_on_floor": worker is not None and floor.on_floor_at(worker, moment),
+            "witness_barred": worker is not None and floor.barred_from_assisting(worker),
+        }
+    else:
+        worker = None
+        witness_id = getattr(witness, "pk", None)
+        witness_facts = {
+            "has_witness": witness_id is not None,
+            "witness_in_organization": witness_id is not None
             and OrganizationRole.objects.filter(
                 user_id=witness_id, organization=occasion.organization
             ).exists(),
-            witness_is_seller=witness_id is not None and witness_id == sale.sold_by_id,
-            witness_is_voider=witness_id is not None and witness_id == getattr(by, "pk", None),
+            "witness_is_seller": witness_id is not None and witness_id == sale.sold_by_id,
+            "witness_is_voider": witness_id is not None and witness_id == getattr(by, "pk", None),
+        }
+    rules.enforce(
+        VOID_SALE,
+        VoidFacts(
+            occasion_open=open_at(occasion, moment),
+            receipt=sale.number,
+            already_voided=sale.is_voided,
+            reason=reason,
             live_extras_receipts=tuple(
                 sale.extra_sales.filter(voided_at__isnull=True)
                 .order_by("number")
                 .values_list("number", flat=True)
             ),
+            **witness_facts,
         ),
         on=occasion.date,
         actor=by,
         organization=occasion.organization,
     )
-    sale.voided_at = moment_of(occasion, at)
+    sale.voided_at = moment
     sale.void_reason = reason
     sale.voided_by = by
     sale.void_witness = witness
-    sale.save(update_fields=["voided_at", "void_reason", "voided_by", "void_witness"])
+    sale.void_witness_worker = worker
+    sale.save(
+        update_fields=[
+            "voided_at",
+            "void_reason",
+            "voided_by",
+            "void_witness",
+            "void_witness_worker",
+        ]
+    )
     record_event(
         organization=occasion.organization,
         actor=by,
@@ -207,7 +255,141 @@ def void_sale(
             "number": sale.number,
             "voided_at": sale.voided_at,
             "reason": reason,
-            "witness": witness.get_username(),
+            "witness": witness.get_username()
+            if witness is not None
+            else f"{worker.entry.person.legal_name} (attested on paper)"
+            if worker is not None
+            else "",
+        },
+    )
+    return sale
+
+
+@dataclass(frozen=True)
+class TallyLine:
+    """One category of a paper door's count: a quantity, or the serials of the cards sold (first
+    and last, less those in the range not sold here)."""
+
+    item: PriceListItem
+    quantity: int | None = None
+    serial_first: int | None = None
+    serial_last: int | None = None
+    serials_excluded: tuple[int, ...] = ()
+
+    def counted(self) -> int:
+        if self.serial_first is None and self.serial_last is None:
+            if self.quantity is None:
+                raise ValidationError(f"{self.item.label}: give the number sold or the serials.")
+            return self.quantity
+        if self.serial_first is None or self.serial_last is None:
+            raise ValidationError(f"{self.item.label}: give the first and the last serial sold.")
+        if self.serial_last < self.serial_first:
+            raise ValidationError(f"{self.item.label}: the last serial comes after the first.")
+        outside = [
+            n for n in self.serials_excluded if not self.serial_first <= n <= self.serial_last
+        ]
+        if outside:
+            raise ValidationError(
+                f"{self.item.label}: serial {outside[0]} is not between "
+                f"{self.serial_first} and {self.serial_last}."
+            )
+        if len(set(self.serials_excluded)) != len(self.serials_excluded):
+            raise ValidationError(f"{self.item.label}: a serial is left out twice.")
+        count = self.serial_last - self.serial_first + 1 - len(self.serials_excluded)
+        if self.quantity is not None and self.quantity != count:
+            raise ValidationError(
+                f"{self.item.label}: serials {self.serial_first}–{self.serial_last} less "
+                f"{len(self.serials_excluded)} make {count}, not {self.quantity}."
+            )
+        return count
+
+
+#: The most of one category a paper tally may count: a night's door, not a typing slip.
+MAX_TALLY = 9999
+
+
+@rules.atomic()
+def record_door_tally(
+    *, occasion: Occasion, lines: Sequence[TallyLine], by: Any, at: dt.datetime
+) -> Sale:
+    """Entered from paper: the door's count by category from its control sheet (totals, or
+    serial ranges less the serials not sold), as one receipt marked as a tally, at the time the
+    sheet gives. Judged by the rules of every sale as of that moment: at the posted prices, from
+    the posted list, while the occasion was open (3.04(4)(c)), extras only with admissions
+    counted (3.04(5)(b))."""
+    from occasions import paper
+
+    if paper.current() is None:
+        raise ValidationError("A door tally is entered from the night's paper control sheet.")
+    occasion = _locked(occasion)
+    moment = moment_of(occasion, at, by=by, act="entering the door's tally")
+    counted: dict[int, tuple[TallyLine, int]] = {}
+    for line in lines:
+        if line.item.occasion_id != occasion.pk:
+            raise ValidationError(f"{line.item.label} is not on this occasion's price list.")
+        if line.item.pk in counted:
+            raise ValidationError(f"{line.item.label} is counted twice in one tally.")
+        quantity = line.counted()
+        if isinstance(quantity, bool) or not 0 <= quantity <= MAX_TALLY:
+            raise ValidationError(f"{line.item.label}: a count is from 0 to {MAX_TALLY}.")
+        if quantity:
+            counted[line.item.pk] = (line, quantity)
+    if not counted:
+        raise ValidationError("Enter a count for at least one category.")
+    posted = {i.pk: i for i in PriceListItem.objects.filter(occasion=occasion)}
+    rules.enforce(
+        RECORD_SALE,
+        SaleFacts(
+            occasion_open=open_at(occasion, moment),
+            lines=tuple(
+                SaleLineFact(
+                    label=line.item.label,
+                    category=line.item.category,
+                    quantity=quantity,
+                    unit_price=line.item.price,
+                    posted_price=posted[line.item.pk].price if line.item.pk in posted else None,
+                )
+                for line, quantity in counted.values()
+            ),
+            tally=True,
+            admissions_before=door_counts(occasion).admissions,
+        ),
+        on=occasion.date,
+        actor=by,
+        organization=occasion.organization,
+    )
+    last = Sale.objects.filter(occasion=occasion).aggregate(last=Max("number"))["last"] or 0
+    sale = Sale.objects.create(
+        occasion=occasion, number=last + 1, sold_by=by, sold_at=moment, tally=True
+    )
+    created = SaleLine.objects.bulk_create(
+        SaleLine(
+            sale=sale,
+            price_item=posted[item_id],
+            category=posted[item_id].category,
+            quantity=quantity,
+            unit_price=posted[item_id].price,
+            amount=SaleLine.amount_for(quantity, posted[item_id].price),
+            serial_first=line.serial_first,
+            serial_last=line.serial_last,
+            serials_excluded=sorted(line.serials_excluded),
+        )
+        for item_id, (line, quantity) in counted.items()
+    )
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="occasions.door_tally.recorded",
+        target=sale,
+        new={
+            "number": sale.number,
+            "lines": _line_rows(created),
+            "serials": [
+                {"item": c.price_item_id, "first": c.serial_first, "last": c.serial_last}
+                for c in created
+                if c.serial_first is not None
+            ],
+            "total": sum((line.amount for line in created), ZERO),
         },
     )
     return sale
@@ -221,10 +403,11 @@ def announce_attendance(
     if isinstance(players, bool) or not isinstance(players, int) or players < 0:
         raise ValidationError({"players": "The number of players is a whole number, 0 or more."})
     occasion = _locked(occasion)
+    moment = moment_of(occasion, at, by=by, act="announcing the attendance")
     rules.enforce(
         ANNOUNCE_ATTENDANCE,
         AttendanceFacts(
-            occasion_open=occasion.status == Occasion.Status.OPEN,
+            occasion_open=open_at(occasion, moment),
             already_announced=AttendanceAnnouncement.objects.filter(occasion=occasion).exists(),
             players=players,
             admissions_sold=door_counts(occasion).admissions,
@@ -234,7 +417,7 @@ def announce_attendance(
         organization=occasion.organization,
     )
     announcement = AttendanceAnnouncement.objects.create(
-        occasion=occasion, players=players, announced_at=moment_of(occasion, at), announced_by=by
+        occasion=occasion, players=players, announced_at=moment, announced_by=by
     )
     record_event(
         organization=occasion.organization,
@@ -246,10 +429,11 @@ def announce_attendance(
     return announcement
 
 
-def _require_open(occasion: Occasion, what: str) -> None:
-    if occasion.status != Occasion.Status.OPEN:
+def _require_open(occasion: Occasion, moment: dt.datetime, what: str) -> None:
+    status = status_at(occasion, moment)
+    if status != Occasion.Status.OPEN:
         raise ValidationError(
-            f"This occasion is {occasion.get_status_display().lower()}: {what} only while it "
+            f"This occasion is {Occasion.Status(status).label.lower()}: {what} only while it "
             "is open."
         )
 
@@ -258,10 +442,11 @@ def _require_open(occasion: Occasion, what: str) -> None:
 def start_play(*, occasion: Occasion, by: Any, at: dt.datetime | None = None) -> Occasion:
     """The first game begins: the time is kept, once, while the occasion is open."""
     occasion = _locked(occasion)
-    _require_open(occasion, "play starts")
+    moment = moment_of(occasion, at, by=by, act="starting play")
+    _require_open(occasion, moment, "play starts")
     if occasion.play_started_at is not None:
         raise ValidationError(f"Play started at {timezone.localtime(occasion.play_started_at):%X}.")
-    occasion.play_started_at = moment_of(occasion, at)
+    occasion.play_started_at = moment
     occasion.save(update_fields=["play_started_at"])
     record_event(
         organization=occasion.organization,
@@ -278,7 +463,8 @@ def start_play(*, occasion: Occasion, by: Any, at: dt.datetime | None = None) ->
 def start_second_half(*, occasion: Occasion, by: Any, at: dt.datetime | None = None) -> Occasion:
     """The second half begins, never before the attendance is announced (3.04(5)(c))."""
     occasion = _locked(occasion)
-    _require_open(occasion, "the second half starts")
+    moment = moment_of(occasion, at, by=by, act="starting the second half")
+    _require_open(occasion, moment, "the second half starts")
     if occasion.play_started_at is None:
         raise ValidationError("Play has not started: start the first half first.")
     if occasion.second_half_started_at is not None:
@@ -294,7 +480,7 @@ def start_second_half(*, occasion: Occasion, by: Any, at: dt.datetime | None = N
         actor=by,
         organization=occasion.organization,
     )
-    occasion.second_half_started_at = moment_of(occasion, at)
+    occasion.second_half_started_at = moment
     occasion.save(update_fields=["second_half_started_at"])
     record_event(
         organization=occasion.organization,

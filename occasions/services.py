@@ -13,6 +13,8 @@ from django.utils import timezone
 
 from beano import rules
 from beano.rules.charges import PackageFacts, PriceItemFact, PriceListFacts
+from beano.rules.hours import MOMENT, MomentFacts
+from beano.rules.reporting import PaperPeriodFacts
 from occasions.models import Occasion, PriceListItem, ResumptionNotice
 from occasions.selectors import authorized_license
 from organizations.audit import record_event
@@ -51,23 +53,69 @@ def refuse_if_sealed(occasion: Occasion) -> None:
         )
 
 
-def moment_of(occasion: Occasion, at: dt.datetime | None) -> dt.datetime:
-    """The moment of an act at an occasion: now, or a given time (a night recorded afterwards,
-    as the demo does). Never in the future; on the occasion's day or, for a night that runs
-    past midnight, the morning after."""
+def moment_of(
+    occasion: Occasion, at: dt.datetime | None, *, by: Any = None, act: str = ""
+) -> dt.datetime:
+    """The moment of an act at an occasion: now, or the time stated for it (a night entered
+    from its control sheets, or recorded afterwards as the demo does). Never in the future; on
+    the occasion's day or, for a night that runs past midnight, the morning after (961 CMR
+    3.04(7)); from paper, stated, and within the part of the night the sheets cover."""
+    from occasions import paper as paper_entry
+
     now = timezone.now()
+    entering = paper_entry.current()
     if at is None:
+        if entering is not None:
+            raise ValidationError("Give the time written on the sheet for this entry.")
         at = now
     elif timezone.is_naive(at):
         raise ValidationError("Give the time with its time zone.")
     if at > now:
         raise ValidationError("A time in the future cannot be recorded.")
-    if not occasion.records_on(timezone.localtime(at).date()):
-        raise ValidationError(
-            f"{timezone.localtime(at):%B %-d, %Y at %-I:%M %p} is not during the occasion of "
-            f"{occasion.date:%A, %B %-d, %Y}."
-        )
+    local = timezone.localtime(at)
+    record = entering.record if entering is not None else None
+    rules.enforce(
+        MOMENT,
+        [
+            MomentFacts(at=local, occasion_date=occasion.date, act=act),
+            PaperPeriodFacts(
+                at=local,
+                from_paper=record is not None,
+                starts_at=timezone.localtime(record.starts_at)
+                if record is not None and record.starts_at
+                else None,
+                ends_at=timezone.localtime(record.ends_at)
+                if record is not None and record.ends_at
+                else None,
+            ),
+        ],
+        on=occasion.date,
+        actor=by,
+        organization=occasion.organization,
+    )
     return at
+
+
+def status_at(occasion: Occasion, moment: dt.datetime) -> str:
+    """Where the occasion stood at ``moment``: scheduled before it opened, open between its
+    opening and its close, closed after. A live act's moment is now, so this is its status; an
+    act entered after the fact is judged as of the moment written on the sheet."""
+    status = occasion.status
+    if status in (Occasion.Status.NOT_PLAYED, Occasion.Status.SCHEDULED):
+        return status
+    if occasion.opened_at is None:
+        return status
+    if moment < occasion.opened_at:
+        return Occasion.Status.SCHEDULED
+    if occasion.closed_at is not None and moment > occasion.closed_at:
+        return Occasion.Status.CLOSED
+    if status == Occasion.Status.CLOSED and occasion.closed_at is None:
+        return status
+    return Occasion.Status.OPEN
+
+
+def open_at(occasion: Occasion, moment: dt.datetime) -> bool:
+    return status_at(occasion, moment) == Occasion.Status.OPEN
 
 
 @rules.atomic()

@@ -4,7 +4,9 @@ own transaction, so the event and the change commit or roll back together."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +15,9 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from organizations.models import GENESIS_HASH, AuditChain, AuditEvent, Organization
+
+#: Where the acts being recorded come from, when not live (set by ``provenance``).
+_provenance: ContextVar[dict[str, Any] | None] = ContextVar("audit_provenance", default=None)
 
 SECRET_FIELD_WORDS = ("password", "secret", "token", "tin", "ssn", "taxpayer")
 MASK = "•••"
@@ -55,6 +60,21 @@ def acting_user(by: Any) -> Any:
     return by if getattr(by, "is_authenticated", False) else None
 
 
+@contextmanager
+def provenance(values: Mapping[str, Any]) -> Iterator[None]:
+    """Every event recorded inside carries ``values`` as its provenance: an act entered after the
+    fact from the night's paper control sheets, or imported from a night file, says so."""
+    token = _provenance.set(_jsonable(values))
+    try:
+        yield
+    finally:
+        _provenance.reset(token)
+
+
+def current_provenance() -> dict[str, Any]:
+    return dict(_provenance.get() or {})
+
+
 def _chain_key(organization: Organization | None) -> str:
     return f"org:{organization.pk}" if organization is not None else "commission"
 
@@ -89,6 +109,7 @@ def record_event(
         target_repr=str(target)[:200],
         old_values=_jsonable(old),
         new_values=_jsonable(new),
+        provenance=current_provenance(),
         created_at=timezone.now(),
         prev_hash=chain.head_hash,
     )

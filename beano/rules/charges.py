@@ -128,6 +128,10 @@ class SaleFacts:
     receipt_is_admission: bool = False
     receipt_voided: bool = False
     chosen_card_numbers: tuple[str, ...] = ()
+    #: Entered from paper: the door's count of many paper receipts by category, not one
+    #: player's transaction; ``admissions_before`` are the admissions the door had counted.
+    tally: bool = False
+    admissions_before: int = 0
 
     @property
     def admissions(self) -> int:
@@ -202,7 +206,15 @@ def no_card_chosen_by_its_numbers(f: SaleFacts, limits: Limits) -> Iterator[str]
 def extras_need_a_paid_admission(f: SaleFacts, limits: Limits) -> Iterator[str]:
     """No person who has not paid the admission charge may play: a transaction either includes
     the admission, or is sold against the player's admission receipt of this occasion, which must
-    not have been voided."""
+    not have been voided. A paper tally of the door (many receipts counted by category) sells
+    extras only where the door's count holds admissions."""
+    if f.tally:
+        if f.admissions + f.admissions_before == 0 and f.lines:
+            yield (
+                "Extras are sold only with a paid admission: the door's count has no admission "
+                "sold yet."
+            )
+        return
     if f.admission_receipt is None:
         if f.admissions == 0 and f.lines:
             yield (
@@ -224,7 +236,11 @@ def extras_need_a_paid_admission(f: SaleFacts, limits: Limits) -> Iterator[str]:
 )
 def one_admission_a_person(f: SaleFacts, limits: Limits) -> Iterator[str]:
     """Under no circumstances shall a person play more than one admission: a transaction sells
-    one admission at most, and none when sold against an admission already paid."""
+    one admission at most, and none when sold against an admission already paid. A paper tally
+    counts the paper receipts of many players, each of which sold one admission: it is judged
+    by its receipts on paper, not here."""
+    if f.tally:
+        return
     if f.admissions > 1:
         yield f"{f.admissions} admissions in one sale: each person pays one admission."
     if f.admission_receipt is not None and f.admissions:
@@ -247,6 +263,10 @@ class VoidFacts:
     witness_is_seller: bool
     witness_is_voider: bool
     live_extras_receipts: tuple[int, ...] = ()
+    #: The witness was signed in on the floor at the moment of the void (always known on paper,
+    #: where the witness is a worker of the night whose signature is on the sheet).
+    witness_on_floor: bool = True
+    witness_barred: bool = False
 
 
 @rule(
@@ -283,6 +303,13 @@ def void_is_witnessed(f: VoidFacts, limits: Limits) -> Iterator[str]:
         yield "The witness must be a person of this organization."
     if f.witness_is_seller or f.witness_is_voider:
         yield "The witness must be someone other than the seller and the person voiding."
+    if not f.witness_on_floor:
+        yield "The witness was not signed in on the floor at the time of the void."
+    if f.witness_barred:
+        yield (
+            "A compensated bookkeeper or accountant does not assist in any other capacity "
+            "(961 CMR 3.04(1)(g)): they cannot witness a void."
+        )
 
 
 @rule(

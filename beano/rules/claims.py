@@ -385,6 +385,10 @@ class PayoutFacts:
     verified_by_id: int | None
     amount: Decimal
     share: Decimal
+    #: Entered from paper: both people were signed in on the floor at the moment of the payout,
+    #: and the verifier is not a compensated bookkeeper or accountant (3.04(1)(g)).
+    both_on_floor: bool = True
+    verifier_barred: bool = False
 
 
 @rule(
@@ -400,6 +404,13 @@ def payout_verified_by_another(f: PayoutFacts, limits: Limits) -> Iterator[str]:
         yield "Name the person who verifies the payout."
     elif f.paid_by_id == f.verified_by_id:
         yield "The person who pays cannot also verify the payout."
+    if not f.both_on_floor:
+        yield "The person who pays and the verifier were not both signed in on the floor then."
+    if f.verifier_barred:
+        yield (
+            "A compensated bookkeeper or accountant does not assist in any other capacity "
+            "(961 CMR 3.04(1)(g)): they cannot verify a payout."
+        )
 
 
 @rule(

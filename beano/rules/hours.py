@@ -1,6 +1,8 @@
 """961 CMR 3.04(7): Beano only during the hours in force: those the license states, and those
 of the Beano Law when a figure is known (none is today: the figures are dated data). Judged when
-an occasion opens and again when each game begins."""
+an occasion opens, when each game begins and at every act of play (each ball, claim, winner and
+payout), live or entered after the fact at the moment written on the sheet. Every act of an
+occasion happens on its day."""
 
 from __future__ import annotations
 
@@ -14,6 +16,10 @@ from beano.rules.limits import LimitName, Limits
 
 OPEN = "occasion.open"
 START_GAME = "game.start"
+#: The moment of any act of an occasion (judged before the act's own rules).
+MOMENT = "occasion.act_moment"
+#: The acts of play, judged by the hours in force like the start of a game.
+PLAY_ACTS = ("ball.call", "game.record_claim", "game.record_winner", "game.record_payout")
 
 
 @dataclass(frozen=True)
@@ -50,11 +56,12 @@ def _clock(t: dt.time) -> str:
     code="H-7-LICENSE-HOURS",
     citation="961 CMR 3.04(7)",
     title="Beano only within the hours the license states",
-    guards=(OPEN, START_GAME),
+    guards=(OPEN, START_GAME, *PLAY_ACTS),
 )
 def within_license_hours(f: HoursFacts, limits: Limits) -> Iterator[str]:
-    """An occasion opens, and each game begins, only within the hours its license states, from
-    the start time to the end time, both included. A license that states no hours sets no limit
+    """An occasion opens, each game begins and every ball, claim, winner and payout is recorded
+    only within the hours its license states, from the start time to the end time, both
+    included. A license that states no hours sets no limit
     here."""
     if f.license_start is None or f.license_end is None:
         return
@@ -69,7 +76,7 @@ def within_license_hours(f: HoursFacts, limits: Limits) -> Iterator[str]:
     code="H-7-LAW-HOURS",
     citation="961 CMR 3.04(7)",
     title="Beano only within the hours the Beano Law specifies",
-    guards=(OPEN, START_GAME),
+    guards=(OPEN, START_GAME, *PLAY_ACTS),
 )
 def within_law_hours(f: HoursFacts, limits: Limits) -> Iterator[str]:
     """The earliest and latest hours of play in force on the day (LawLimit "hours_start" and
@@ -84,3 +91,30 @@ def within_law_hours(f: HoursFacts, limits: Limits) -> Iterator[str]:
     if end is not None:
         words.append(f"to {_clock(end)}" if words else f"until {_clock(end)}")
     yield f"It is {_clock(f.at)}; the Beano Law allows Beano {' '.join(words)}."
+
+
+@dataclass(frozen=True)
+class MomentFacts:
+    """When an act of an occasion happened (local time), and the occasion's day."""
+
+    at: dt.datetime
+    occasion_date: dt.date
+    act: str = ""
+
+
+@rule(
+    code="H-7-ON-THE-DAY",
+    citation="961 CMR 3.04(7)",
+    title="An act of an occasion happens on its day (or, past midnight, the morning after)",
+    guards=(MOMENT,),
+)
+def on_the_occasion_day(f: MomentFacts, limits: Limits) -> Iterator[str]:
+    """Beano is conducted during the hours of the authorized day: an act recorded for an
+    occasion, live or from its control sheets, happened on the occasion's day, or the morning
+    after for a night that runs past midnight."""
+    day = f.at.date()
+    if day not in (f.occasion_date, f.occasion_date + dt.timedelta(days=1)):
+        yield (
+            f"{f.at:%B %-d, %Y at %-I:%M %p} is not during the occasion of "
+            f"{f.occasion_date:%A, %B %-d, %Y}."
+        )

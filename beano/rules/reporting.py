@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from beano.rules.base import rule
+from beano.rules.hours import MOMENT
 from beano.rules.limits import Limits
 
 OPEN = "occasion.open"
@@ -211,3 +212,33 @@ def annual_amendment_has_reason(f: AnnualFilingFacts, limits: Limits) -> Iterato
     """The annual report is a public record: a correction is a new version with its reason."""
     if f.amendment and len(f.reason.strip()) < MIN_REASON:
         yield "Say why the filed annual report is corrected (at least a sentence)."
+
+
+@dataclass(frozen=True)
+class PaperPeriodFacts:
+    """An act entered after the fact: the moment written on the sheet, and the part of the
+    night its paper record covers (both None for the whole night)."""
+
+    at: dt.datetime
+    from_paper: bool
+    starts_at: dt.datetime | None = None
+    ends_at: dt.datetime | None = None
+
+
+@rule(
+    code="R-305-1A-PAPER-PERIOD",
+    citation="961 CMR 3.05(1)(a)",
+    title="An act entered from paper falls within the part of the night its sheets cover",
+    guards=(MOMENT,),
+)
+def within_the_paper_period(f: PaperPeriodFacts, limits: Limits) -> Iterator[str]:
+    """The report is made from the night's control sheets, kept for inspection: what is entered
+    after the fact is entered from them, so an act falls within the part of the night the sheets
+    being entered cover (the whole night, or from one time to another)."""
+    if not f.from_paper or f.starts_at is None or f.ends_at is None:
+        return
+    if not f.starts_at <= f.at <= f.ends_at:
+        yield (
+            f"{f.at:%-I:%M %p} is outside the part of the night being entered from paper "
+            f"({f.starts_at:%-I:%M %p} to {f.ends_at:%-I:%M %p})."
+        )

@@ -104,6 +104,11 @@ class CardVerification(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
     )
     verified_at = models.DateTimeField()
+    attested_on_paper = models.BooleanField(
+        default=False,
+        help_text="Entered from paper with no balls recorded: the game sheet's signatures attest "
+        "the card was verified as winning in front of the witnesses named.",
+    )
 
     class Meta:
         ordering = ["claim", "verified_at", "pk"]
@@ -172,7 +177,24 @@ class Payout(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
     )
     verified_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    paid_by_worker = models.ForeignKey(
+        "occasions.WorkerPresence",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Entered from paper: the worker of the night who paid, as the sheet is signed.",
+    )
+    verified_by_worker = models.ForeignKey(
+        "occasions.WorkerPresence",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Entered from paper: the worker of the night who verified, as the sheet is "
+        "signed (attested on paper).",
     )
     paid_at = models.DateTimeField()
     w2g_required = models.BooleanField(default=False)
@@ -194,6 +216,14 @@ class Payout(models.Model):
             models.CheckConstraint(condition=Q(amount__gte=0), name="payout_amount_not_negative"),
             models.CheckConstraint(
                 condition=~Q(paid_by=F("verified_by")), name="payout_verified_by_another"
+            ),
+            models.CheckConstraint(
+                condition=Q(verified_by__isnull=False) | Q(verified_by_worker__isnull=False),
+                name="payout_has_a_verifier",
+            ),
+            models.CheckConstraint(
+                condition=~Q(paid_by_worker=F("verified_by_worker")),
+                name="payout_paper_verified_by_another",
             ),
         ]
 

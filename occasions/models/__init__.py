@@ -16,6 +16,7 @@ from occasions.models.extras import (
     VaryingPrizesAnnouncement,
 )
 from occasions.models.floor import Handover, OpeningCheck, WorkerPresence
+from occasions.models.paper import PaperRecord
 from occasions.models.prices import PriceListItem
 from occasions.models.sales import AttendanceAnnouncement, Sale, SaleLine
 
@@ -30,6 +31,7 @@ __all__ = [
     "Occasion",
     "OpeningCheck",
     "OtherSale",
+    "PaperRecord",
     "PoliceDetail",
     "PrevailingPoliceRate",
     "PriceListItem",

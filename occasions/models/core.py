@@ -44,6 +44,18 @@ class Occasion(models.Model):
         blank=True,
         help_text="961 CMR 3.04(5)(c): attendance is announced before the second half starts.",
     )
+    close_reason = models.CharField(
+        max_length=300,
+        blank=True,
+        help_text="A night closed after the fact (a forgotten close): why, as the one who "
+        "recorded the close said.",
+    )
+    close_recorded_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When a close after the fact was recorded (``closed_at`` is when the night "
+        "ended).",
+    )
     sealed_at = models.DateTimeField(
         null=True,
         blank=True,

@@ -47,6 +47,20 @@ class Sale(models.Model):
         related_name="+",
         help_text="A second person of the organization, neither the seller nor the one voiding.",
     )
+    void_witness_worker = models.ForeignKey(
+        "occasions.WorkerPresence",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Entered from paper: the worker of the night whose signature witnesses the void "
+        "on the control sheet (attested on paper).",
+    )
+    tally = models.BooleanField(
+        default=False,
+        help_text="Entered from paper: the count of many paper receipts of the door by category "
+        "(totals or serial ranges), not one player's transaction.",
+    )
 
     class Meta:
         ordering = ["occasion", "number"]
@@ -59,7 +73,8 @@ class Sale(models.Model):
                     & Q(void_reason="")
                 )
                 | (
-                    Q(voided_at__isnull=False, voided_by__isnull=False, void_witness__isnull=False)
+                    Q(voided_at__isnull=False, voided_by__isnull=False)
+                    & (Q(void_witness__isnull=False) | Q(void_witness_worker__isnull=False))
                     & ~Q(void_reason="")
                 ),
                 name="sale_void_complete",
@@ -101,10 +116,28 @@ class SaleLine(models.Model):
     quantity = models.PositiveIntegerField()
     unit_price = models.DecimalField(max_digits=12, decimal_places=2)
     amount = models.DecimalField(max_digits=12, decimal_places=2)
+    serial_first = models.PositiveIntegerField(
+        null=True, blank=True, help_text="A paper tally by serials: the first serial sold."
+    )
+    serial_last = models.PositiveIntegerField(null=True, blank=True)
+    serials_excluded = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Serials within the range that were not sold here (voided on their own line).",
+    )
 
     class Meta:
         ordering = ["sale", "pk"]
         constraints = [
+            models.CheckConstraint(
+                condition=Q(serial_first__isnull=True, serial_last__isnull=True)
+                | Q(
+                    serial_first__isnull=False,
+                    serial_last__isnull=False,
+                    serial_last__gte=F("serial_first"),
+                ),
+                name="sale_line_serial_range",
+            ),
             models.CheckConstraint(
                 condition=Q(quantity__gte=1), name="sale_line_quantity_positive"
             ),

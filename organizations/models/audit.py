@@ -52,6 +52,12 @@ class AuditEvent(models.Model):
     old_values = models.JSONField(default=dict, blank=True)
     new_values = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField()
+    provenance = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Where the act was recorded from when not live: entered after the fact from "
+        "the night's paper control sheets (which sheet, by whom, when), or imported from a file.",
+    )
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
 
@@ -84,5 +90,7 @@ class AuditEvent(models.Model):
             "at": self.created_at.astimezone(dt.UTC).isoformat(timespec="microseconds"),
             "prev": self.prev_hash,
         }
+        if self.provenance:  # events written before provenance existed keep their hash
+            payload["provenance"] = self.provenance
         blob = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(blob.encode()).hexdigest()

@@ -100,6 +100,11 @@ class License(models.Model):
     )
     end_time = models.TimeField(null=True, blank=True)
     local_licensing_authority = models.CharField(max_length=200)
+    practice = models.BooleanField(
+        default=False,
+        help_text="A practice license for trying the application (the demo's): its days owe no "
+        "financial report and its occasions are not counted in the Commission's figures.",
+    )
 
     class Meta:
         ordering = ["organization", "-valid_from"]

@@ -264,7 +264,9 @@ def test_the_attendance_is_announced_once_accurately_and_only_while_open(
     assert AuditEvent.objects.filter(action="occasions.attendance.announced").count() == 1
 
 
-def test_no_attendance_is_announced_before_the_occasion_opens(tenant, occasion):
+def test_no_attendance_is_announced_before_the_occasion_opens(tenant, occasion, monkeypatch):
+    night = timezone.make_aware(dt.datetime.combine(occasion.date, dt.time(19, 0)))
+    monkeypatch.setattr(timezone, "now", lambda: night)
     with pytest.raises(rules.RuleViolation) as refused:
         services.announce_attendance(occasion=occasion, players=0, by=tenant.member_in_charge)
     assert [v.code for v in refused.value.violations] == ["C-5C-ANNOUNCED-ONCE"]

@@ -1,0 +1,154 @@
+"""Entering a night, or part of one, after the fact from its paper control sheets.
+
+``begin`` records which part of the night comes from paper (a ``PaperRecord``); ``entering``
+is the context inside which the services record what the sheets say: each act at the moment
+written on the sheet (``moment_of`` then requires one, inside the record's period), judged by
+the same rules as a live act as of that moment, and each audit event carrying the provenance
+(entered after the fact, from which sheet, by whom and when)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from beano import rules
+from occasions.models import Occasion, PaperRecord
+from organizations.audit import acting_user, provenance, record_event
+
+TEXT_LENGTH = 300
+
+
+@dataclass(frozen=True)
+class Paper:
+    """The paper record being entered and the sheet the current act is read from."""
+
+    record: PaperRecord
+    sheet: str
+
+
+_current: ContextVar[Paper | None] = ContextVar("paper_entry", default=None)
+
+
+def current() -> Paper | None:
+    """The paper being entered, when the acts now recorded come from it."""
+    return _current.get()
+
+
+@contextmanager
+def entering(record: PaperRecord, *, sheet: str, by: Any) -> Iterator[Paper]:
+    """Record acts from ``record``'s sheets: each must state its moment, within the record's
+    period, and each audit event says where it came from."""
+    user = acting_user(by)
+    paper = Paper(record=record, sheet=" ".join(sheet.split())[:100] or record.sheets)
+    values = {
+        "entered": "after the fact",
+        "source": record.source,
+        "paper_record": record.pk,
+        "sheet": paper.sheet,
+        "entered_by": user.get_username() if user else "system",
+        "entered_at": timezone.now(),
+    }
+    if record.file_name:
+        values["file"] = record.file_name
+    token = _current.set(paper)
+    try:
+        with provenance(values):
+            yield paper
+    finally:
+        _current.reset(token)
+
+
+def _text(value: str, field: str, what: str) -> str:
+    value = " ".join((value or "").split())
+    if not value:
+        raise ValidationError({field: what})
+    if len(value) > TEXT_LENGTH:
+        raise ValidationError({field: f"At most {TEXT_LENGTH} characters."})
+    return value
+
+
+@rules.atomic()
+def begin(
+    *,
+    occasion: Occasion,
+    sheets: str,
+    reason: str,
+    by: Any,
+    starts_at: dt.datetime | None = None,
+    ends_at: dt.datetime | None = None,
+    source: str = PaperRecord.Source.PAGES,
+    file_name: str = "",
+) -> PaperRecord:
+    """Say which part of the night is entered from paper: the whole night (no times: an
+    authorized day with nothing recorded), or from one time to another (an outage, a paper
+    door). Refused for a sealed occasion; a whole night only while nothing of it is recorded."""
+    from occasions.services import refuse_if_sealed
+
+    occasion = (
+        Occasion.objects.select_for_update().select_related("organization").get(pk=occasion.pk)
+    )
+    refuse_if_sealed(occasion)
+    if occasion.status == Occasion.Status.NOT_PLAYED:
+        raise ValidationError("This day is recorded as not played: nothing of it is entered.")
+    sheets = _text(sheets, "sheets", "Name the control sheets being entered.")
+    reason = _text(reason, "reason", "Say why the night was not recorded live.")
+    if (starts_at is None) != (ends_at is None):
+        raise ValidationError("Give both the time the paper part starts and when it ends.")
+    now = timezone.now()
+    if starts_at is None:
+        scope = PaperRecord.Scope.WHOLE
+        if occasion.status != Occasion.Status.SCHEDULED:
+            raise ValidationError(
+                "Part of this night is already recorded: enter the part kept on paper, from "
+                "one time to another."
+            )
+    else:
+        scope = PaperRecord.Scope.PART
+        assert ends_at is not None
+        if timezone.is_naive(starts_at) or timezone.is_naive(ends_at):
+            raise ValidationError("Give the times with their time zone.")
+        if ends_at < starts_at:
+            raise ValidationError({"ends_at": "The paper part ends after it starts."})
+        if ends_at > now:
+            raise ValidationError({"ends_at": "A part of the night still to come is not paper."})
+        for moment in (starts_at, ends_at):
+            if not occasion.records_on(timezone.localtime(moment).date()):
+                raise ValidationError(
+                    f"{timezone.localtime(moment):%B %-d, %Y at %-I:%M %p} is not during the "
+                    f"occasion of {occasion.date:%A, %B %-d, %Y}."
+                )
+    record = PaperRecord.objects.create(
+        occasion=occasion,
+        scope=scope,
+        starts_at=starts_at,
+        ends_at=ends_at,
+        sheets=sheets,
+        reason=reason,
+        source=source,
+        file_name=file_name[:200],
+        entered_by=acting_user(by),
+        created_at=now,
+    )
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="occasions.paper_record.begun",
+        target=record,
+        new={
+            "scope": scope,
+            "starts_at": starts_at,
+            "ends_at": ends_at,
+            "sheets": sheets,
+            "reason": reason,
+            "source": source,
+            "file_name": record.file_name,
+        },
+    )
+    return record
