@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from decimal import Decimal
 from typing import Any
 
 from beano.rules.opening import ITEMS
@@ -516,6 +515,7 @@ def export(occasion: Occasion, *, with_tins: bool = False) -> dict[str, Any]:
         for r in occasion.raffles.select_related("permit").order_by("pk")
     ]
     data["closed_at"] = t(occasion.closed_at)
+    data["figures"] = summary_figures(occasion)
     return data
 
 
@@ -664,5 +664,16 @@ def _export_payout(payout: Payout, org_id: int, t: Any, with_tins: bool) -> dict
     return row
 
 
-def money_total(values: list[Decimal]) -> Decimal:
-    return sum(values, Decimal("0.00"))
+def summary_figures(occasion: Occasion) -> dict[str, Any]:
+    """The night's headline figures as dollar strings ("834.00"), from the report's figures."""
+    from reports.figures import compute_figures
+
+    f = compute_figures(occasion)
+    return {
+        "door_total": write_money(f["receipts"]["door_total"]),
+        "gross_receipts": write_money(f["receipts"]["gross_receipts"]),
+        "beano_tax": write_money(f["tax"]["tax"]),
+        "prizes_total": write_money(f["prizes"]["total"]),
+        "expenses_total": write_money(f["expenses"]["total"]),
+        "net_proceeds": write_money(f["net"]["net_proceeds"]),
+    }

@@ -1,0 +1,83 @@
+"""Record a night file (beano-night/1) through the same services and rules as the floor, all or
+nothing. On a refusal: each reason with its citation, nothing saved, exit status 2. A file that
+cannot be read: one line saying what and where, exit status 2."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import transaction
+
+from reports.night import engine, nightfile
+from reports.night.format import NightFormatError
+
+
+class DryRun(Exception):
+    """Raised to roll a dry run back once every act was accepted."""
+
+
+class Command(BaseCommand):
+    help = "Record a night file through the services and rules (docs/formats/night-file.md)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="The night file (JSON).")
+        parser.add_argument(
+            "--dry-run", action="store_true", help="Judge every act, then save nothing."
+        )
+        parser.add_argument(
+            "--json", action="store_true", help="Print the night's figures as JSON on success."
+        )
+        parser.add_argument("--by", help="The username who enters the night (else: system).")
+
+    def fail(self, message: str) -> None:
+        self.stderr.write(message)
+        sys.exit(2)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path = Path(options["file"])
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return self.fail(f"{path}: no such file.")
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            return self.fail(f"{path}: not a JSON file ({error}).")
+        by = None
+        if options["by"]:
+            by = get_user_model().objects.filter(username=options["by"]).first()
+            if by is None:
+                return self.fail(f"--by: no user {options['by']!r}.")
+        try:
+            night = nightfile.read(data)
+            engine.night_license(night.license)
+            with transaction.atomic():
+                occasion = engine.import_night(night=night, by=by, file_name=path.name)
+                figures = nightfile.summary_figures(occasion)
+                if options["dry_run"]:
+                    raise DryRun
+        except NightFormatError as error:
+            return self.fail(f"{path}: {error}")
+        except DryRun:
+            self._done(options, figures, f"{path}: every act accepted; nothing saved (dry run).")
+            return None
+        except ValidationError as error:
+            lines = [f"{path}: refused; nothing was saved."]
+            lines += [f"  {message}" for message in error.messages]
+            return self.fail("\n".join(lines))
+        self._done(options, figures, f"{path}: recorded as {occasion} (occasion {occasion.pk}).")
+        return None
+
+    def _done(self, options: dict[str, Any], figures: dict[str, Any], line: str) -> None:
+        if options["json"]:
+            self.stdout.write(json.dumps(figures, indent=2))
+        else:
+            self.stdout.write(line)
+            self.stdout.write(
+                "  gross receipts ${gross_receipts}, Beano tax ${beano_tax}, prizes "
+                "${prizes_total}, net proceeds ${net_proceeds}".format(**figures)
+            )
