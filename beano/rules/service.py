@@ -144,6 +144,7 @@ class atomic(ContextDecorator):
             self._inner.__exit__(exc_type, exc, tb)
         finally:
             _state.depth -= 1
-        if isinstance(exc, RuleViolation) and _state.depth == 0:
-            record_refusal(exc)
+        refused = exc if isinstance(exc, RuleViolation) else getattr(exc, "__cause__", None)
+        if isinstance(refused, RuleViolation) and _state.depth == 0:
+            record_refusal(refused)  # also when a caller explained it in an error of its own
         return False

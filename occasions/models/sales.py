@@ -31,7 +31,13 @@ class Sale(models.Model):
         help_text="961 CMR 3.04(5)(b): extras sold later against the player's paid admission.",
     )
     sold_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Who recorded the sale; empty for a tally imported from a night file, whose "
+        "provenance names the file.",
     )
     sold_at = models.DateTimeField()
     voided_at = models.DateTimeField(null=True, blank=True)
@@ -73,8 +79,11 @@ class Sale(models.Model):
                     & Q(void_reason="")
                 )
                 | (
-                    Q(voided_at__isnull=False, voided_by__isnull=False)
-                    & (Q(void_witness__isnull=False) | Q(void_witness_worker__isnull=False))
+                    Q(voided_at__isnull=False)
+                    & (
+                        Q(voided_by__isnull=False, void_witness__isnull=False)
+                        | Q(void_witness_worker__isnull=False)
+                    )
                     & ~Q(void_reason="")
                 ),
                 name="sale_void_complete",
@@ -181,7 +190,7 @@ class AttendanceAnnouncement(models.Model):
     players = models.PositiveIntegerField()
     announced_at = models.DateTimeField()
     announced_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
 
     def __str__(self) -> str:

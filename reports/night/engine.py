@@ -65,8 +65,8 @@ RANK = {
             "other_sale",
             "raffle",
             "police",
-            "sign_out",
             "close",
+            "sign_out",  # at the moment of the close, the close itself signs everyone out
         ]
     )
 }

@@ -12,8 +12,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandParser
-from django.db import transaction
 
+from beano import rules
 from reports.night import engine, nightfile
 from reports.night.format import NightFormatError
 
@@ -55,7 +55,7 @@ class Command(BaseCommand):
         try:
             night = nightfile.read(data)
             engine.night_license(night.license)
-            with transaction.atomic():
+            with rules.atomic():  # a refusal is logged after the rollback, as everywhere
                 occasion = engine.import_night(night=night, by=by, file_name=path.name)
                 figures = nightfile.summary_figures(occasion)
                 if options["dry_run"]:
