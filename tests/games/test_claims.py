@@ -580,3 +580,34 @@ def test_a_worker_records_claims_but_not_winners_or_payouts(client, tenant, winn
     client.force_login(tenant.worker)
     post = url("payout_record", org_id=tenant.organization.pk, **winner_kwargs)
     assert client.post(post, {}).status_code == 403
+
+
+# The hours in force judge every act of play (3.04(7))
+
+
+def _license_hours(game, start: dt.time, end: dt.time) -> None:
+    type(game.occasion.license).objects.filter(pk=game.occasion.license_id).update(
+        start_time=start, end_time=end
+    )
+
+
+def test_a_claim_after_the_license_hours_is_refused(game_in_play, tenant):
+    _license_hours(game_in_play, dt.time(18, 30), dt.time(22, 0))
+    with pytest.raises(rules.RuleViolation) as refused:
+        new_claim(game_in_play, tenant.member_in_charge, at=at_night(game_in_play.occasion, 22, 5))
+    assert {v.code for v in refused.value.violations} == {"H-7-LICENSE-HOURS"}
+    assert not Claim.objects.exists()
+    assert RefusedAction.objects.get().citations == "961 CMR 3.04(7)"
+
+
+def test_a_payout_after_the_license_hours_is_refused(winner, tenant):
+    _license_hours(winner.claim.game, dt.time(18, 30), dt.time(22, 0))
+    with pytest.raises(rules.RuleViolation) as refused:
+        payout_services.record_payout(
+            winner=winner,
+            by=tenant.member_in_charge,
+            verified_by=tenant.head,
+            at=at_night(winner.claim.game.occasion, 22, 30),
+        )
+    assert refused.value.citations == ["961 CMR 3.04(7)"]
+    assert not Payout.objects.exists()

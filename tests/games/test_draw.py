@@ -140,6 +140,27 @@ def test_no_ball_is_called_or_corrected_once_the_game_is_over(tenant, draw_game,
     assert ball_call.voided_at is None
 
 
+def test_a_ball_is_called_only_within_the_license_hours(tenant, draw_game, monkeypatch):
+    """3.04(7) judges every act of play, not only the start of a game: a ball keyed at 11:40 AM
+    (or after the close of the licensed hours) is refused, live and from paper alike."""
+    draw_game.occasion.license.__class__.objects.filter(pk=draw_game.occasion.license_id).update(
+        start_time=dt.time(18, 30), end_time=dt.time(22, 0)
+    )
+    before = _state()
+    with pytest.raises(RuleViolation) as refused:
+        services.record_ball_call(
+            game=draw_game, number=42, by=tenant.member_in_charge, at=at(draw_game.occasion, 22, 15)
+        )
+    assert {v.code for v in refused.value.violations} == {"H-7-LICENSE-HOURS"}
+    assert refused.value.citations == ["961 CMR 3.04(7)"]
+    assert _state() == before
+    assert RefusedAction.objects.get().action == "ball.call"
+    call = services.record_ball_call(
+        game=draw_game, number=42, by=tenant.member_in_charge, at=at(draw_game.occasion, 21, 59)
+    )
+    assert call.number == 42
+
+
 def test_a_call_is_not_recorded_before_the_one_before_it_or_the_games_start(tenant, draw_game):
     occasion = draw_game.occasion
     services.record_ball_call(game=draw_game, number=1, by=tenant.worker, at=at(occasion, 18, 58))

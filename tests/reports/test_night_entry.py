@@ -4,19 +4,21 @@ came from, and the known night's figures to the cent."""
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 from typing import Any
 
 import pytest
 
 from occasions.models import Occasion, PaperRecord, Sale
-from organizations.models import AuditEvent
+from organizations.models import AuditEvent, Person
 from reports.figures import compute_figures
 from reports.night import engine, nightfile
 from tests.reports.conftest import KNOWN
 from tests.reports.night_fixtures import known_night
 
 D = Decimal
+NIGHT_AFTER = dt.date(2026, 12, 10)
 
 
 def enter(tenant: Any, data: dict[str, Any]) -> Occasion:
@@ -202,3 +204,359 @@ def test_a_bad_file_gets_one_line_and_exit_2(db, tmp_path, content, says):
     assert status == 2 and out == ""
     assert says in err
     assert err.count("\n") <= 1 and "Traceback" not in err
+
+
+# Refusals after the fact, as of the moment stated ----------------------------------------------
+
+
+def refused(tenant: Any, data: dict[str, Any]) -> engine.NightRefused:
+    """Import ``data`` expecting a refusal; nothing of it saved."""
+    from games.models import Game
+
+    games = Game.objects.count()
+    with pytest.raises(engine.NightRefused) as error:
+        enter(tenant, data)
+    assert not PaperRecord.objects.exists() and not Sale.objects.exists()
+    assert Game.objects.count() == games
+    return error.value
+
+
+def codes(error: engine.NightRefused) -> dict[str, str]:
+    return {v.code: v.citation for v in error.error.violations}
+
+
+def test_a_ball_called_after_the_license_hours_is_refused(night_records, report_clock):
+    tenant = night_records
+    tenant.organization.licenses.update(start_time="18:30", end_time="22:00")
+    data = known_night(tenant.organization.licenses.get().number)
+    game = data["games"][2]
+    game.update(
+        started_at="21:50", balls=[{"ball": "B5", "at": "21:55"}, {"ball": "I20", "at": "22:15"}]
+    )
+    game.update(finished_at="22:20", claims=[])
+    error = refused(tenant, data)
+    assert codes(error) == {"H-7-LICENSE-HOURS": "961 CMR 3.04(7)"}
+    assert error.act.what == "ball 2 (20)" and "10:15 PM" in error.messages[0]
+
+
+def test_a_door_prize_over_the_aggregate_in_force_on_the_night_is_refused(
+    night_records, report_clock
+):
+    from beano.rules.models import LawLimit
+
+    tenant = night_records
+    report_clock(engine.fmt.parse_time("12:00", NIGHT_AFTER, "test"))
+    LawLimit.objects.create(
+        name="max_door_prizes_occasion",
+        value=Decimal("500.00"),
+        effective_from=NIGHT_AFTER,
+        source="A later amendment (test)",
+        status="verified",
+    )
+    data = known_night(tenant.organization.licenses.get().number)
+    data["door_prizes"][1]["value"] = "190.00"  # $215 in all: over the $200 of December 4
+    error = refused(tenant, data)
+    assert codes(error) == {"P-8E-DOOR-PRIZES": "961 CMR 3.04(8)(e)"}
+
+
+def test_a_worker_not_yet_on_the_list_that_day_is_refused(night_records, report_clock):
+    from tests.occasions.conftest import listed
+
+    tenant = night_records
+    report_clock(engine.fmt.parse_time("12:00", NIGHT_AFTER, "test"))
+    entry = listed(tenant, "Paul Late", ["floor_worker"], "P-11")
+    entry.added_on = NIGHT_AFTER
+    entry.save(update_fields=["added_on"])
+    data = known_night(tenant.organization.licenses.get().number)
+    data["workers"].append(
+        {"name": "Paul Late", "role": "floor_worker", "identification": "P-11", "in": "18:35"}
+    )
+    error = refused(tenant, data)
+    assert codes(error) == {"W-1B-ON-THE-LIST": "961 CMR 3.04(1)(b)"}
+    assert error.act.what == "Paul Late in"
+
+
+def test_a_sale_after_the_close_is_refused(night_records, report_clock):
+    tenant = night_records
+    data = known_night(tenant.organization.licenses.get().number)
+    data["door"]["tallies"].append({"at": "22:40", "lines": [{"category": "bonus", "quantity": 2}]})
+    error = refused(tenant, data)
+    assert codes(error) == {"C-4C-SOLD-DURING-OCCASION": "961 CMR 3.04(4)(c)"}
+
+
+def test_a_compensated_bookkeeper_cannot_verify_a_payout_on_paper(night_records, report_clock):
+    tenant = night_records
+    data = known_night(tenant.organization.licenses.get().number)
+    data["games"][0]["claims"][0]["payout"]["verified_by"] = "Karen Pacheco"
+    error = refused(tenant, data)
+    assert codes(error) == {"C-6E-PAYOUT-VERIFIED": "961 CMR 3.04(6)(e)"}
+    assert "3.04(1)(g)" in error.messages[0]
+
+
+def test_a_void_witness_who_had_left_the_floor_is_refused(night_records, report_clock):
+    tenant = night_records
+    data = known_night(tenant.organization.licenses.get().number)
+    data["door"]["voids"][0].update(at="22:10", witness="Anne Sullivan")  # out at 10:00 PM
+    error = refused(tenant, data)
+    assert codes(error) == {"C-4D2-VOID-WITNESSED": "961 CMR 3.04(4)(d)"}
+    assert "not signed in on the floor" in error.messages[0]
+
+
+def test_a_listed_worker_wins_only_under_the_directors_authorization(night_records, report_clock):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from games.models import Winner
+    from organizations.models import DirectorAuthorization
+
+    tenant = night_records
+    data = known_night(tenant.organization.licenses.get().number)
+    data["games"][0]["claims"][0].update(player="Mary Gallagher", person="Mary Gallagher")
+    data["games"][0]["claims"][0]["payout"]["paid_by"] = "Linda Souza"
+    error = refused(tenant, data)
+    assert codes(error) == {"W-1H-WORKER-PLAYS": "961 CMR 3.04(1)(h)"}
+
+    DirectorAuthorization.objects.create(
+        organization=tenant.organization,
+        kind="1h_worker_player",
+        person=Person.objects.get(legal_name="Mary Gallagher"),
+        reference_number="MSLC-1H-0007",
+        subject="Mary Gallagher may play",
+        valid_from=dt.date(2026, 1, 1),
+        valid_to=dt.date(2026, 12, 31),
+        document=SimpleUploadedFile("letter.pdf", b"%PDF-1.4 letter", "application/pdf"),
+    )
+    occasion = enter(tenant, data)
+    winner = Winner.objects.get(claim__game__occasion=occasion, player_name="Mary Gallagher")
+    assert winner.authorization.reference_number == "MSLC-1H-0007"
+
+
+def test_a_card_is_attested_on_paper_only_when_the_balls_were_not_entered(
+    night_records, report_clock
+):
+    tenant = night_records
+    data = known_night(tenant.organization.licenses.get().number)
+    data["games"][0]["balls"] = ["B5", "I20", "N35", "G50", "O65"]
+    error = refused(tenant, data)
+    assert "give the winning card's numbers" in error.messages[0]
+    data["games"][0]["claims"][0]["card"] = {"B1": 5, "I1": 20, "N1": 35, "G1": 50, "O1": 65}
+    occasion = enter(tenant, data)
+    card = occasion.games.get(number=1).claims.get().card_verifications.get()
+    assert card.valid and not card.attested_on_paper
+
+
+# A mixed night: live, an outage kept on paper and entered when the Wi-Fi came back, live ---------
+
+
+def test_a_mixed_night_gives_the_known_figures_and_marks_only_the_outage(
+    night_records, occasion, report_clock
+):
+    from beano.rules.claims import Witness
+    from beano.rules.opening import CHECKLIST
+    from games import claims_services, draw_services
+    from games import program_services as program
+    from games.claims_services import PlayerEntry
+    from games.models import Arrangement, Game
+    from occasions import extras_services, floor_services, paper, raffle_services
+    from occasions import services as occasion_services
+    from occasions.models import PriceListItem
+    from occasions.sales_services import (
+        record_sale,
+        start_second_half,
+        void_sale,
+    )
+    from reports.night import format as fmt
+    from tests.conftest import SAMPLE_PRICES
+    from tests.reports.conftest import at
+
+    tenant = night_records
+    mic = tenant.member_in_charge
+    crew = {e.person.legal_name: e for e in tenant.organization.worker_lists.get().entries.all()}
+
+    def live(hour: int, minute: int) -> None:
+        report_clock(at(hour, minute))
+
+    # Live, from 6:30 PM.
+    live(18, 30)
+    occasion_services.set_price_list(occasion=occasion, items=SAMPLE_PRICES, by=mic)
+    roles = {
+        "Linda Souza": "member_in_charge",
+        "Robert Medeiros": "gross_receipts",
+        "Karen Pacheco": "bookkeeper",
+        "Mary Gallagher": "seller",
+        "Anne Sullivan": "member_in_charge",
+    }
+    for name, role in roles.items():
+        entry = crew[name]
+        floor_services.sign_in_worker(
+            occasion=occasion, entry=entry, role=role, identification=entry.identification, by=mic
+        )
+    single_line = Arrangement.objects.get(code="single_line")
+    for number, half, kind, part in (
+        (1, 1, "regular", ("cash", "50.00", "", False)),
+        (2, 1, "regular", ("merchandise", "30.00", "Toaster", False)),
+        (3, 2, "special", ("merchandise", "80.00", "Donated quilt", True)),
+    ):
+        game = program.add_game(occasion=occasion, number=number, half=half, kind=kind, by=mic)
+        program.add_prize_part(
+            game=game,
+            arrangement=single_line,
+            kind=part[0],
+            amount=Decimal(part[1]),
+            description=part[2],
+            donated=part[3],
+            is_bonus=False,
+            by=mic,
+        )
+    live(18, 40)
+    for item in CHECKLIST:
+        floor_services.confirm_check(occasion=occasion, item=item.code, by=mic)
+    live(18, 45)
+    floor_services.open_occasion(occasion=occasion, by=mic)
+    live(18, 46)
+    extras_services.announce_varying_prizes(
+        occasion=occasion,
+        persons_entitled_to_play=100,
+        prizes_announced="Regular games $50 with 100 players or more",
+        applies_to_all_games=True,
+        refunds_offered=True,
+        by=mic,
+    )
+    live(18, 50)
+    items = {i.category: i for i in PriceListItem.objects.filter(occasion=occasion)}
+    record_sale(
+        occasion=occasion,
+        lines=[(items["admission"], 1), (items["extra_regular"], 50), (items["bonus"], 40)],
+        admission_receipt=None,
+        by=mic,
+    )
+    record_sale(
+        occasion=occasion,
+        lines=[(items["admission"], 1), (items["special"], 60), (items["winner_take_all"], 30)],
+        admission_receipt=None,
+        by=mic,
+    )
+    wrong = record_sale(
+        occasion=occasion, lines=[(items["admission"], 1)], admission_receipt=None, by=mic
+    )
+    live(18, 55)
+    void_sale(sale=wrong, reason="Rung twice", witness=tenant.head, by=mic)
+
+    # The Wi-Fi dropped from 7:00 to 8:00 PM; the hall went on on paper. At 8:02 the member in
+    # charge enters the sheets of that hour.
+    live(20, 2)
+    record = paper.begin(
+        occasion=occasion,
+        sheets="Door tally 7-8 PM, game sheets 1 and 2",
+        reason="The hall's Wi-Fi dropped",
+        starts_at=at(19, 0),
+        ends_at=at(20, 0),
+        by=mic,
+    )
+    outage = nightfile.read(known_night(occasion.license.number))
+    outage = fmt.Night(
+        license=outage.license,
+        date=outage.date,
+        door=(fmt.DoorTally(at=at(19, 0), lines=(fmt.CountLine("admission", quantity=98),)),),
+        games=outage.games[:2],
+        door_prizes=outage.door_prizes,
+        refunds=outage.refunds,
+        charity_sales=outage.charity_sales,
+    )
+    state = engine.Night(occasion=occasion, by=mic, record=record)
+    state.refresh()
+    engine.run(
+        state,
+        engine.door_acts(outage.door, ())
+        + [a for sheet in outage.games for a in engine.game_acts(sheet)]
+        + engine.extras_acts(outage)
+        + engine.attendance_acts(95, at(20, 0), None),
+    )
+
+    # Live again.
+    live(20, 5)
+    start_second_half(occasion=occasion, by=mic)
+    game3 = Game.objects.get(occasion=occasion, number=3)
+    live(20, 6)
+    program.announce_prize_part(part=game3.parts.get(), by=mic)
+    program.confirm_balls(game=game3, by=mic)
+    live(20, 10)
+    program.start_game(game=game3, by=mic)
+    for minute, ball in zip(range(11, 16), (5, 20, 35, 50, 65), strict=True):
+        live(20, minute)
+        draw_services.record_ball_call(game=game3, number=ball, by=mic)
+    live(20, 30)
+    claim = claims_services.record_claim(
+        game=game3,
+        part=game3.parts.get(),
+        ball_in_hand=None,
+        calling_begun=False,
+        player_name="Cy Gift",
+        table="4",
+        by=mic,
+    )
+    claims_services.verify_card(
+        claim=claim,
+        numbers={"B1": 5, "I1": 20, "N1": 35, "G1": 50, "O1": 65},
+        witnesses=[Witness("Joe Player", "9")],
+        by=mic,
+    )
+    claims_services.record_winners(claims=[claim], players=[PlayerEntry("Cy Gift")], by=mic)
+    live(20, 35)
+    program.finish_game(game=game3, by=mic)
+    live(21, 0)
+    raffle_services.redeem_charity_ticket(
+        occasion=occasion,
+        serial_number="CG-1",
+        prize_amount=Decimal("10.00"),
+        redeemed_on=occasion.date,
+        by=mic,
+    )
+    extras_services.record_police_detail(
+        occasion=occasion,
+        officer_name="Officer Dana",
+        department_town="Fairhaven",
+        hours=Decimal("4.00"),
+        hourly_rate=Decimal("50.00"),
+        by=mic,
+    )
+    live(22, 30)
+    floor_services.close_occasion(occasion=occasion, by=mic)
+
+    occasion.refresh_from_db()
+    f = compute_figures(occasion)
+    assert f["receipts"]["door_total"] == KNOWN["door_total"]
+    assert f["receipts"]["gross_receipts"] == KNOWN["gross"]
+    assert f["tax"]["tax"] == KNOWN["tax"]
+    assert f["prizes"]["total"] == KNOWN["prizes_total"]
+    assert f["prizes"]["expensed"] == KNOWN["prizes_expensed"]
+    assert f["net"]["net_proceeds"] == KNOWN["net_before_entered_expenses"]
+    from_paper = AuditEvent.objects.exclude(provenance={}).values_list("action", flat=True)
+    assert "games.ball.called" not in set(from_paper)  # game 3 was live
+    assert {"occasions.door_tally.recorded", "games.payout.recorded"} <= set(from_paper)
+    assert occasion.paper_records.get().period_label == "From 7:00 PM to 8:00 PM"
+
+
+def test_an_act_outside_the_paper_period_is_refused(night_records, occasion, report_clock):
+    from occasions import paper
+    from reports.night import format as fmt
+    from tests.conftest import open_for_tests
+    from tests.reports.conftest import at
+
+    tenant = night_records
+    open_for_tests(occasion)
+    record = paper.begin(
+        occasion=occasion,
+        sheets="Door tally",
+        reason="Paper door",
+        starts_at=at(19, 0),
+        ends_at=at(20, 0),
+        by=tenant.bookkeeper,
+    )
+    state = engine.Night(occasion=occasion, by=tenant.bookkeeper, record=record)
+    state.refresh()
+    tally = fmt.DoorTally(at=at(20, 30), lines=(fmt.CountLine("admission", quantity=3),))
+    with pytest.raises(engine.NightRefused) as error:
+        engine.run(state, engine.door_acts((tally,), ()))
+    assert codes(error.value) == {"R-305-1A-PAPER-PERIOD": "961 CMR 3.05(1)(a)"}
+    assert "outside the part of the night being entered from paper" in error.value.messages[0]
+    assert not Sale.objects.exists()
