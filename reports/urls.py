@@ -1,6 +1,7 @@
 from django.urls import path
 
 from reports import views
+from reports.night import views as night_views
 
 ORG = "org/<int:org_id>/"
 OCC = ORG + "occasions/<int:pk>/"
@@ -19,6 +20,10 @@ urlpatterns = [
         views.remove_expense,
         name="report_remove_expense",
     ),
+    path(OCC + "paper/", night_views.paper_home, name="paper_home"),
+    path(OCC + "paper/games/", night_views.paper_games, name="paper_games"),
+    path(OCC + "paper/games/<int:number>/", night_views.paper_game, name="paper_game"),
+    path(OCC + "paper/<slug:section>/", night_views.paper_section, name="paper_section"),
     path(OCC + "report/", views.report_versions, name="report_versions"),
     path(OCC + "report/file/", views.file_report, name="report_file"),
     path(OCC + "report/amend/", views.open_amendment, name="report_open_amendment"),

@@ -423,6 +423,18 @@ def presence_kwargs(presence: Any) -> dict[str, int]:
     return {"pk": presence.occasion_id, "presence_pk": presence.pk}
 
 
+@pytest.fixture
+def paper_section_kwargs(occasion: Any) -> dict[str, Any]:
+    """A control-sheet entry page of ``occasion``: its door tally."""
+    return {"pk": occasion.pk, "section": "door"}
+
+
+@pytest.fixture
+def paper_game_kwargs(program_game: Any) -> dict[str, Any]:
+    """The control-sheet entry page of ``program_game``'s sheet."""
+    return {"pk": program_game.occasion_id, "number": program_game.number}
+
+
 #: The progressive series of shared/SAMPLE-NIGHT.md, game 13.
 SAMPLE_JACKPOT_RULES = (
     "Coverall within 52 numbers: $1,500 now, +$100 each week it is not won, up to $3,000; "

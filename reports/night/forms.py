@@ -1,0 +1,711 @@
+"""The control-sheet entry pages' forms: what each sheet says, in its order and words. They only
+shape input into the night format's rows (``reports.night.format``); the engine records them
+through the floor's services and the rules judge each act as of the moment written on the sheet.
+
+A time is typed as on the sheet, "19:05" or "7:05 PM"; one before 6:00 AM is the morning after."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+
+from beano.rules.opening import CHECKLIST
+from beano.rules.prohibited import RafflePrizeKind, SaleKind
+from beano.rules.workers import WorkerRole
+from games.models import Arrangement, Game, PrizePart
+from occasions.models import Occasion, PriceListItem, WorkerPresence
+from organizations.models import WorkerListEntry
+from reports.night import format as fmt
+
+#: A time before this is the morning after the night (a night that runs past midnight).
+MORNING_AFTER_BEFORE = dt.time(6, 0)
+CLOCK = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*([AaPp]\.?[Mm]\.?)?\s*$")
+SERIALS = re.compile(r"^[\d,\s]*$")
+MONEY = re.compile(r"^\s*\$?\s*(\d{1,7}(?:\.\d{1,2})?)\s*$")
+TIME_HELP = "As on the sheet, e.g. 19:05 or 7:05 PM; before 6:00 AM is the morning after."
+
+
+def moment(occasion: Occasion, value: dt.time) -> dt.datetime:
+    """The sheet's time of day on the occasion's night."""
+    day = occasion.date + dt.timedelta(days=1 if value < MORNING_AFTER_BEFORE else 0)
+    return timezone.make_aware(dt.datetime.combine(day, value))
+
+
+class SheetTimeField(forms.CharField):
+    """A time of the night as the sheet writes it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 12)
+        kwargs.setdefault("help_text", TIME_HELP)
+        super().__init__(**kwargs)
+        self.widget.attrs.update({"inputmode": "numeric", "placeholder": "19:05", "size": 8})
+
+    def clean(self, value: Any) -> dt.time | None:  # type: ignore[override]
+        text = super().clean(value)
+        if not text:
+            return None
+        match = CLOCK.match(text)
+        if match is None:
+            raise forms.ValidationError("Write the time as 19:05 or 7:05 PM.")
+        hour, minute, second = int(match[1]), int(match[2] or 0), int(match[3] or 0)
+        if match[4]:
+            if not 1 <= hour <= 12:
+                raise forms.ValidationError("With AM or PM the hour is 1 to 12.")
+            hour = hour % 12 + (12 if match[4][0].lower() == "p" else 0)
+        if hour > 23 or minute > 59 or second > 59:
+            raise forms.ValidationError("That is not a time of day.")
+        return dt.time(hour, minute, second)
+
+
+class MoneyField(forms.CharField):
+    """Dollars and cents, ASCII digits, at most two decimals."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 14)
+        super().__init__(**kwargs)
+        self.widget.attrs.update({"inputmode": "decimal", "size": 9})
+
+    def clean(self, value: Any) -> Decimal | None:  # type: ignore[override]
+        text = super().clean(value)
+        if not text:
+            return None
+        match = MONEY.match(text)
+        if match is None:
+            raise forms.ValidationError("Write dollars and cents, e.g. 25.00.")
+        return Decimal(match[1]).quantize(Decimal("0.01"))
+
+
+def count_field(label: str = "", **kwargs: Any) -> forms.IntegerField:
+    kwargs.setdefault("required", False)
+    field = forms.IntegerField(label=label, min_value=0, max_value=99_999, **kwargs)
+    field.widget.attrs.update({"inputmode": "numeric", "size": 6})
+    return field
+
+
+def _serials(text: str) -> tuple[int, ...]:
+    if not SERIALS.match(text or ""):
+        raise forms.ValidationError("List the serials not sold as numbers, e.g. 1050, 1077.")
+    return tuple(int(n) for n in re.split(r"[,\s]+", text.strip()) if n)
+
+
+# Beginning: which part of the night comes from paper ---------------------------------------------
+
+
+class BeginForm(forms.Form):
+    scope = forms.ChoiceField(
+        label="What is entered from paper",
+        choices=[
+            ("whole", "The whole night (nothing of it was recorded live)"),
+            ("part", "Part of the night (an outage, a paper door): from one time to another"),
+        ],
+        widget=forms.RadioSelect,
+    )
+    starts_at = SheetTimeField(label="From", required=False)
+    ends_at = SheetTimeField(label="To", required=False)
+    sheets = forms.CharField(
+        label="Control sheets entered",
+        max_length=300,
+        help_text="As they are filed for inspection, e.g. door tally, game sheets 1–12, payouts.",
+    )
+    reason = forms.CharField(
+        label="Why the night was not recorded live", max_length=300, help_text="E.g. Wi-Fi down."
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("scope") == "part" and not (data.get("starts_at") and data.get("ends_at")):
+            raise forms.ValidationError("Give the time the paper part starts and when it ends.")
+        return data
+
+
+# The sign-in sheet ----------------------------------------------------------------------------
+
+
+class WorkerRowForm(forms.Form):
+    entry = forms.ModelChoiceField(
+        label="Worker", queryset=WorkerListEntry.objects.none(), required=False
+    )
+    role = forms.ChoiceField(label="Role", choices=[("", "—"), *WorkerRole.choices], required=False)
+    identification = forms.CharField(label="ID shown", max_length=60, required=False)
+    signed_in = SheetTimeField(label="Time in", required=False)
+
+    def __init__(self, *args: Any, entries: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["entry"].queryset = (
+            entries if entries is not None else self.fields["entry"].queryset
+        )
+        self.fields["entry"].label_from_instance = lambda e: e.person.legal_name
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        filled = [data.get(k) for k in ("entry", "role", "signed_in")]
+        if any(filled) and not all(filled):
+            raise forms.ValidationError("Give the worker, their role and the time in.")
+        return data
+
+    def row(self, occasion: Occasion) -> fmt.WorkerRow | None:
+        data = self.cleaned_data
+        if not data.get("entry"):
+            return None
+        return fmt.WorkerRow(
+            name=data["entry"].person.legal_name,
+            role=data["role"],
+            identification=data.get("identification", ""),
+            signed_in=moment(occasion, data["signed_in"]),
+        )
+
+
+class RowForm(forms.Form):
+    """A row of a sheet's table: blank rows are skipped; a row begun needs its ``needs``."""
+
+    key = ""
+    needs: tuple[str, ...] = ()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get(self.key) not in (None, ""):
+            missing = [
+                str(self.fields[n].label).lower() for n in self.needs if data.get(n) in (None, "")
+            ]
+            if missing:
+                raise forms.ValidationError("Also give: " + ", ".join(missing) + ".")
+        return data
+
+    @property
+    def filled(self) -> bool:
+        return self.cleaned_data.get(self.key) not in (None, "")
+
+
+# The price list and the program ----------------------------------------------------------------
+
+
+class PriceRowForm(RowForm):
+    key = "label"
+    needs = ("category", "price")
+
+    category = forms.ChoiceField(
+        label="Category", choices=[("", "—"), *PriceListItem.Category.choices], required=False
+    )
+    label = forms.CharField(label="As posted", max_length=100, required=False)
+    price = MoneyField(label="Price ($)", required=False)
+    package_contents = forms.CharField(label="Package contents", max_length=200, required=False)
+
+    def row(self, occasion: Occasion) -> fmt.PriceRow | None:
+        d = self.cleaned_data
+        if not self.filled:
+            return None
+        return fmt.PriceRow(d["category"], d["label"], d["price"], d.get("package_contents", ""))
+
+
+class ProgramRowForm(RowForm):
+    """One prize of one game, as the game sheet's heading gives it; a game of several prizes
+    takes one row for each, in order."""
+
+    key = "number"
+    needs = ("half", "kind", "arrangement", "amount")
+
+    number = forms.IntegerField(label="Game", min_value=1, max_value=99, required=False)
+    half = forms.TypedChoiceField(
+        label="Half", choices=[("", "—"), (1, "1"), (2, "2")], coerce=int, required=False
+    )
+    kind = forms.ChoiceField(label="Kind", choices=[("", "—"), *Game.Kind.choices], required=False)
+    arrangement = forms.ModelChoiceField(
+        label="Arrangement", queryset=Arrangement.objects.all(), required=False
+    )
+    prize_kind = forms.ChoiceField(
+        label="Prize", choices=PrizePart.Kind.choices, initial="cash", required=False
+    )
+    amount = MoneyField(label="Amount or value ($)", required=False)
+    description = forms.CharField(label="Merchandise", max_length=200, required=False)
+    donated = forms.BooleanField(label="Donated", required=False)
+    bonus = forms.BooleanField(label="Bonus prize", required=False)
+
+
+def program_sheets(rows: list[dict[str, Any]]) -> list[fmt.GameSheet]:
+    """The program rows grouped into games, prizes in the order typed."""
+    games: dict[int, list[dict[str, Any]]] = {}
+    for d in rows:
+        games.setdefault(d["number"], []).append(d)
+    sheets = []
+    for number, parts in games.items():
+        first = parts[0]
+        sheets.append(
+            fmt.GameSheet(
+                number=number,
+                half=first["half"],
+                kind=first["kind"],
+                parts=tuple(
+                    fmt.Part(
+                        arrangement=d["arrangement"].code,
+                        kind=d.get("prize_kind") or "cash",
+                        amount=d["amount"],
+                        description=d.get("description", ""),
+                        donated=bool(d.get("donated")),
+                        bonus=bool(d.get("bonus")),
+                    )
+                    for d in parts
+                ),
+            )
+        )
+    return sheets
+
+
+# The opening checklist ------------------------------------------------------------------------
+
+
+class OpeningForm(forms.Form):
+    items = forms.MultipleChoiceField(
+        label="Items checked on the sheet",
+        choices=[(i.code, f"{i.title} ({i.citation.removeprefix('961 CMR ')})") for i in CHECKLIST],
+        widget=forms.CheckboxSelectMultiple,
+        initial=[i.code for i in CHECKLIST],
+        required=False,
+    )
+    checked_at = SheetTimeField(label="Checklist confirmed at", required=False)
+    opened_at = SheetTimeField(label="Occasion opened at", required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("items") and not data.get("checked_at"):
+            raise forms.ValidationError("Give the time the checklist was confirmed.")
+        if not data.get("items") and not data.get("opened_at"):
+            raise forms.ValidationError("Tick the items checked, or give the opening time.")
+        return data
+
+
+# The door tally -------------------------------------------------------------------------------
+
+
+class DoorForm(forms.Form):
+    """One row per posted item: a count, or the first and last serial sold and those not sold."""
+
+    counted_at = SheetTimeField(label="Counted at (the time on the tally)")
+
+    def __init__(self, *args: Any, items: list[PriceListItem], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.items = items
+        for item in items:
+            self.fields[f"qty_{item.pk}"] = count_field("Quantity")
+            self.fields[f"first_{item.pk}"] = count_field("First serial")
+            self.fields[f"last_{item.pk}"] = count_field("Last serial")
+            self.fields[f"excluded_{item.pk}"] = forms.CharField(
+                label="Serials not sold", required=False, max_length=300
+            )
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "item": item,
+                "qty": self[f"qty_{item.pk}"],
+                "first": self[f"first_{item.pk}"],
+                "last": self[f"last_{item.pk}"],
+                "excluded": self[f"excluded_{item.pk}"],
+            }
+            for item in self.items
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for item in self.items:
+            try:
+                data[f"excluded_{item.pk}"] = _serials(data.get(f"excluded_{item.pk}", ""))
+            except forms.ValidationError as error:
+                self.add_error(f"excluded_{item.pk}", error)
+        return data
+
+    def tally(self, occasion: Occasion) -> fmt.DoorTally | None:
+        data = self.cleaned_data
+        lines = []
+        for item in self.items:
+            qty, first, last = (data.get(f"{k}_{item.pk}") for k in ("qty", "first", "last"))
+            if qty is None and first is None and last is None:
+                continue
+            lines.append(
+                fmt.CountLine(
+                    category=item.category,
+                    quantity=qty,
+                    first_serial=first,
+                    last_serial=last,
+                    excluded=data.get(f"excluded_{item.pk}", ()),
+                )
+            )
+        if not lines:
+            return None
+        return fmt.DoorTally(at=moment(occasion, data["counted_at"]), lines=tuple(lines))
+
+
+class VoidRowForm(forms.Form):
+    category = forms.ChoiceField(label="Category", required=False)
+    quantity = count_field("Quantity")
+    reason = forms.CharField(label="Reason", max_length=300, required=False)
+    witness = forms.ModelChoiceField(
+        label="Witness (signed)", queryset=WorkerPresence.objects.none(), required=False
+    )
+    sold_at = SheetTimeField(label="Sold at", required=False)
+    voided_at = SheetTimeField(label="Voided at", required=False)
+
+    def __init__(self, *args: Any, items: Any = (), presences: Any = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["category"].choices = [("", "—")] + [(i.category, i.label) for i in items]
+        if presences is not None:
+            self.fields["witness"].queryset = presences
+        self.fields["witness"].label_from_instance = lambda p: p.entry.person.legal_name
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        keys = ("category", "quantity", "reason", "witness", "voided_at")
+        if any(data.get(k) for k in keys) and not all(data.get(k) for k in keys):
+            raise forms.ValidationError(
+                "A void needs its category, quantity, reason, witness and the time voided."
+            )
+        return data
+
+    def void(self, occasion: Occasion) -> fmt.DoorVoid | None:
+        data = self.cleaned_data
+        if not data.get("category"):
+            return None
+        sold = data.get("sold_at") or data["voided_at"]
+        return fmt.DoorVoid(
+            at=moment(occasion, data["voided_at"]),
+            sold_at=moment(occasion, sold),
+            lines=(fmt.CountLine(data["category"], quantity=data["quantity"]),),
+            reason=data["reason"],
+            witness=data["witness"].entry.person.legal_name,
+        )
+
+
+# Attendance ---------------------------------------------------------------------------------
+
+
+class AttendanceSheetForm(forms.Form):
+    players = forms.IntegerField(label="Players announced", min_value=0, max_value=100_000)
+    announced_at = SheetTimeField(label="Announced at")
+    second_half_at = SheetTimeField(label="Second half started at", required=False)
+
+
+# A game sheet ---------------------------------------------------------------------------------
+
+
+class GameSheetForm(forms.Form):
+    announced_at = SheetTimeField(label="Prize and pattern announced at", required=False)
+    balls_checked_at = SheetTimeField(label="75 balls checked at", required=False)
+    started_at = SheetTimeField(label="Game started at", required=False)
+    balls = forms.CharField(
+        label="Balls called, in order (optional)",
+        required=False,
+        max_length=600,
+        help_text="E.g. B5 I20 N35 … — with them, the winning card's numbers are checked.",
+    )
+    winners_at = SheetTimeField(label="Winners recorded at", required=False)
+    finished_at = SheetTimeField(label="Game finished at", required=False)
+
+    def clean_balls(self) -> tuple[fmt.Ball, ...]:
+        from reports.night.nightfile import _ball
+
+        text = self.cleaned_data.get("balls", "")
+        balls = []
+        for i, token in enumerate(re.split(r"[,\s]+", text.strip())):
+            if not token:
+                continue
+            try:
+                balls.append(_ball(token, f"ball {i + 1}", dt.date.today()))
+            except fmt.NightFormatError:
+                raise forms.ValidationError(f"{token!r} is not a ball: write B5 or 42.") from None
+        return tuple(balls)
+
+
+class ClaimRowForm(forms.Form):
+    part = forms.TypedChoiceField(label="Prize", coerce=int, required=False)
+    claimed_at = SheetTimeField(label="Claimed at", required=False)
+    player = forms.CharField(label="Player", max_length=200, required=False)
+    table = forms.CharField(label="Table", max_length=40, required=False)
+    ball_in_hand = forms.IntegerField(
+        label="Ball in the caller's hand", min_value=1, max_value=75, required=False
+    )
+    calling_begun = forms.BooleanField(label="Its calling had begun", required=False)
+    witness = forms.CharField(label="Witness at another table", max_length=200, required=False)
+    witness_table = forms.CharField(label="Their table", max_length=40, required=False)
+    card = forms.CharField(
+        label="Card numbers read (when the balls are entered)",
+        required=False,
+        max_length=400,
+        help_text="By square, e.g. B1=5 I1=20 N1=35 G1=50 O1=65.",
+    )
+    won = forms.BooleanField(label="Winner", required=False, initial=True)
+    paid_by = forms.ModelChoiceField(
+        label="Paid by (signed)", queryset=WorkerPresence.objects.none(), required=False
+    )
+    verified_by = forms.ModelChoiceField(
+        label="Verified by (signed)", queryset=WorkerPresence.objects.none(), required=False
+    )
+    paid_at = SheetTimeField(label="Paid at", required=False)
+    w2g_legal_name = forms.CharField(label="W-2G: legal name", max_length=200, required=False)
+    w2g_address = forms.CharField(label="W-2G: address", max_length=300, required=False)
+    w2g_tin = forms.CharField(label="W-2G: TIN", max_length=20, required=False)
+    w2g_backup = forms.BooleanField(label="W-2G: no TIN, backup withholding", required=False)
+    w2g_id1 = forms.CharField(
+        label="W-2G: first ID (kind and number)", max_length=120, required=False
+    )
+    w2g_id2 = forms.CharField(
+        label="W-2G: second ID (kind and number)", max_length=120, required=False
+    )
+
+    def __init__(self, *args: Any, parts: Any = (), presences: Any = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["part"].choices = [("", "—")] + [
+            (p.order, f"{p.order}: {p.arrangement.name}, ${p.amount:,.2f}") for p in parts
+        ]
+        for name in ("paid_by", "verified_by"):
+            if presences is not None:
+                self.fields[name].queryset = presences
+            self.fields[name].label_from_instance = lambda p: p.entry.person.legal_name
+
+    def clean_card(self) -> dict[str, int] | None:
+        text = self.cleaned_data.get("card", "").strip()
+        if not text:
+            return None
+        card = {}
+        for token in re.split(r"[,\s]+", text):
+            match = re.match(r"^([BINGObingo][1-5])=(\d{1,2})$", token)
+            if match is None:
+                raise forms.ValidationError(f"{token!r}: write each square as B1=5.")
+            card[match[1].upper()] = int(match[2])
+        return card
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        started = data.get("player") or data.get("claimed_at") or data.get("part")
+        if started and not (data.get("part") and data.get("claimed_at")):
+            raise forms.ValidationError("A claim needs its prize and the time it was made.")
+        paying = data.get("paid_by") or data.get("verified_by") or data.get("paid_at")
+        if paying and not (data.get("paid_by") and data.get("verified_by") and data.get("paid_at")):
+            raise forms.ValidationError(
+                "A payout needs who paid, who verified (as signed) and the time."
+            )
+        return data
+
+    def claim(self, occasion: Occasion) -> fmt.ClaimRow | None:
+        data = self.cleaned_data
+        if not data.get("part"):
+            return None
+        payout = None
+        if data.get("paid_by"):
+            w2g = None
+            if data.get("w2g_legal_name") or data.get("w2g_tin") or data.get("w2g_backup"):
+                id1 = (data.get("w2g_id1") or "").partition(" ")
+                id2 = (data.get("w2g_id2") or "").partition(" ")
+                w2g = {
+                    "legal_name": data.get("w2g_legal_name", ""),
+                    "address": data.get("w2g_address", ""),
+                    "tin": data.get("w2g_tin", ""),
+                    "backup_withholding": bool(data.get("w2g_backup")),
+                    "id1_kind": id1[0],
+                    "id1_number": id1[2],
+                    "id2_kind": id2[0],
+                    "id2_number": id2[2],
+                }
+            payout = fmt.Payment(
+                at=moment(occasion, data["paid_at"]),
+                paid_by=data["paid_by"].entry.person.legal_name,
+                verified_by=data["verified_by"].entry.person.legal_name,
+                w2g=w2g,
+            )
+        witness = data.get("witness", "").strip()
+        return fmt.ClaimRow(
+            part=data["part"],
+            at=moment(occasion, data["claimed_at"]),
+            player=data.get("player", ""),
+            table=data.get("table", ""),
+            ball_in_hand=data.get("ball_in_hand"),
+            calling_begun=bool(data.get("calling_begun")),
+            won=bool(data.get("won")),
+            card=data.get("card"),
+            witnesses=((witness, data.get("witness_table", "")),) if witness else (),
+            payout=payout,
+        )
+
+
+# Extras ---------------------------------------------------------------------------------------
+
+
+class DoorPrizeRowForm(RowForm):
+    key = "description"
+    needs = ("value", "at")
+    description = forms.CharField(label="Door prize", max_length=200, required=False)
+    value = MoneyField(label="Value ($)", required=False)
+    donated = forms.BooleanField(label="Donated", required=False)
+    winner = forms.CharField(label="Winner", max_length=200, required=False)
+    at = SheetTimeField(label="Awarded at", required=False)
+
+    def row(self, occasion: Occasion) -> fmt.DoorPrizeRow | None:
+        d = self.cleaned_data
+        if not self.filled:
+            return None
+        return fmt.DoorPrizeRow(
+            at=moment(occasion, d["at"]),
+            description=d["description"],
+            value=d["value"],
+            donated=bool(d.get("donated")),
+            winner=d.get("winner", ""),
+        )
+
+
+class RefundRowForm(RowForm):
+    key = "player"
+    needs = ("amount", "at")
+    player = forms.CharField(
+        label="Refunded to (receipt or player)", max_length=100, required=False
+    )
+    amount = MoneyField(label="Amount ($)", required=False)
+    at = SheetTimeField(label="At", required=False)
+
+    def row(self, occasion: Occasion) -> fmt.RefundRow | None:
+        d = self.cleaned_data
+        if not self.filled:
+            return None
+        return fmt.RefundRow(
+            at=moment(occasion, d["at"]), amount=d["amount"], player_reference=d["player"]
+        )
+
+
+class CharityRowForm(RowForm):
+    key = "serial_number"
+    needs = ("game_name", "quantity", "price", "at")
+    game_name = forms.CharField(label="Charity game", max_length=100, required=False)
+    serial_number = forms.CharField(label="Serial", max_length=40, required=False)
+    quantity = count_field("Tickets sold")
+    price = MoneyField(label="Price ($)", required=False)
+    at = SheetTimeField(label="At", required=False)
+
+    def row(self, occasion: Occasion) -> fmt.CharitySaleRow | None:
+        d = self.cleaned_data
+        if not self.filled:
+            return None
+        return fmt.CharitySaleRow(
+            at=moment(occasion, d["at"]),
+            game_name=d["game_name"],
+            serial_number=d["serial_number"],
+            quantity=d["quantity"],
+            price=d["price"],
+        )
+
+
+class RedemptionRowForm(RowForm):
+    key = "serial_number"
+    needs = ("prize_amount", "at")
+    serial_number = forms.CharField(label="Winning ticket's serial", max_length=40, required=False)
+    prize_amount = MoneyField(label="Prize paid ($)", required=False)
+    at = SheetTimeField(label="At", required=False)
+
+    def row(self, occasion: Occasion) -> fmt.RedemptionRow | None:
+        d = self.cleaned_data
+        if not self.filled:
+            return None
+        return fmt.RedemptionRow(
+            at=moment(occasion, d["at"]),
+            serial_number=d["serial_number"],
+            prize_amount=d["prize_amount"],
+        )
+
+
+class OtherSaleRowForm(RowForm):
+    key = "kind"
+    needs = ("description", "amount", "at")
+    kind = forms.ChoiceField(label="Kind", choices=[("", "—"), *SaleKind.choices], required=False)
+    description = forms.CharField(label="What", max_length=200, required=False)
+    amount = MoneyField(label="Amount ($)", required=False)
+    on_beano_portion = forms.BooleanField(label="Where Beano is played", required=False)
+    at = SheetTimeField(label="At", required=False)
+
+    def row(self, occasion: Occasion) -> fmt.OtherSaleRow | None:
+        d = self.cleaned_data
+        if not self.filled:
+            return None
+        return fmt.OtherSaleRow(
+            at=moment(occasion, d["at"]),
+            kind=d["kind"],
+            description=d["description"],
+            amount=d["amount"],
+            on_beano_portion=bool(d.get("on_beano_portion")),
+        )
+
+
+class PoliceRowForm(RowForm):
+    key = "officer"
+    needs = ("department", "hours", "rate")
+    officer = forms.CharField(label="Officer", max_length=200, required=False)
+    department = forms.CharField(label="Department (town)", max_length=100, required=False)
+    hours = MoneyField(label="Hours", required=False)
+    rate = MoneyField(label="Rate ($ an hour)", required=False)
+
+    def row(self, occasion: Occasion) -> fmt.PoliceRow | None:
+        d = self.cleaned_data
+        if not self.filled:
+            return None
+        return fmt.PoliceRow(
+            officer=d["officer"], department=d["department"], hours=d["hours"], rate=d["rate"]
+        )
+
+
+# The close ----------------------------------------------------------------------------------
+
+
+class CloseSheetForm(forms.Form):
+    closed_at = SheetTimeField(label="Occasion closed at")
+
+    def __init__(self, *args: Any, presences: list[WorkerPresence] = (), **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.presences = list(presences)
+        for p in self.presences:
+            self.fields[f"out_{p.pk}"] = SheetTimeField(
+                label=f"{p.entry.person.legal_name} left at",
+                required=False,
+                help_text="Blank: at the close.",
+            )
+
+
+def part_choices(parts: list[PrizePart]) -> list[tuple[int, str]]:
+    return [(p.order, str(p)) for p in parts]
+
+
+class RaffleRowForm(RowForm):
+    key = "permit"
+    needs = ("prize_description", "prize_kind", "ticket_price", "quantity", "at")
+
+    permit = forms.ModelChoiceField(label="Raffle permit", queryset=None, required=False)
+    prize_description = forms.CharField(label="Raffle prize", max_length=200, required=False)
+    prize_kind = forms.ChoiceField(
+        label="Kind of prize", choices=[("", "—"), *RafflePrizeKind.choices], required=False
+    )
+    ticket_price = MoneyField(label="Ticket price ($)", required=False)
+    quantity = count_field("Tickets sold")
+    at = SheetTimeField(label="Sold by", required=False)
+
+    def __init__(self, *args: Any, permits: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["permit"].queryset = permits
+        self.fields["permit"].label_from_instance = lambda p: f"{p.permit_number} ({p.town})"
+
+    def row(self, occasion: Occasion) -> fmt.RaffleRow | None:
+        d = self.cleaned_data
+        if not self.filled:
+            return None
+        return fmt.RaffleRow(
+            permit=d["permit"].permit_number,
+            prize_description=d["prize_description"],
+            prize_kind=d["prize_kind"],
+            ticket_price=d["ticket_price"],
+            sales=(fmt.RaffleTickets(at=moment(occasion, d["at"]), quantity=d["quantity"]),),
+        )
+
+
+class JackpotForm(forms.Form):
+    """A progressive game's outcome as its sheet records it (3.04(8)(a)2)."""
+
+    won_within_calls = forms.BooleanField(label="Jackpot won within its calls", required=False)
+    consolation_paid = forms.BooleanField(label="Consolation prize paid", required=False)

@@ -1,0 +1,512 @@
+"""The control-sheet entry pages: a night, or the part of it kept on paper, typed in from its
+sheets top to bottom (sign-in sheet, opening checklist, door tally, attendance, each game's
+sheet, extras, close), by the bookkeeper, the member in charge or the head. Each page records
+what its sheet says through the floor's services, at the times written on it; a refusal comes
+back on the page with everything typed kept, the plain sentence first and its citation after."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms as django_forms
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+
+from beano import rules
+from games.models import Game
+from occasions import paper
+from occasions.models import (
+    Occasion,
+    PaperRecord,
+    PriceListItem,
+    RafflePermit,
+    WorkerPresence,
+)
+from occasions.views import get_occasion
+from organizations.access import OrgAccess, org_view
+from organizations.models import Role, WorkerListEntry
+from reports.night import engine, forms
+from reports.night import format as fmt
+
+ENTERS = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.BOOKKEEPER)
+
+#: The sections in the order of the sheets, so the paper is typed in top to bottom.
+SECTIONS = [
+    ("workers", "Sign-in sheet"),
+    ("prices", "Price list"),
+    ("program", "Program"),
+    ("opening", "Opening checklist"),
+    ("door", "Door tally"),
+    ("attendance", "Attendance"),
+    ("games", "Game sheets"),
+    ("extras", "Extras"),
+    ("close", "Close"),
+]
+TITLES = dict(SECTIONS)
+
+
+def _access(request: HttpRequest) -> OrgAccess:
+    return request.access  # type: ignore[attr-defined]
+
+
+def _records(occasion: Occasion) -> list[PaperRecord]:
+    return list(
+        PaperRecord.objects.filter(occasion=occasion).select_related("entered_by").order_by("pk")
+    )
+
+
+def _next(section: str) -> str | None:
+    names = [name for name, _ in SECTIONS]
+    i = names.index(section)
+    return names[i + 1] if i + 1 < len(names) else None
+
+
+def _refusal(error: ValidationError) -> dict[str, Any]:
+    """A refusal as the page shows it: where on the sheets, then each reason."""
+    if isinstance(error, engine.NightRefused):
+        act = error.act
+        when = f" at {act.at:%-I:%M %p}" if act.at else ""
+        return {
+            "where": f"{act.sheet}, {act.what}{when}",
+            "reasons": [{"message": m, "citation": c} for c, m in error.reasons],
+        }
+    if isinstance(error, rules.RuleViolation):
+        reasons = [{"message": v.message, "citation": v.citation} for v in error.violations]
+    else:
+        reasons = [{"message": m, "citation": ""} for m in error.messages]
+    return {"where": "", "reasons": reasons}
+
+
+def _record(
+    request: HttpRequest, occasion: Occasion, record: PaperRecord, acts: list[engine.Act]
+) -> dict[str, Any] | None:
+    """Record ``acts`` from ``record``'s sheets, all or nothing; the refusal if any."""
+    if not acts:
+        return {
+            "where": "",
+            "reasons": [{"message": "Nothing to enter: the sheet is blank.", "citation": ""}],
+        }
+    try:
+        with rules.atomic():
+            state = engine.Night(occasion=occasion, by=request.user, record=record)
+            state.refresh()
+            engine.run(state, acts)
+    except ValidationError as error:
+        return _refusal(error)
+    return None
+
+
+# The hub ------------------------------------------------------------------------------------
+
+
+def _home_context(access: OrgAccess, occasion: Occasion, form: Any = None) -> dict[str, Any]:
+    records = _records(occasion)
+    return {
+        "org": access.organization,
+        "access": access,
+        "occasion": occasion,
+        "page": "paper",
+        "records": records,
+        "record": records[-1] if records else None,
+        "sections": SECTIONS,
+        "can_enter": access.has_role(*ENTERS) and not occasion.is_sealed,
+        "form": form
+        or forms.BeginForm(
+            initial={"scope": "whole" if occasion.status == "scheduled" else "part"}
+        ),
+        "games": list(Game.objects.filter(occasion=occasion).order_by("number")),
+    }
+
+
+@org_view(write_roles=ENTERS)
+def paper_home(request: HttpRequest, pk: int) -> HttpResponse:
+    """The night's paper records and the sections to enter; POST says which part of the night
+    comes from paper (the whole night, or from one time to another)."""
+    access = _access(request)
+    occasion = get_occasion(access, pk)
+    if request.method != "POST":
+        return render(request, "reports/night/home.html", _home_context(access, occasion))
+    form = forms.BeginForm(request.POST)
+    refusal = None
+    if form.is_valid():
+        data = form.cleaned_data
+        whole = data["scope"] == "whole"
+        try:
+            paper.begin(
+                occasion=occasion,
+                sheets=data["sheets"],
+                reason=data["reason"],
+                starts_at=None if whole else forms.moment(occasion, data["starts_at"]),
+                ends_at=None if whole else forms.moment(occasion, data["ends_at"]),
+                by=request.user,
+            )
+        except ValidationError as error:
+            refusal = _refusal(error)
+        else:
+            messages.success(request, "Now type in the sheets, top to bottom.")
+            return redirect(
+                "paper_section", org_id=access.organization.pk, pk=pk, section="workers"
+            )
+    context = _home_context(access, occasion, form) | {"refusal": refusal}
+    return render(request, "reports/night/home.html", context, status=200)
+
+
+# The sections -------------------------------------------------------------------------------
+
+
+def _presences(occasion: Occasion) -> Any:
+    return WorkerPresence.objects.filter(occasion=occasion).select_related("entry__person")
+
+
+def _items(occasion: Occasion) -> list[PriceListItem]:
+    return list(PriceListItem.objects.filter(occasion=occasion).order_by("pk"))
+
+
+def _section_forms(occasion: Occasion, section: str, data: Any = None) -> dict[str, Any]:
+    """The forms of one section, bound to ``data`` when posted."""
+    if section == "workers":
+        entries = WorkerListEntry.objects.filter(
+            worker_list__organization=occasion.organization,
+            worker_list__year=occasion.date.year,
+        ).select_related("person")
+        rows = django_forms.formset_factory(forms.WorkerRowForm, extra=8)
+        return {"rows": rows(data, prefix="w", form_kwargs={"entries": entries})}
+    if section == "prices":
+        rows = django_forms.formset_factory(forms.PriceRowForm, extra=6)
+        return {"rows": rows(data, prefix="p")}
+    if section == "program":
+        rows = django_forms.formset_factory(forms.ProgramRowForm, extra=16)
+        return {"rows": rows(data, prefix="g")}
+    if section == "opening":
+        return {"form": forms.OpeningForm(data)}
+    if section == "door":
+        items = _items(occasion)
+        voids = django_forms.formset_factory(forms.VoidRowForm, extra=3)
+        return {
+            "form": forms.DoorForm(data, items=items),
+            "voids": voids(
+                data,
+                prefix="v",
+                form_kwargs={"items": items, "presences": _presences(occasion)},
+            ),
+        }
+    if section == "attendance":
+        return {"form": forms.AttendanceSheetForm(data)}
+    if section == "extras":
+        permits = RafflePermit.objects.filter(organization=occasion.organization)
+        out = {}
+        for name, form, extra in (
+            ("door_prizes", forms.DoorPrizeRowForm, 3),
+            ("refunds", forms.RefundRowForm, 2),
+            ("charity", forms.CharityRowForm, 2),
+            ("redemptions", forms.RedemptionRowForm, 2),
+            ("other_sales", forms.OtherSaleRowForm, 2),
+            ("police", forms.PoliceRowForm, 1),
+        ):
+            out[name] = django_forms.formset_factory(form, extra=extra)(data, prefix=name)
+        out["raffles"] = django_forms.formset_factory(forms.RaffleRowForm, extra=1)(
+            data, prefix="raffles", form_kwargs={"permits": permits}
+        )
+        return out
+    if section == "close":
+        present = [p for p in _presences(occasion) if p.is_present]
+        return {"form": forms.CloseSheetForm(data, presences=present)}
+    raise Http404
+
+
+def _valid(bound: dict[str, Any]) -> bool:
+    """Every form validated (not only up to the first invalid one), so each shows its errors."""
+    results = [b.is_valid() for b in bound.values()]
+    return all(results)
+
+
+def _rows(formset: Any, occasion: Occasion) -> list[Any]:
+    return [r for r in (f.row(occasion) for f in formset.forms if f.cleaned_data) if r]
+
+
+def _section_acts(occasion: Occasion, section: str, bound: dict[str, Any]) -> list[engine.Act]:
+    if section == "workers":
+        rows = [r for r in (f.row(occasion) for f in bound["rows"].forms if f.cleaned_data) if r]
+        return engine.worker_acts(rows)
+    if section == "prices":
+        return engine.price_acts(_rows(bound["rows"], occasion))
+    if section == "program":
+        filled = [f.cleaned_data for f in bound["rows"].forms if f.cleaned_data and f.filled]
+        return engine.program_acts(forms.program_sheets(filled))
+    if section == "opening":
+        d = bound["form"].cleaned_data
+        checked = forms.moment(occasion, d["checked_at"]) if d.get("checked_at") else None
+        opened = forms.moment(occasion, d["opened_at"]) if d.get("opened_at") else None
+        return engine.checklist_acts(checked, d["items"] if checked else None) + engine.open_acts(
+            opened
+        )
+    if section == "door":
+        tally = bound["form"].tally(occasion)
+        voids = [v for v in (f.void(occasion) for f in bound["voids"].forms if f.cleaned_data) if v]
+        return engine.door_acts((tally,) if tally else (), voids)
+    if section == "attendance":
+        d = bound["form"].cleaned_data
+        second = forms.moment(occasion, d["second_half_at"]) if d.get("second_half_at") else None
+        return engine.attendance_acts(
+            d["players"], forms.moment(occasion, d["announced_at"]), second
+        )
+    if section == "extras":
+        night = fmt.Night(
+            license=occasion.license.number,
+            date=occasion.date,
+            door_prizes=tuple(_rows(bound["door_prizes"], occasion)),
+            refunds=tuple(_rows(bound["refunds"], occasion)),
+            charity_sales=tuple(_rows(bound["charity"], occasion)),
+            redemptions=tuple(_rows(bound["redemptions"], occasion)),
+            other_sales=tuple(_rows(bound["other_sales"], occasion)),
+            police=tuple(_rows(bound["police"], occasion)),
+            raffles=tuple(_rows(bound["raffles"], occasion)),
+        )
+        return engine.extras_acts(night)
+    if section == "close":
+        form = bound["form"]
+        closed = forms.moment(occasion, form.cleaned_data["closed_at"])
+        acts = []
+        for p in form.presences:
+            out = form.cleaned_data.get(f"out_{p.pk}")
+            if out is not None:
+                row = fmt.WorkerRow(
+                    p.entry.person.legal_name,
+                    p.role,
+                    "",
+                    p.signed_in_at,
+                    forms.moment(occasion, out),
+                )
+                acts += [a for a in engine.worker_acts([row]) if a.kind == "sign_out"]
+        return acts + engine.close_acts(closed)
+    raise Http404
+
+
+def _recorded(occasion: Occasion, section: str) -> dict[str, Any]:
+    """What the night already holds for this section, shown above its form."""
+    from occasions.sales_selectors import door_counts
+
+    if section in ("workers", "close"):
+        return {"presences": list(_presences(occasion).order_by("signed_in_at"))}
+    if section == "prices":
+        return {"price_items": _items(occasion)}
+    if section == "program":
+        return {
+            "games": list(
+                Game.objects.filter(occasion=occasion)
+                .prefetch_related("parts__arrangement")
+                .order_by("number")
+            )
+        }
+    if section == "opening":
+        return {"checks": occasion.opening_checks.count(), "price_items": _items(occasion)}
+    if section == "door":
+        return {"counts": door_counts(occasion)}
+    if section == "attendance":
+        return {"announcement": getattr(occasion, "attendance_announcement", None)}
+    if section == "extras":
+        return {
+            "door_prizes": list(occasion.door_prizes.all()),
+            "refunds": list(occasion.refunds.all()),
+            "charity": list(occasion.charity_ticket_sales.all()),
+            "other_sales": list(occasion.other_sales.all()),
+            "police": list(occasion.police_details.all()),
+        }
+    return {}
+
+
+def _section_context(
+    access: OrgAccess, occasion: Occasion, section: str, bound: dict[str, Any], **extra: Any
+) -> dict[str, Any]:
+    records = _records(occasion)
+    return {
+        "org": access.organization,
+        "access": access,
+        "occasion": occasion,
+        "page": "paper",
+        "section": section,
+        "title": TITLES[section],
+        "sections": SECTIONS,
+        "record": records[-1] if records else None,
+        "forms": bound,
+        "recorded": _recorded(occasion, section),
+        "next": _next(section),
+        **extra,
+    }
+
+
+@org_view(write_roles=ENTERS, form_page=True)
+def paper_section(request: HttpRequest, pk: int, section: str) -> HttpResponse:
+    access = _access(request)
+    occasion = get_occasion(access, pk)
+    if section not in TITLES:
+        raise Http404
+    if section == "games":
+        return redirect("paper_games", org_id=access.organization.pk, pk=pk)
+    records = _records(occasion)
+    if not records:
+        messages.info(request, "First say which part of the night comes from paper.")
+        return redirect("paper_home", org_id=access.organization.pk, pk=pk)
+    if request.method != "POST":
+        bound = _section_forms(occasion, section)
+        return render(
+            request,
+            "reports/night/section.html",
+            _section_context(access, occasion, section, bound),
+        )
+    bound = _section_forms(occasion, section, request.POST)
+    refusal = None
+    if _valid(bound):
+        refusal = _record(request, occasion, records[-1], _section_acts(occasion, section, bound))
+        if refusal is None:
+            messages.success(request, f"{TITLES[section]}: entered.")
+            following = _next(section)
+            if following is None:
+                return redirect("paper_home", org_id=access.organization.pk, pk=pk)
+            return redirect(
+                "paper_section", org_id=access.organization.pk, pk=pk, section=following
+            )
+    occasion.refresh_from_db()
+    context = _section_context(access, occasion, section, bound, refusal=refusal)
+    return render(request, "reports/night/section.html", context)
+
+
+# The game sheets ----------------------------------------------------------------------------
+
+
+@org_view(write_roles=ENTERS, form_page=True)
+def paper_games(request: HttpRequest, pk: int) -> HttpResponse:
+    access = _access(request)
+    occasion = get_occasion(access, pk)
+    games = list(
+        Game.objects.filter(occasion=occasion)
+        .prefetch_related("parts__arrangement")
+        .order_by("number")
+    )
+    return render(
+        request,
+        "reports/night/games.html",
+        {
+            "org": access.organization,
+            "access": access,
+            "occasion": occasion,
+            "page": "paper",
+            "section": "games",
+            "sections": SECTIONS,
+            "games": games,
+            "record": (_records(occasion) or [None])[-1],
+        },
+    )
+
+
+def _game_forms(game: Game, occasion: Occasion, data: Any = None) -> dict[str, Any]:
+    parts = list(game.parts.select_related("arrangement").order_by("order"))
+    claims = django_forms.formset_factory(forms.ClaimRowForm, extra=4)
+    bound = {
+        "form": forms.GameSheetForm(data),
+        "claims": claims(
+            data, prefix="c", form_kwargs={"parts": parts, "presences": _presences(occasion)}
+        ),
+    }
+    if game.kind == Game.Kind.PROGRESSIVE:
+        bound["jackpot"] = forms.JackpotForm(data)
+    return bound
+
+
+def _game_acts(game: Game, occasion: Occasion, bound: dict[str, Any]) -> list[engine.Act]:
+    d = bound["form"].cleaned_data
+
+    def at(name: str) -> Any:
+        return forms.moment(occasion, d[name]) if d.get(name) else None
+
+    parts = list(game.parts.select_related("arrangement").order_by("order"))
+    sheet = fmt.GameSheet(
+        number=game.number,
+        half=game.half,
+        kind=game.kind,
+        parts=tuple(
+            fmt.Part(
+                arrangement=p.arrangement.code,
+                kind=p.kind,
+                amount=p.amount,
+                announced_at=at("announced_at") if p.announced_at is None else None,
+                winners_at=at("winners_at"),
+            )
+            for p in parts
+        ),
+        balls_confirmed_at=at("balls_checked_at"),
+        started_at=at("started_at"),
+        finished_at=at("finished_at"),
+        balls=d.get("balls", ()),
+        claims=tuple(
+            c for c in (f.claim(occasion) for f in bound["claims"].forms if f.cleaned_data) if c
+        ),
+        jackpot=_jackpot(game, bound),
+    )
+    return engine.game_acts(sheet)
+
+
+def _jackpot(game: Game, bound: dict[str, Any]) -> fmt.Jackpot | None:
+    if "jackpot" not in bound:
+        return None
+    from games.models import ProgressiveGame
+
+    progressive = ProgressiveGame.objects.filter(game=game).select_related("series").first()
+    if progressive is None:
+        return None
+    d = bound["jackpot"].cleaned_data
+    return fmt.Jackpot(
+        series=progressive.series.name,
+        won_within_calls=bool(d.get("won_within_calls")),
+        consolation_paid=bool(d.get("consolation_paid")),
+    )
+
+
+@org_view(write_roles=ENTERS, form_page=True)
+def paper_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    access = _access(request)
+    occasion = get_occasion(access, pk)
+    game = Game.objects.filter(occasion=occasion, number=number).first()
+    if game is None:
+        raise Http404
+    records = _records(occasion)
+    if not records:
+        messages.info(request, "First say which part of the night comes from paper.")
+        return redirect("paper_home", org_id=access.organization.pk, pk=pk)
+    bound = _game_forms(game, occasion, request.POST if request.method == "POST" else None)
+    refusal = None
+    if request.method == "POST" and _valid(bound):
+        refusal = _record(request, occasion, records[-1], _game_acts(game, occasion, bound))
+        if refusal is None:
+            messages.success(request, f"Game {number} sheet: entered.")
+            following = (
+                Game.objects.filter(occasion=occasion, number__gt=number).order_by("number").first()
+            )
+            if following is not None:
+                return redirect(
+                    "paper_game", org_id=access.organization.pk, pk=pk, number=following.number
+                )
+            return redirect("paper_section", org_id=access.organization.pk, pk=pk, section="extras")
+    game.refresh_from_db()
+    context = {
+        "org": access.organization,
+        "access": access,
+        "occasion": occasion,
+        "page": "paper",
+        "section": "games",
+        "sections": SECTIONS,
+        "record": records[-1],
+        "game": game,
+        "parts": list(game.parts.select_related("arrangement").order_by("order")),
+        "claims": list(
+            game.claims.select_related("winner__payout", "part").order_by("claimed_at", "pk")
+        ),
+        "balls": list(game.calls.filter(voided_at__isnull=True).order_by("sequence")),
+        "forms": bound,
+        "refusal": refusal,
+        "games_url": reverse("paper_games", kwargs={"org_id": access.organization.pk, "pk": pk}),
+    }
+    return render(request, "reports/night/game.html", context)
