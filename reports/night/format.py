@@ -260,6 +260,15 @@ class Reader:
     def _err(self, key: str, what: str) -> NightFormatError:
         return NightFormatError(f"{self.where}.{key}: {what}")
 
+    def only(self, *keys: str) -> Reader:
+        """Refuse a key the format does not know: a misspelt key would be silently lost."""
+        unknown = sorted(set(self.data) - set(keys))
+        if unknown:
+            raise NightFormatError(
+                f"{self.where}: unknown key {unknown[0]!r} (known: {', '.join(keys)})."
+            )
+        return self
+
     def has(self, key: str) -> bool:
         return self.data.get(key) is not None
 

@@ -90,8 +90,32 @@ def read(data: Any) -> Night:
         raise NightFormatError(
             f'"date": {data.get("date")!r} is not a date; write it as "2026-12-04".'
         ) from None
-    r = Reader(data, "night", day)
-    opening = Reader(data.get("opening") or {}, "night.opening", day)
+    r = Reader(data, "night", day).only(
+        "format",
+        "license",
+        "date",
+        "sheets",
+        "reason",
+        "workers",
+        "opening",
+        "prices",
+        "opened_at",
+        "varying_prizes",
+        "door",
+        "attendance",
+        "second_half_at",
+        "games",
+        "door_prizes",
+        "refunds",
+        "charity_tickets",
+        "charity_redemptions",
+        "other_sales",
+        "police_details",
+        "raffles",
+        "closed_at",
+        "figures",
+    )
+    opening = Reader(data.get("opening") or {}, "night.opening", day).only("at", "items")
     items = opening.raw("items")
     if items is not None and (
         not isinstance(items, list) or any(not isinstance(i, str) or i not in ITEMS for i in items)
@@ -99,8 +123,8 @@ def read(data: Any) -> Night:
         raise NightFormatError(
             "night.opening.items: each item is one of " + ", ".join(sorted(ITEMS)) + "."
         )
-    door = Reader(data.get("door") or {}, "night.door", day)
-    attendance = Reader(data.get("attendance") or {}, "night.attendance", day)
+    door = Reader(data.get("door") or {}, "night.door", day).only("tallies", "voids")
+    attendance = Reader(data.get("attendance") or {}, "night.attendance", day).only("players", "at")
     return Night(
         license=license_number.strip(),
         date=day,
@@ -176,6 +200,7 @@ def read(data: Any) -> Night:
 
 
 def _worker(w: Reader) -> WorkerRow:
+    w.only("name", "role", "identification", "in", "out")
     role = w.text("role", limit=30)
     if role not in WorkerRole.values:
         raise NightFormatError(
@@ -205,6 +230,7 @@ def _price(p: Reader) -> PriceRow:
 def _lines(r: Reader) -> tuple[CountLine, ...]:
     lines = []
     for line in r.objects("lines"):
+        line.only("category", "quantity", "first_serial", "last_serial", "excluded")
         category = line.text("category", limit=30)
         if category not in CATEGORIES:
             raise NightFormatError(f"{line.where}.category: {category!r} is not a category.")
@@ -229,6 +255,7 @@ def _lines(r: Reader) -> tuple[CountLine, ...]:
 
 
 def _void(v: Reader) -> DoorVoid:
+    v.only("at", "sold_at", "lines", "reason", "witness")
     return DoorVoid(
         at=v.time("at"),
         sold_at=v.time("sold_at", required=False),
@@ -267,6 +294,18 @@ def _ball(value: Any, where: str, day: dt.date) -> Ball:
 
 
 def _game(g: Reader) -> GameSheet:
+    g.only(
+        "number",
+        "half",
+        "kind",
+        "parts",
+        "balls_confirmed_at",
+        "started_at",
+        "finished_at",
+        "balls",
+        "claims",
+        "jackpot",
+    )
     kind = g.text("kind", limit=30)
     if kind not in Game.Kind.values:
         raise NightFormatError(f"{g.where}.kind: {kind!r} is not a kind of game.")
@@ -296,6 +335,17 @@ def _game(g: Reader) -> GameSheet:
 
 
 def _part(p: Reader) -> Part:
+    p.only(
+        "arrangement",
+        "kind",
+        "amount",
+        "description",
+        "donated",
+        "bonus",
+        "announced_at",
+        "winners_at",
+        "substitute_value",
+    )
     kind = p.text("kind", limit=20) if p.has("kind") else "cash"
     if kind not in ("cash", "merchandise"):
         raise NightFormatError(f'{p.where}.kind: "cash" or "merchandise".')
@@ -313,6 +363,21 @@ def _part(p: Reader) -> Part:
 
 
 def _claim(c: Reader) -> ClaimRow:
+    c.only(
+        "part",
+        "at",
+        "player",
+        "table",
+        "ball_in_hand",
+        "calling_begun",
+        "won",
+        "person",
+        "substitute",
+        "card",
+        "whole_card",
+        "witnesses",
+        "payout",
+    )
     card = c.raw("card")
     if card is not None and (
         not isinstance(card, dict)
@@ -321,7 +386,9 @@ def _claim(c: Reader) -> ClaimRow:
         raise NightFormatError(f'{c.where}.card: the numbers read by square, {{"B1": 7, …}}.')
     payout = None
     if c.has("payout"):
-        p = Reader(c.raw("payout"), f"{c.where}.payout", c.day)
+        p = Reader(c.raw("payout"), f"{c.where}.payout", c.day).only(
+            "at", "paid_by", "verified_by", "w2g"
+        )
         w2g = p.raw("w2g")
         if w2g is not None and (not isinstance(w2g, dict) or any(k not in W2G_KEYS for k in w2g)):
             raise NightFormatError(f"{p.where}.w2g: keys " + ", ".join(W2G_KEYS) + ".")
@@ -516,7 +583,16 @@ def export(occasion: Occasion, *, with_tins: bool = False) -> dict[str, Any]:
     ]
     data["closed_at"] = t(occasion.closed_at)
     data["figures"] = summary_figures(occasion)
-    return data
+    return _compact(data)
+
+
+def _compact(value: Any) -> Any:
+    """Leave out what the night does not have (a time not written, a ball in hand not held)."""
+    if isinstance(value, dict):
+        return {k: _compact(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_compact(v) for v in value]
+    return value
 
 
 def _noon_or_close(occasion: Occasion, day: dt.date) -> dt.datetime | None:

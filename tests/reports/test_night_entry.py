@@ -560,3 +560,35 @@ def test_an_act_outside_the_paper_period_is_refused(night_records, occasion, rep
     assert codes(error.value) == {"R-305-1A-PAPER-PERIOD": "961 CMR 3.05(1)(a)"}
     assert "outside the part of the night being entered from paper" in error.value.messages[0]
     assert not Sale.objects.exists()
+
+
+# The format's schema and example ---------------------------------------------------------------
+
+
+def _schema() -> Any:
+    import json
+    from pathlib import Path
+
+    import jsonschema
+
+    root = Path(__file__).resolve().parents[2] / "docs" / "formats"
+    schema = json.loads((root / "beano-night-1.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema), root
+
+
+def test_the_example_and_an_export_follow_the_schema(paper_night):
+    import json
+
+    validator, root = _schema()
+    example = json.loads((root / "night-example.json").read_text())
+    assert list(validator.iter_errors(example)) == []
+    nightfile.read(example)  # and the reader takes it
+    exported = json.loads(json.dumps(nightfile.export(paper_night)))
+    assert list(validator.iter_errors(exported)) == []
+
+
+def test_a_misspelt_key_is_refused_not_silently_lost(db):
+    data = known_night("BN-0001") | {"door_prize": []}
+    with pytest.raises(nightfile.NightFormatError, match="unknown key 'door_prize'"):
+        nightfile.read(data)
