@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -795,3 +796,72 @@ from tests.reports.conftest import (  # noqa: E402, F401
     report_kwargs,
     year_kwargs,
 )
+
+# The floor's crew on the 2026 worker list, and what a night on paper needs
+
+
+def listed(tenant: Any, name: str, roles: list[str], badge: str, **extra: Any) -> Any:
+    """A member of ``tenant``'s on its 2026 worker list from January 5."""
+    born = extra.pop("born", dt.date(1960, 1, 1))
+    from organizations.worker_services import add_to_worker_list
+
+    membership = services.add_member(
+        organization=tenant.organization,
+        by=tenant.head,
+        legal_name=name,
+        date_of_birth=born,
+        kind="member",
+        since=dt.date(2015, 1, 1),
+    )
+    return add_to_worker_list(
+        organization=tenant.organization,
+        year=2026,
+        person=membership.person,
+        roles=roles,
+        identification=badge,
+        compensated=extra.get("compensated", False),
+        compensation_note=extra.get("compensation_note", ""),
+        good_moral_character_attested=extra.get("attested", False),
+        attested_by=extra.get("attested_by", ""),
+        on=dt.date(2026, 1, 5),
+        by=tenant.head,
+    )
+
+
+@pytest.fixture
+def crew(tenant: Any) -> dict[str, Any]:
+    return {
+        "linda": listed(tenant, "Linda Souza", ["member_in_charge"], "P-02"),
+        "anne": listed(tenant, "Anne Sullivan", ["member_in_charge", "seller"], "P-07"),
+        "robert": listed(tenant, "Robert Medeiros", ["gross_receipts"], "P-01"),
+        "karen": listed(
+            tenant,
+            "Karen Pacheco",
+            ["bookkeeper"],
+            "P-03",
+            compensated=True,
+            compensation_note="$50 an occasion",
+        ),
+        "mary": listed(tenant, "Mary Gallagher", ["seller", "floor_worker"], "P-06"),
+    }
+
+
+@pytest.fixture
+def night_records(tenant: Any, crew: Any, equipment_item: Any, arrangements_authorized: Any):
+    """What the known night needs on record before its sheets are entered."""
+    from occasions.models import CharityTicketSerialAssignment, PrevailingPoliceRate
+
+    CharityTicketSerialAssignment.objects.create(
+        organization=tenant.organization,
+        serial_prefix="CG-",
+        serial_from=1,
+        serial_to=100,
+        assigned_on=dt.date(2026, 1, 1),
+    )
+    PrevailingPoliceRate.objects.create(
+        town="Fairhaven",
+        hourly_rate=Decimal("58.00"),
+        effective_from=dt.date(2026, 1, 1),
+        source="Fairhaven Police Department",
+    )
+    return tenant

@@ -27,7 +27,6 @@ MORNING_AFTER_BEFORE = dt.time(6, 0)
 CLOCK = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*([AaPp]\.?[Mm]\.?)?\s*$")
 SERIALS = re.compile(r"^[\d,\s]*$")
 MONEY = re.compile(r"^\s*\$?\s*(\d{1,7}(?:\.\d{1,2})?)\s*$")
-TIME_HELP = "As on the sheet, e.g. 19:05 or 7:05 PM; before 6:00 AM is the morning after."
 
 
 def moment(occasion: Occasion, value: dt.time) -> dt.datetime:
@@ -41,9 +40,8 @@ class SheetTimeField(forms.CharField):
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_length", 12)
-        kwargs.setdefault("help_text", TIME_HELP)
         super().__init__(**kwargs)
-        self.widget.attrs.update({"inputmode": "numeric", "placeholder": "19:05", "size": 8})
+        self.widget.attrs.update({"placeholder": "hh:mm", "size": 8, "autocomplete": "off"})
 
     def clean(self, value: Any) -> dt.time | None:  # type: ignore[override]
         text = super().clean(value)
@@ -140,6 +138,7 @@ class WorkerRowForm(forms.Form):
             entries if entries is not None else self.fields["entry"].queryset
         )
         self.fields["entry"].label_from_instance = lambda e: e.person.legal_name
+        style(self)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -160,8 +159,26 @@ class WorkerRowForm(forms.Form):
         )
 
 
+def style(form: forms.Form) -> None:
+    """Bootstrap's classes on each widget, for forms laid out as a sheet's table (each cell a
+    bare input with a hidden label) rather than by crispy's field layout."""
+    for field in form.fields.values():
+        widget = field.widget
+        if isinstance(widget, forms.CheckboxInput):
+            css = "form-check-input"
+        elif isinstance(widget, forms.Select):
+            css = "form-select"
+        else:
+            css = "form-control"
+        widget.attrs["class"] = f"{widget.attrs.get('class', '')} {css}".strip()
+
+
 class RowForm(forms.Form):
     """A row of a sheet's table: blank rows are skipped; a row begun needs its ``needs``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        style(self)
 
     key = ""
     needs: tuple[str, ...] = ()
@@ -296,6 +313,7 @@ class DoorForm(forms.Form):
             self.fields[f"excluded_{item.pk}"] = forms.CharField(
                 label="Serials not sold", required=False, max_length=300
             )
+        style(self)
 
     def rows(self) -> list[dict[str, Any]]:
         return [
@@ -355,6 +373,7 @@ class VoidRowForm(forms.Form):
         if presences is not None:
             self.fields["witness"].queryset = presences
         self.fields["witness"].label_from_instance = lambda p: p.entry.person.legal_name
+        style(self)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -464,6 +483,15 @@ class ClaimRowForm(forms.Form):
             if presences is not None:
                 self.fields[name].queryset = presences
             self.fields[name].label_from_instance = lambda p: p.entry.person.legal_name
+        style(self)
+
+    W2G_FIELDS = ("w2g_legal_name", "w2g_address", "w2g_tin", "w2g_backup", "w2g_id1", "w2g_id2")
+
+    def main_fields(self) -> list[Any]:
+        return [f for f in self if f.name not in self.W2G_FIELDS]
+
+    def w2g_fields(self) -> list[Any]:
+        return [self[name] for name in self.W2G_FIELDS]
 
     def clean_card(self) -> dict[str, int] | None:
         text = self.cleaned_data.get("card", "").strip()

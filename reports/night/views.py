@@ -40,12 +40,12 @@ SECTIONS = [
     ("program", "Program"),
     ("opening", "Opening checklist"),
     ("door", "Door tally"),
-    ("attendance", "Attendance"),
     ("games", "Game sheets"),
     ("extras", "Extras"),
     ("close", "Close"),
 ]
-TITLES = dict(SECTIONS)
+#: The attendance is announced at the intermission: its page comes between the halves' games.
+TITLES = dict(SECTIONS) | {"attendance": "Attendance and the second half"}
 
 
 def _access(request: HttpRequest) -> OrgAccess:
@@ -59,9 +59,22 @@ def _records(occasion: Occasion) -> list[PaperRecord]:
 
 
 def _next(section: str) -> str | None:
+    if section == "attendance":
+        return "games"
     names = [name for name, _ in SECTIONS]
     i = names.index(section)
     return names[i + 1] if i + 1 < len(names) else None
+
+
+def _after_attendance(occasion: Occasion) -> Game | None:
+    """The first game of the second half not yet finished: the sheet typed after the
+    intermission."""
+    return (
+        Game.objects.filter(occasion=occasion, half=2)
+        .exclude(status=Game.Status.FINISHED)
+        .order_by("number")
+        .first()
+    )
 
 
 def _refusal(error: ValidationError) -> dict[str, Any]:
@@ -363,6 +376,10 @@ def paper_section(request: HttpRequest, pk: int, section: str) -> HttpResponse:
         refusal = _record(request, occasion, records[-1], _section_acts(occasion, section, bound))
         if refusal is None:
             messages.success(request, f"{TITLES[section]}: entered.")
+            if section == "attendance" and (game := _after_attendance(occasion)) is not None:
+                return redirect(
+                    "paper_game", org_id=access.organization.pk, pk=pk, number=game.number
+                )
             following = _next(section)
             if following is None:
                 return redirect("paper_home", org_id=access.organization.pk, pk=pk)
@@ -396,7 +413,9 @@ def paper_games(request: HttpRequest, pk: int) -> HttpResponse:
             "page": "paper",
             "section": "games",
             "sections": SECTIONS,
-            "games": games,
+            "first_half": [g for g in games if g.half == 1],
+            "second_half": [g for g in games if g.half == 2],
+            "announcement": getattr(occasion, "attendance_announcement", None),
             "record": (_records(occasion) or [None])[-1],
         },
     )
@@ -404,7 +423,7 @@ def paper_games(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _game_forms(game: Game, occasion: Occasion, data: Any = None) -> dict[str, Any]:
     parts = list(game.parts.select_related("arrangement").order_by("order"))
-    claims = django_forms.formset_factory(forms.ClaimRowForm, extra=4)
+    claims = django_forms.formset_factory(forms.ClaimRowForm, extra=3)
     bound = {
         "form": forms.GameSheetForm(data),
         "claims": claims(
@@ -485,6 +504,11 @@ def paper_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             following = (
                 Game.objects.filter(occasion=occasion, number__gt=number).order_by("number").first()
             )
+            announced = hasattr(Occasion.objects.get(pk=occasion.pk), "attendance_announcement")
+            if following is not None and following.half > game.half and not announced:
+                return redirect(
+                    "paper_section", org_id=access.organization.pk, pk=pk, section="attendance"
+                )
             if following is not None:
                 return redirect(
                     "paper_game", org_id=access.organization.pk, pk=pk, number=following.number

@@ -12,8 +12,7 @@ from django.utils import timezone
 from beano.rules.opening import CHECKLIST
 from occasions import floor_services as floor
 from occasions import services
-from organizations import services as org_services
-from organizations.worker_services import add_to_worker_list
+from tests.conftest import listed  # noqa: F401  (imported from here by the floor's tests)
 
 NIGHT = dt.date(2026, 12, 4)  # the ``occasion`` fixture's Friday
 LISTED_ON = dt.date(2026, 1, 5)
@@ -29,50 +28,6 @@ def clock(monkeypatch: Any) -> dict[str, dt.datetime]:
     now = {"now": at(23, 0)}
     monkeypatch.setattr(timezone, "now", lambda: now["now"])
     return now
-
-
-def listed(tenant: Any, name: str, roles: list[str], badge: str, **extra: Any) -> Any:
-    """A member of ``tenant``'s on its 2026 worker list from January 5."""
-    born = extra.pop("born", dt.date(1960, 1, 1))
-    membership = org_services.add_member(
-        organization=tenant.organization,
-        by=tenant.head,
-        legal_name=name,
-        date_of_birth=born,
-        kind="member",
-        since=dt.date(2015, 1, 1),
-    )
-    return add_to_worker_list(
-        organization=tenant.organization,
-        year=2026,
-        person=membership.person,
-        roles=roles,
-        identification=badge,
-        compensated=extra.get("compensated", False),
-        compensation_note=extra.get("compensation_note", ""),
-        good_moral_character_attested=extra.get("attested", False),
-        attested_by=extra.get("attested_by", ""),
-        on=LISTED_ON,
-        by=tenant.head,
-    )
-
-
-@pytest.fixture
-def crew(tenant: Any) -> dict[str, Any]:
-    return {
-        "linda": listed(tenant, "Linda Souza", ["member_in_charge"], "P-02"),
-        "anne": listed(tenant, "Anne Sullivan", ["member_in_charge", "seller"], "P-07"),
-        "robert": listed(tenant, "Robert Medeiros", ["gross_receipts"], "P-01"),
-        "karen": listed(
-            tenant,
-            "Karen Pacheco",
-            ["bookkeeper"],
-            "P-03",
-            compensated=True,
-            compensation_note="$50 an occasion",
-        ),
-        "mary": listed(tenant, "Mary Gallagher", ["seller", "floor_worker"], "P-06"),
-    }
 
 
 @pytest.fixture

@@ -23,7 +23,6 @@ from occasions.models import (
     SaleLine,
 )
 from tests.conftest import open_for_tests
-from tests.occasions.conftest import crew  # noqa: F401  (the floor's crew, for nights on paper)
 
 NIGHT = dt.date(2026, 12, 4)
 
@@ -295,24 +294,3 @@ def rendered_annual_kwargs(annual_report: Any, media_root: Any) -> dict[str, int
 
     render("annual", annual_report.pk)
     return {"report_id": annual_report.pk}
-
-
-@pytest.fixture
-def night_records(tenant: Any, crew: Any, equipment_item: Any, arrangements_authorized: Any):  # noqa: F811
-    """What the known night needs on record before its sheets are entered."""
-    from occasions.models import CharityTicketSerialAssignment, PrevailingPoliceRate
-
-    CharityTicketSerialAssignment.objects.create(
-        organization=tenant.organization,
-        serial_prefix="CG-",
-        serial_from=1,
-        serial_to=100,
-        assigned_on=dt.date(2026, 1, 1),
-    )
-    PrevailingPoliceRate.objects.create(
-        town="Fairhaven",
-        hourly_rate=Decimal("58.00"),
-        effective_from=dt.date(2026, 1, 1),
-        source="Fairhaven Police Department",
-    )
-    return tenant
