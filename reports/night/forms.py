@@ -292,7 +292,52 @@ class OpeningForm(forms.Form):
             raise forms.ValidationError("Give the time the checklist was confirmed.")
         if not data.get("items") and not data.get("opened_at"):
             raise forms.ValidationError("Tick the items checked, or give the opening time.")
+        if (
+            data.get("opened_at")
+            and data.get("checked_at")
+            and data["checked_at"] > data["opened_at"]
+        ):
+            raise forms.ValidationError("The checklist is confirmed before the occasion opens.")
         return data
+
+
+class VaryingPrizesSheetForm(forms.Form):
+    """Prizes varying with the number of players, announced before any game (3.04(8)(d))."""
+
+    announced_at = SheetTimeField(label="Varying prizes announced at", required=False)
+    persons_entitled_to_play = forms.IntegerField(
+        label="Persons entitled to play announced", min_value=0, max_value=100_000, required=False
+    )
+    prizes_announced = forms.CharField(
+        label="Prizes announced",
+        max_length=1000,
+        required=False,
+        widget=forms.Textarea({"rows": 2}),
+    )
+    refunds_offered = forms.BooleanField(label="Refunds offered to paid patrons", required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        keys = ("announced_at", "persons_entitled_to_play", "prizes_announced")
+        if any(data.get(k) not in (None, "") for k in keys) and not all(
+            data.get(k) not in (None, "") for k in keys
+        ):
+            raise forms.ValidationError(
+                "An announcement of varying prizes needs its time, the persons entitled to play "
+                "and the prizes announced."
+            )
+        return data
+
+    def announcement(self, occasion: Occasion) -> fmt.VaryingPrizes | None:
+        d = self.cleaned_data
+        if not d.get("announced_at"):
+            return None
+        return fmt.VaryingPrizes(
+            at=moment(occasion, d["announced_at"]),
+            persons_entitled_to_play=d["persons_entitled_to_play"],
+            prizes_announced=d["prizes_announced"],
+            refunds_offered=bool(d.get("refunds_offered")),
+        )
 
 
 # The door tally -------------------------------------------------------------------------------

@@ -194,7 +194,7 @@ def _section_forms(occasion: Occasion, section: str, data: Any = None) -> dict[s
         rows = django_forms.formset_factory(forms.ProgramRowForm, extra=16)
         return {"rows": rows(data, prefix="g")}
     if section == "opening":
-        return {"form": forms.OpeningForm(data)}
+        return {"form": forms.OpeningForm(data), "varying": forms.VaryingPrizesSheetForm(data)}
     if section == "door":
         items = _items(occasion)
         voids = django_forms.formset_factory(forms.VoidRowForm, extra=3)
@@ -253,8 +253,10 @@ def _section_acts(occasion: Occasion, section: str, bound: dict[str, Any]) -> li
         d = bound["form"].cleaned_data
         checked = forms.moment(occasion, d["checked_at"]) if d.get("checked_at") else None
         opened = forms.moment(occasion, d["opened_at"]) if d.get("opened_at") else None
-        return engine.checklist_acts(checked, d["items"] if checked else None) + engine.open_acts(
-            opened
+        return (
+            engine.checklist_acts(checked, d["items"] if checked else None)
+            + engine.open_acts(opened)
+            + engine.varying_acts(bound["varying"].announcement(occasion))
         )
     if section == "door":
         tally = bound["form"].tally(occasion)

@@ -145,7 +145,15 @@ def enter_known_night(books: Any, occasion: Occasion) -> None:
     ok(
         books.post(
             section(occasion, "opening"),
-            {"items": [i.code for i in CHECKLIST], "checked_at": "18:40", "opened_at": "18:45"},
+            {
+                "items": [i.code for i in CHECKLIST],
+                "checked_at": "18:40",
+                "opened_at": "18:45",
+                "announced_at": "18:46",
+                "persons_entitled_to_play": "100",
+                "prizes_announced": "Regular games $50 with 100 players or more",
+                "refunds_offered": "on",
+            },
         )
     )
     items = {i.category: i.pk for i in PriceListItem.objects.filter(occasion=occasion)}
@@ -183,7 +191,7 @@ def enter_known_night(books: Any, occasion: Occasion) -> None:
                     {"description": "Quilt", "value": "40.00", "donated": True, "at": "20:00"},
                 ],
             )
-            | formset("refunds", [])
+            | formset("refunds", [{"player": "R1", "amount": "4.00", "at": "19:00"}])
             | formset(
                 "charity",
                 [
@@ -272,8 +280,10 @@ def test_a_bookkeeper_enters_the_known_night_from_its_sheets(books, occasion, re
     assert occasion.status == Occasion.Status.CLOSED
     f = compute_figures(occasion)
     assert f["receipts"]["door_total"] == KNOWN["door_total"]
-    assert f["receipts"]["gross_receipts"] == Decimal("460.00")  # no refund on these sheets
+    assert f["receipts"]["gross_receipts"] == KNOWN["gross"]
+    assert f["tax"]["tax"] == KNOWN["tax"]
     assert f["prizes"]["total"] == KNOWN["prizes_total"]
+    assert f["net"]["net_proceeds"] == KNOWN["net_before_entered_expenses"]
     assert f["door_prizes"]["expensed"] == Decimal("25.00")
     assert f["expenses"]["total"] == Decimal("200.00")
     assert PaperRecord.objects.get(occasion=occasion).scope == "whole"
