@@ -67,6 +67,7 @@ RANK = {
             "police",
             "close",
             "sign_out",  # at the moment of the close, the close itself signs everyone out
+            "closeout",
         ]
     )
 }
@@ -133,12 +134,18 @@ class Act:
     sheet: str
     what: str
     run: Callable[[Night], Any]
-    seq: int = 0
+    #: When it is recorded in the replay, if not at its own moment: a sale of food an hour
+    #: before the doors (3.04(9)(e) allows it) is written down once the occasion is open.
+    order_at: dt.datetime | None = None
 
     @property
     def order(self) -> tuple[Any, ...]:
-        untimed = self.at is None
-        return (not untimed, self.at or dt.datetime.min.replace(tzinfo=dt.UTC), RANK[self.kind])
+        moment = self.order_at or self.at
+        return (
+            moment is not None,
+            moment or dt.datetime.min.replace(tzinfo=dt.UTC),
+            RANK[self.kind],
+        )
 
 
 class NightRefused(ValidationError):
@@ -736,6 +743,7 @@ def extras_acts(night: fmt.Night) -> list[Act]:
             )
         )
     for o in night.other_sales:
+        opened = night.opened_at
         acts.append(
             Act(
                 o.at,
@@ -751,6 +759,7 @@ def extras_acts(night: fmt.Night) -> list[Act]:
                     by=n.by,
                     at=o.at,
                 ),
+                order_at=max(o.at, opened) if opened is not None else None,
             )
         )
     for raffle in night.raffles:
@@ -836,6 +845,50 @@ def close_acts(at: dt.datetime | None) -> list[Act]:
     ]
 
 
+def closeout_acts(sheet: fmt.CloseOutSheet | None, closed_at: dt.datetime | None) -> list[Act]:
+    """The bookkeeper's close-out after the close: the counts, the cash, the expenses."""
+    if sheet is None:
+        return []
+
+    def close_out(n: Night) -> None:
+        from organizations.models import Equipment
+        from reports import services
+        from reports.models import ExpenseKind
+
+        services.save_closeout(
+            occasion=n.occasion,
+            opening_bank=sheet.opening_bank,
+            cash_counted=sheet.cash_counted,
+            counts=sheet.counts,
+            explanation=sheet.explanation,
+            by=n.by,
+        )
+        for row in sheet.expenses:
+            kind = ExpenseKind.objects.filter(code=row.kind).first()
+            if kind is None:
+                raise ValidationError(f"{row.kind!r} is not a kind of expense.")
+            equipment = None
+            if row.equipment:
+                equipment = Equipment.objects.filter(
+                    organization=n.occasion.organization, serial_number=row.equipment
+                ).first()
+                if equipment is None:
+                    raise ValidationError(f"No equipment with serial {row.equipment} is on record.")
+            services.record_expense(
+                occasion=n.occasion,
+                kind=kind,
+                payee=row.payee,
+                amount=row.amount,
+                description=row.description,
+                invoice_reference=row.invoice,
+                equipment=equipment,
+                worker_entry=_listed_entry(n.occasion, row.worker) if row.worker else None,
+                by=n.by,
+            )
+
+    return [Act(closed_at, "closeout", "Close-out", "the bookkeeper's close-out", close_out)]
+
+
 def acts_of(night: fmt.Night) -> list[Act]:
     """Every act of a whole night, from its sheets."""
     acts = (
@@ -850,6 +903,7 @@ def acts_of(night: fmt.Night) -> list[Act]:
         + [a for sheet in night.games for a in game_acts(sheet)]
         + extras_acts(night)
         + close_acts(night.closed_at)
+        + closeout_acts(night.closeout, night.closed_at)
     )
     return acts
 

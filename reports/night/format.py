@@ -216,6 +216,29 @@ class RaffleRow:
 
 
 @dataclass(frozen=True)
+class ExpenseRow:
+    kind: str  # an ExpenseKind's code
+    payee: str
+    amount: Decimal
+    description: str = ""
+    invoice: str = ""
+    equipment: str = ""  # the leased equipment's serial number, for its rent
+    worker: str = ""  # the bookkeeper or accountant paid, for their compensation
+
+
+@dataclass(frozen=True)
+class CloseOutSheet:
+    """The bookkeeper's close-out: the counts by category, the opening bank, the cash counted
+    and the explanation of any difference, and the expenses entered."""
+
+    opening_bank: Decimal
+    cash_counted: Decimal | None
+    counts: dict[str, int]
+    explanation: str = ""
+    expenses: tuple[ExpenseRow, ...] = ()
+
+
+@dataclass(frozen=True)
 class Night:
     """A whole night from its control sheets, in the order the sheets are kept."""
 
@@ -243,6 +266,7 @@ class Night:
     police: tuple[PoliceRow, ...] = ()
     raffles: tuple[RaffleRow, ...] = ()
     closed_at: dt.datetime | None = None
+    closeout: CloseOutSheet | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -34,10 +34,12 @@ from reports.night.format import (
     Ball,
     CharitySaleRow,
     ClaimRow,
+    CloseOutSheet,
     CountLine,
     DoorPrizeRow,
     DoorTally,
     DoorVoid,
+    ExpenseRow,
     GameSheet,
     Jackpot,
     Night,
@@ -113,6 +115,7 @@ def read(data: Any) -> Night:
         "police_details",
         "raffles",
         "closed_at",
+        "closeout",
         "figures",
     )
     opening = Reader(data.get("opening") or {}, "night.opening", day).only("at", "items")
@@ -196,6 +199,40 @@ def read(data: Any) -> Night:
         ),
         raffles=tuple(_raffle(f) for f in r.objects("raffles")),
         closed_at=r.time("closed_at", required=False),
+        closeout=_closeout(data.get("closeout"), day),
+    )
+
+
+def _closeout(data: Any, day: dt.date) -> CloseOutSheet | None:
+    if data is None:
+        return None
+    c = Reader(data, "night.closeout", day).only(
+        "opening_bank", "cash_counted", "counts", "explanation", "expenses"
+    )
+    counts = c.raw("counts") or {}
+    if not isinstance(counts, dict) or any(
+        isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in counts.values()
+    ):
+        raise NightFormatError("night.closeout.counts: whole numbers by category.")
+    return CloseOutSheet(
+        opening_bank=c.money("opening_bank"),
+        cash_counted=c.money("cash_counted", required=False),
+        counts=dict(counts),
+        explanation=c.text("explanation", required=False, limit=2000),
+        expenses=tuple(
+            ExpenseRow(
+                kind=e.only(
+                    "kind", "payee", "amount", "description", "invoice", "equipment", "worker"
+                ).text("kind", limit=40),
+                payee=e.text("payee", required=False),
+                amount=e.money("amount"),
+                description=e.text("description", required=False, limit=300),
+                invoice=e.text("invoice", required=False, limit=100),
+                equipment=e.text("equipment", required=False, limit=100),
+                worker=e.text("worker", required=False),
+            )
+            for e in c.objects("expenses")
+        ),
     )
 
 
@@ -582,8 +619,37 @@ def export(occasion: Occasion, *, with_tins: bool = False) -> dict[str, Any]:
         for r in occasion.raffles.select_related("permit").order_by("pk")
     ]
     data["closed_at"] = t(occasion.closed_at)
+    data["closeout"] = _export_closeout(occasion)
     data["figures"] = summary_figures(occasion)
     return _compact(data)
+
+
+def _export_closeout(occasion: Occasion) -> dict[str, Any] | None:
+    from reports.models import CloseOut, Expense
+
+    closeout = CloseOut.objects.filter(occasion=occasion).prefetch_related("counts").first()
+    if closeout is None:
+        return None
+    return {
+        "opening_bank": write_money(closeout.opening_bank),
+        "cash_counted": write_money(closeout.cash_counted),
+        "counts": {c.category: c.counted for c in closeout.counts.all()},
+        "explanation": closeout.explanation,
+        "expenses": [
+            {
+                "kind": e.kind.code,
+                "payee": e.payee,
+                "amount": write_money(e.amount),
+                "description": e.description,
+                "invoice": e.invoice_reference,
+                "equipment": e.equipment.serial_number if e.equipment_id else None,
+                "worker": e.worker_entry.person.legal_name if e.worker_entry_id else None,
+            }
+            for e in Expense.objects.filter(occasion=occasion)
+            .select_related("kind", "equipment", "worker_entry__person")
+            .order_by("pk")
+        ],
+    }
 
 
 def _compact(value: Any) -> Any:
