@@ -81,6 +81,72 @@ def check_w2g(details: W2GDetails | None, threshold: Decimal, share: Decimal) ->
     return details
 
 
+@dataclass(frozen=True)
+class PayoutSigners:
+    """Who acts on a payout: live, the user paying and the user verifying; from paper, the
+    workers of the night whose signatures are on the sheet."""
+
+    by: Any
+    verified_by: Any
+    paid_by_worker: WorkerPresence | None = None
+    verified_by_worker: WorkerPresence | None = None
+
+
+def _payout_facts(
+    occasion: Any, winner: Winner, amount: Decimal, signers: PayoutSigners, moment: dt.datetime
+) -> tuple[PayoutFacts, WorkerPresence | None, WorkerPresence | None]:
+    """What the rules judge of the two people: from paper both on the floor then and the
+    verifier not a compensated bookkeeper (3.04(1)(g)); live, two users of the organization."""
+    from occasions import paper
+
+    if paper.current() is not None:
+        given = signers.paid_by_worker
+        payer = floor.worker_of_the_night(occasion, given) if given else None
+        checked = signers.verified_by_worker
+        checker = floor.worker_of_the_night(occasion, checked) if checked else None
+        if payer is None:
+            raise ValidationError({"paid_by_worker": "Name the worker who paid, as signed."})
+        facts = PayoutFacts(
+            paid_by_id=payer.entry.person_id,
+            verified_by_id=checker.entry.person_id if checker else None,
+            amount=amount,
+            share=winner.share,
+            both_on_floor=floor.on_floor_at(payer, moment)
+            and (checker is None or floor.on_floor_at(checker, moment)),
+            verifier_barred=checker is not None and floor.barred_from_assisting(checker),
+        )
+        return facts, payer, checker
+    verified_by = signers.verified_by
+    if (
+        verified_by is not None
+        and not OrganizationRole.objects.filter(
+            user=verified_by, organization=occasion.organization
+        ).exists()
+    ):
+        raise ValidationError({"verified_by": "The verifier must be a user of this organization."})
+    facts = PayoutFacts(
+        paid_by_id=getattr(acting_user(signers.by), "pk", None),
+        verified_by_id=getattr(verified_by, "pk", None),
+        amount=amount,
+        share=winner.share,
+    )
+    return facts, None, None
+
+
+def _take_w2g(payout: Payout, details: W2GDetails) -> None:
+    """The W-2G details on the payout, the TIN and ID numbers sealed."""
+    digits = _tin_digits(details.tin)
+    payout.w2g_legal_name = one_line(details.legal_name, "w2g_legal_name")
+    payout.w2g_address = one_line(details.address, "w2g_address", 300)
+    payout.tin_sealed = seal(digits)
+    payout.tin_last4 = digits[-4:]
+    payout.backup_withholding = details.backup_withholding
+    payout.id1_kind = one_line(details.id1_kind, "id1_kind", 60)
+    payout.id1_number_sealed = seal(details.id1_number.strip())
+    payout.id2_kind = one_line(details.id2_kind, "id2_kind", 60)
+    payout.id2_number_sealed = seal(details.id2_number.strip())
+
+
 @rules.atomic()
 def record_payout(
     *,
@@ -99,8 +165,6 @@ def record_payout(
     from paper, the one who paid and the verifier are the workers of the night whose signatures
     are on the sheet (attested on paper): both on the floor then, two people, and the verifier
     not a compensated bookkeeper (3.04(1)(g))."""
-    from occasions import paper
-
     existing = Payout.objects.filter(winner_id=winner.pk).first()
     if existing is not None:
         return existing
@@ -112,40 +176,10 @@ def record_payout(
         return existing
     occasion = game.occasion
     amount = winner.share if amount is None else amount
-    payer = checker = None
-    if paper.current() is not None:
+    signers = PayoutSigners(by, verified_by, paid_by_worker, verified_by_worker)
+    facts, payer, checker = _payout_facts(occasion, winner, amount, signers, moment)
+    if payer is not None:
         verified_by = None
-        payer = floor.worker_of_the_night(occasion, paid_by_worker) if paid_by_worker else None
-        checker = (
-            floor.worker_of_the_night(occasion, verified_by_worker) if verified_by_worker else None
-        )
-        if payer is None:
-            raise ValidationError({"paid_by_worker": "Name the worker who paid, as signed."})
-        facts = PayoutFacts(
-            paid_by_id=payer.entry.person_id,
-            verified_by_id=checker.entry.person_id if checker else None,
-            amount=amount,
-            share=winner.share,
-            both_on_floor=floor.on_floor_at(payer, moment)
-            and (checker is None or floor.on_floor_at(checker, moment)),
-            verifier_barred=checker is not None and floor.barred_from_assisting(checker),
-        )
-    else:
-        if (
-            verified_by is not None
-            and not OrganizationRole.objects.filter(
-                user=verified_by, organization=occasion.organization
-            ).exists()
-        ):
-            raise ValidationError(
-                {"verified_by": "The verifier must be a user of this organization."}
-            )
-        facts = PayoutFacts(
-            paid_by_id=getattr(acting_user(by), "pk", None),
-            verified_by_id=getattr(verified_by, "pk", None),
-            amount=amount,
-            share=winner.share,
-        )
     enforce_at(RECORD_PAYOUT, [facts, hours_facts(occasion, moment)], occasion, by)
     threshold = selectors.w2g_threshold(occasion)
     required = threshold is not None and winner.share >= threshold
@@ -161,17 +195,7 @@ def record_payout(
     )
     if required:
         assert threshold is not None
-        details = check_w2g(w2g, threshold, winner.share)
-        digits = _tin_digits(details.tin)
-        payout.w2g_legal_name = one_line(details.legal_name, "w2g_legal_name")
-        payout.w2g_address = one_line(details.address, "w2g_address", 300)
-        payout.tin_sealed = seal(digits)
-        payout.tin_last4 = digits[-4:]
-        payout.backup_withholding = details.backup_withholding
-        payout.id1_kind = one_line(details.id1_kind, "id1_kind", 60)
-        payout.id1_number_sealed = seal(details.id1_number.strip())
-        payout.id2_kind = one_line(details.id2_kind, "id2_kind", 60)
-        payout.id2_number_sealed = seal(details.id2_number.strip())
+        _take_w2g(payout, check_w2g(w2g, threshold, winner.share))
     payout.save()
     record_event(
         organization=occasion.organization,

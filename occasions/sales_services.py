@@ -183,36 +183,13 @@ def void_sale(
     Entered from paper, the witness is the worker of the night whose signature is on the
     sheet (``witness_worker``): on the floor at that moment, and not a compensated bookkeeper
     ((1)(g)); the void is marked as attested on paper."""
-    from occasions import paper
-
     occasion = _locked(sale.occasion)
     sale = Sale.objects.select_for_update().get(pk=sale.pk, occasion=occasion)
     moment = moment_of(occasion, at, by=by, act="voiding a sale")
     reason = " ".join((reason or "").split())[:300]
-    on_paper = paper.current() is not None
-    if on_paper:
-        witness = None
-        worker = floor.worker_of_the_night(occasion, witness_worker) if witness_worker else None
-        witness_facts = {
-            "has_witness": worker is not None,
-            "witness_in_organization": worker is not None,
-            "witness_is_seller": False,
-            "witness_is_voider": False,
-            "witness_on_floor": worker is not None and floor.on_floor_at(worker, moment),
-            "witness_barred": worker is not None and floor.barred_from_assisting(worker),
-        }
-    else:
-        worker = None
-        witness_id = getattr(witness, "pk", None)
-        witness_facts = {
-            "has_witness": witness_id is not None,
-            "witness_in_organization": witness_id is not None
-            and OrganizationRole.objects.filter(
-                user_id=witness_id, organization=occasion.organization
-            ).exists(),
-            "witness_is_seller": witness_id is not None and witness_id == sale.sold_by_id,
-            "witness_is_voider": witness_id is not None and witness_id == getattr(by, "pk", None),
-        }
+    witness, worker, witness_facts = _void_witness(
+        occasion, sale, witness, witness_worker, by, moment
+    )
     rules.enforce(
         VOID_SALE,
         VoidFacts(
@@ -255,14 +232,58 @@ def void_sale(
             "number": sale.number,
             "voided_at": sale.voided_at,
             "reason": reason,
-            "witness": witness.get_username()
-            if witness is not None
-            else f"{worker.entry.person.legal_name} (attested on paper)"
-            if worker is not None
-            else "",
+            "witness": _void_witness_name(witness, worker),
         },
     )
     return sale
+
+
+def _void_witness(
+    occasion: Occasion,
+    sale: Sale,
+    witness: Any | None,
+    witness_worker: WorkerPresence | None,
+    by: Any,
+    moment: dt.datetime,
+) -> tuple[Any | None, WorkerPresence | None, dict[str, bool]]:
+    """The void's second person and the facts the rules judge of them: live, a user of the
+    organization; from paper, the worker of the night whose signature is on the sheet."""
+    from occasions import paper
+
+    if paper.current() is not None:
+        worker = floor.worker_of_the_night(occasion, witness_worker) if witness_worker else None
+        return (
+            None,
+            worker,
+            {
+                "has_witness": worker is not None,
+                "witness_in_organization": worker is not None,
+                "witness_is_seller": False,
+                "witness_is_voider": False,
+                "witness_on_floor": worker is not None and floor.on_floor_at(worker, moment),
+                "witness_barred": worker is not None and floor.barred_from_assisting(worker),
+            },
+        )
+    witness_id = getattr(witness, "pk", None)
+    return (
+        witness,
+        None,
+        {
+            "has_witness": witness_id is not None,
+            "witness_in_organization": witness_id is not None
+            and OrganizationRole.objects.filter(
+                user_id=witness_id, organization=occasion.organization
+            ).exists(),
+            "witness_is_seller": witness_id is not None and witness_id == sale.sold_by_id,
+            "witness_is_voider": witness_id is not None and witness_id == getattr(by, "pk", None),
+        },
+    )
+
+
+def _void_witness_name(witness: Any | None, worker: WorkerPresence | None) -> str:
+    if witness is not None:
+        return witness.get_username()
+    return f"{worker.entry.person.legal_name} (attested on paper)" if worker is not None else ""
 
 
 @dataclass(frozen=True)
@@ -308,6 +329,26 @@ class TallyLine:
 MAX_TALLY = 9999
 
 
+def _tally_counts(
+    occasion: Occasion, lines: Sequence[TallyLine]
+) -> dict[int, tuple[TallyLine, int]]:
+    """Each posted item's count in the tally (item id → line, quantity), those of 0 left out."""
+    counted: dict[int, tuple[TallyLine, int]] = {}
+    for line in lines:
+        if line.item.occasion_id != occasion.pk:
+            raise ValidationError(f"{line.item.label} is not on this occasion's price list.")
+        if line.item.pk in counted:
+            raise ValidationError(f"{line.item.label} is counted twice in one tally.")
+        quantity = line.counted()
+        if isinstance(quantity, bool) or not 0 <= quantity <= MAX_TALLY:
+            raise ValidationError(f"{line.item.label}: a count is from 0 to {MAX_TALLY}.")
+        if quantity:
+            counted[line.item.pk] = (line, quantity)
+    if not counted:
+        raise ValidationError("Enter a count for at least one category.")
+    return counted
+
+
 @rules.atomic()
 def record_door_tally(
     *, occasion: Occasion, lines: Sequence[TallyLine], by: Any, at: dt.datetime
@@ -323,19 +364,7 @@ def record_door_tally(
         raise ValidationError("A door tally is entered from the night's paper control sheet.")
     occasion = _locked(occasion)
     moment = moment_of(occasion, at, by=by, act="entering the door's tally")
-    counted: dict[int, tuple[TallyLine, int]] = {}
-    for line in lines:
-        if line.item.occasion_id != occasion.pk:
-            raise ValidationError(f"{line.item.label} is not on this occasion's price list.")
-        if line.item.pk in counted:
-            raise ValidationError(f"{line.item.label} is counted twice in one tally.")
-        quantity = line.counted()
-        if isinstance(quantity, bool) or not 0 <= quantity <= MAX_TALLY:
-            raise ValidationError(f"{line.item.label}: a count is from 0 to {MAX_TALLY}.")
-        if quantity:
-            counted[line.item.pk] = (line, quantity)
-    if not counted:
-        raise ValidationError("Enter a count for at least one category.")
+    counted = _tally_counts(occasion, lines)
     posted = {i.pk: i for i in PriceListItem.objects.filter(occasion=occasion)}
     rules.enforce(
         RECORD_SALE,

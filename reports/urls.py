@@ -1,6 +1,7 @@
 from django.urls import path
 
 from reports import views
+from reports.night import game_views as night_game_views
 from reports.night import views as night_views
 
 ORG = "org/<int:org_id>/"
@@ -21,8 +22,8 @@ urlpatterns = [
         name="report_remove_expense",
     ),
     path(OCC + "paper/", night_views.paper_home, name="paper_home"),
-    path(OCC + "paper/games/", night_views.paper_games, name="paper_games"),
-    path(OCC + "paper/games/<int:number>/", night_views.paper_game, name="paper_game"),
+    path(OCC + "paper/games/", night_game_views.paper_games, name="paper_games"),
+    path(OCC + "paper/games/<int:number>/", night_game_views.paper_game, name="paper_game"),
     path(OCC + "paper/<slug:section>/", night_views.paper_section, name="paper_section"),
     path(OCC + "report/", views.report_versions, name="report_versions"),
     path(OCC + "report/file/", views.file_report, name="report_file"),

@@ -1,3 +1,3 @@
 """A night recorded from its paper control sheets: the night format (``format``), the acts it
 holds and how they are recorded through the services in time order (``engine``), the night file
-(``nightfile``: export and import), the entry pages and the blank control sheets."""
+(``reader`` and ``writer``; ``engine`` imports it), the entry pages and the blank control sheets."""

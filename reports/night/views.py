@@ -13,7 +13,6 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 
 from beano import rules
 from games.models import Game
@@ -28,7 +27,15 @@ from occasions.models import (
 from occasions.views import get_occasion
 from organizations.access import OrgAccess, org_view
 from organizations.models import Role, WorkerListEntry
-from reports.night import engine, forms
+from reports.night import (
+    acts,
+    extras_acts,
+    extras_forms,
+    floor_acts,
+    forms,
+    game_acts,
+    game_forms,
+)
 from reports.night import format as fmt
 
 ENTERS = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.BOOKKEEPER)
@@ -48,11 +55,11 @@ SECTIONS = [
 TITLES = dict(SECTIONS) | {"attendance": "Attendance and the second half"}
 
 
-def _access(request: HttpRequest) -> OrgAccess:
+def access_of(request: HttpRequest) -> OrgAccess:
     return request.access  # type: ignore[attr-defined]
 
 
-def _records(occasion: Occasion) -> list[PaperRecord]:
+def paper_records(occasion: Occasion) -> list[PaperRecord]:
     return list(
         PaperRecord.objects.filter(occasion=occasion).select_related("entered_by").order_by("pk")
     )
@@ -79,7 +86,7 @@ def _after_attendance(occasion: Occasion) -> Game | None:
 
 def _refusal(error: ValidationError) -> dict[str, Any]:
     """A refusal as the page shows it: where on the sheets, then each reason."""
-    if isinstance(error, engine.NightRefused):
+    if isinstance(error, acts.NightRefused):
         act = error.act
         when = f" at {act.at:%-I:%M %p}" if act.at else ""
         return {
@@ -93,20 +100,20 @@ def _refusal(error: ValidationError) -> dict[str, Any]:
     return {"where": "", "reasons": reasons}
 
 
-def _record(
-    request: HttpRequest, occasion: Occasion, record: PaperRecord, acts: list[engine.Act]
+def record_acts(
+    request: HttpRequest, occasion: Occasion, record: PaperRecord, entries: list[acts.Act]
 ) -> dict[str, Any] | None:
-    """Record ``acts`` from ``record``'s sheets, all or nothing; the refusal if any."""
-    if not acts:
+    """Record ``entries`` from ``record``'s sheets, all or nothing; the refusal if any."""
+    if not entries:
         return {
             "where": "",
             "reasons": [{"message": "Nothing to enter: the sheet is blank.", "citation": ""}],
         }
     try:
         with rules.atomic():
-            state = engine.Night(occasion=occasion, by=request.user, record=record)
+            state = acts.Night(occasion=occasion, by=request.user, record=record)
             state.refresh()
-            engine.run(state, acts)
+            acts.run(state, entries)
     except ValidationError as error:
         return _refusal(error)
     return None
@@ -116,7 +123,7 @@ def _record(
 
 
 def _home_context(access: OrgAccess, occasion: Occasion, form: Any = None) -> dict[str, Any]:
-    records = _records(occasion)
+    records = paper_records(occasion)
     return {
         "org": access.organization,
         "access": access,
@@ -138,7 +145,7 @@ def _home_context(access: OrgAccess, occasion: Occasion, form: Any = None) -> di
 def paper_home(request: HttpRequest, pk: int) -> HttpResponse:
     """The night's paper records and the sections to enter; POST says which part of the night
     comes from paper (the whole night, or from one time to another)."""
-    access = _access(request)
+    access = access_of(request)
     occasion = get_occasion(access, pk)
     if request.method != "POST":
         return render(request, "reports/night/home.html", _home_context(access, occasion))
@@ -170,7 +177,7 @@ def paper_home(request: HttpRequest, pk: int) -> HttpResponse:
 # The sections -------------------------------------------------------------------------------
 
 
-def _presences(occasion: Occasion) -> Any:
+def night_presences(occasion: Occasion) -> Any:
     return WorkerPresence.objects.filter(occasion=occasion).select_related("entry__person")
 
 
@@ -191,7 +198,7 @@ def _section_forms(occasion: Occasion, section: str, data: Any = None) -> dict[s
         rows = django_forms.formset_factory(forms.PriceRowForm, extra=6)
         return {"rows": rows(data, prefix="p")}
     if section == "program":
-        rows = django_forms.formset_factory(forms.ProgramRowForm, extra=16)
+        rows = django_forms.formset_factory(game_forms.ProgramRowForm, extra=16)
         return {"rows": rows(data, prefix="g")}
     if section == "opening":
         return {"form": forms.OpeningForm(data), "varying": forms.VaryingPrizesSheetForm(data)}
@@ -203,7 +210,7 @@ def _section_forms(occasion: Occasion, section: str, data: Any = None) -> dict[s
             "voids": voids(
                 data,
                 prefix="v",
-                form_kwargs={"items": items, "presences": _presences(occasion)},
+                form_kwargs={"items": items, "presences": night_presences(occasion)},
             ),
         }
     if section == "attendance":
@@ -212,25 +219,25 @@ def _section_forms(occasion: Occasion, section: str, data: Any = None) -> dict[s
         permits = RafflePermit.objects.filter(organization=occasion.organization)
         out = {}
         for name, form, extra in (
-            ("door_prizes", forms.DoorPrizeRowForm, 3),
-            ("refunds", forms.RefundRowForm, 2),
-            ("charity", forms.CharityRowForm, 2),
-            ("redemptions", forms.RedemptionRowForm, 2),
-            ("other_sales", forms.OtherSaleRowForm, 2),
-            ("police", forms.PoliceRowForm, 1),
+            ("door_prizes", extras_forms.DoorPrizeRowForm, 3),
+            ("refunds", extras_forms.RefundRowForm, 2),
+            ("charity", extras_forms.CharityRowForm, 2),
+            ("redemptions", extras_forms.RedemptionRowForm, 2),
+            ("other_sales", extras_forms.OtherSaleRowForm, 2),
+            ("police", extras_forms.PoliceRowForm, 1),
         ):
             out[name] = django_forms.formset_factory(form, extra=extra)(data, prefix=name)
-        out["raffles"] = django_forms.formset_factory(forms.RaffleRowForm, extra=1)(
+        out["raffles"] = django_forms.formset_factory(extras_forms.RaffleRowForm, extra=1)(
             data, prefix="raffles", form_kwargs={"permits": permits}
         )
         return out
     if section == "close":
-        present = [p for p in _presences(occasion) if p.is_present]
+        present = [p for p in night_presences(occasion) if p.is_present]
         return {"form": forms.CloseSheetForm(data, presences=present)}
     raise Http404
 
 
-def _valid(bound: dict[str, Any]) -> bool:
+def valid_forms(bound: dict[str, Any]) -> bool:
     """Every form validated (not only up to the first invalid one), so each shows its errors."""
     results = [b.is_valid() for b in bound.values()]
     return all(results)
@@ -240,32 +247,32 @@ def _rows(formset: Any, occasion: Occasion) -> list[Any]:
     return [r for r in (f.row(occasion) for f in formset.forms if f.cleaned_data) if r]
 
 
-def _section_acts(occasion: Occasion, section: str, bound: dict[str, Any]) -> list[engine.Act]:
+def _section_acts(occasion: Occasion, section: str, bound: dict[str, Any]) -> list[acts.Act]:
     if section == "workers":
         rows = [r for r in (f.row(occasion) for f in bound["rows"].forms if f.cleaned_data) if r]
-        return engine.worker_acts(rows)
+        return floor_acts.worker_acts(rows)
     if section == "prices":
-        return engine.price_acts(_rows(bound["rows"], occasion))
+        return floor_acts.price_acts(_rows(bound["rows"], occasion))
     if section == "program":
         filled = [f.cleaned_data for f in bound["rows"].forms if f.cleaned_data and f.filled]
-        return engine.program_acts(forms.program_sheets(filled))
+        return game_acts.program_acts(game_forms.program_sheets(filled))
     if section == "opening":
         d = bound["form"].cleaned_data
         checked = forms.moment(occasion, d["checked_at"]) if d.get("checked_at") else None
         opened = forms.moment(occasion, d["opened_at"]) if d.get("opened_at") else None
         return (
-            engine.checklist_acts(checked, d["items"] if checked else None)
-            + engine.open_acts(opened)
-            + engine.varying_acts(bound["varying"].announcement(occasion))
+            floor_acts.checklist_acts(checked, d["items"] if checked else None)
+            + floor_acts.open_acts(opened)
+            + floor_acts.varying_acts(bound["varying"].announcement(occasion))
         )
     if section == "door":
         tally = bound["form"].tally(occasion)
         voids = [v for v in (f.void(occasion) for f in bound["voids"].forms if f.cleaned_data) if v]
-        return engine.door_acts((tally,) if tally else (), voids)
+        return floor_acts.door_acts((tally,) if tally else (), voids)
     if section == "attendance":
         d = bound["form"].cleaned_data
         second = forms.moment(occasion, d["second_half_at"]) if d.get("second_half_at") else None
-        return engine.attendance_acts(
+        return floor_acts.attendance_acts(
             d["players"], forms.moment(occasion, d["announced_at"]), second
         )
     if section == "extras":
@@ -280,11 +287,11 @@ def _section_acts(occasion: Occasion, section: str, bound: dict[str, Any]) -> li
             police=tuple(_rows(bound["police"], occasion)),
             raffles=tuple(_rows(bound["raffles"], occasion)),
         )
-        return engine.extras_acts(night)
+        return extras_acts.extras_acts(night)
     if section == "close":
         form = bound["form"]
         closed = forms.moment(occasion, form.cleaned_data["closed_at"])
-        acts = []
+        out_acts = []
         for p in form.presences:
             out = form.cleaned_data.get(f"out_{p.pk}")
             if out is not None:
@@ -295,8 +302,8 @@ def _section_acts(occasion: Occasion, section: str, bound: dict[str, Any]) -> li
                     p.signed_in_at,
                     forms.moment(occasion, out),
                 )
-                acts += [a for a in engine.worker_acts([row]) if a.kind == "sign_out"]
-        return acts + engine.close_acts(closed)
+                out_acts += [a for a in floor_acts.worker_acts([row]) if a.kind == "sign_out"]
+        return out_acts + floor_acts.close_acts(closed)
     raise Http404
 
 
@@ -305,7 +312,7 @@ def _recorded(occasion: Occasion, section: str) -> dict[str, Any]:
     from occasions.sales_selectors import door_counts
 
     if section in ("workers", "close"):
-        return {"presences": list(_presences(occasion).order_by("signed_in_at"))}
+        return {"presences": list(night_presences(occasion).order_by("signed_in_at"))}
     if section == "prices":
         return {"price_items": _items(occasion)}
     if section == "program":
@@ -336,7 +343,7 @@ def _recorded(occasion: Occasion, section: str) -> dict[str, Any]:
 def _section_context(
     access: OrgAccess, occasion: Occasion, section: str, bound: dict[str, Any], **extra: Any
 ) -> dict[str, Any]:
-    records = _records(occasion)
+    records = paper_records(occasion)
     return {
         "org": access.organization,
         "access": access,
@@ -355,13 +362,13 @@ def _section_context(
 
 @org_view(write_roles=ENTERS, form_page=True)
 def paper_section(request: HttpRequest, pk: int, section: str) -> HttpResponse:
-    access = _access(request)
+    access = access_of(request)
     occasion = get_occasion(access, pk)
     if section not in TITLES:
         raise Http404
     if section == "games":
         return redirect("paper_games", org_id=access.organization.pk, pk=pk)
-    records = _records(occasion)
+    records = paper_records(occasion)
     if not records:
         messages.info(request, "First say which part of the night comes from paper.")
         return redirect("paper_home", org_id=access.organization.pk, pk=pk)
@@ -374,8 +381,10 @@ def paper_section(request: HttpRequest, pk: int, section: str) -> HttpResponse:
         )
     bound = _section_forms(occasion, section, request.POST)
     refusal = None
-    if _valid(bound):
-        refusal = _record(request, occasion, records[-1], _section_acts(occasion, section, bound))
+    if valid_forms(bound):
+        refusal = record_acts(
+            request, occasion, records[-1], _section_acts(occasion, section, bound)
+        )
         if refusal is None:
             messages.success(request, f"{TITLES[section]}: entered.")
             if section == "attendance" and (game := _after_attendance(occasion)) is not None:
@@ -391,148 +400,3 @@ def paper_section(request: HttpRequest, pk: int, section: str) -> HttpResponse:
     occasion.refresh_from_db()
     context = _section_context(access, occasion, section, bound, refusal=refusal)
     return render(request, "reports/night/section.html", context)
-
-
-# The game sheets ----------------------------------------------------------------------------
-
-
-@org_view(write_roles=ENTERS, form_page=True)
-def paper_games(request: HttpRequest, pk: int) -> HttpResponse:
-    access = _access(request)
-    occasion = get_occasion(access, pk)
-    games = list(
-        Game.objects.filter(occasion=occasion)
-        .prefetch_related("parts__arrangement")
-        .order_by("number")
-    )
-    return render(
-        request,
-        "reports/night/games.html",
-        {
-            "org": access.organization,
-            "access": access,
-            "occasion": occasion,
-            "page": "paper",
-            "section": "games",
-            "sections": SECTIONS,
-            "first_half": [g for g in games if g.half == 1],
-            "second_half": [g for g in games if g.half == 2],
-            "announcement": getattr(occasion, "attendance_announcement", None),
-            "record": (_records(occasion) or [None])[-1],
-        },
-    )
-
-
-def _game_forms(game: Game, occasion: Occasion, data: Any = None) -> dict[str, Any]:
-    parts = list(game.parts.select_related("arrangement").order_by("order"))
-    claims = django_forms.formset_factory(forms.ClaimRowForm, extra=3)
-    bound = {
-        "form": forms.GameSheetForm(data),
-        "claims": claims(
-            data, prefix="c", form_kwargs={"parts": parts, "presences": _presences(occasion)}
-        ),
-    }
-    if game.kind == Game.Kind.PROGRESSIVE:
-        bound["jackpot"] = forms.JackpotForm(data)
-    return bound
-
-
-def _game_acts(game: Game, occasion: Occasion, bound: dict[str, Any]) -> list[engine.Act]:
-    d = bound["form"].cleaned_data
-
-    def at(name: str) -> Any:
-        return forms.moment(occasion, d[name]) if d.get(name) else None
-
-    parts = list(game.parts.select_related("arrangement").order_by("order"))
-    sheet = fmt.GameSheet(
-        number=game.number,
-        half=game.half,
-        kind=game.kind,
-        parts=tuple(
-            fmt.Part(
-                arrangement=p.arrangement.code,
-                kind=p.kind,
-                amount=p.amount,
-                announced_at=at("announced_at") if p.announced_at is None else None,
-                winners_at=at("winners_at"),
-            )
-            for p in parts
-        ),
-        balls_confirmed_at=at("balls_checked_at"),
-        started_at=at("started_at"),
-        finished_at=at("finished_at"),
-        balls=d.get("balls", ()),
-        claims=tuple(
-            c for c in (f.claim(occasion) for f in bound["claims"].forms if f.cleaned_data) if c
-        ),
-        jackpot=_jackpot(game, bound),
-    )
-    return engine.game_acts(sheet)
-
-
-def _jackpot(game: Game, bound: dict[str, Any]) -> fmt.Jackpot | None:
-    if "jackpot" not in bound:
-        return None
-    from games.models import ProgressiveGame
-
-    progressive = ProgressiveGame.objects.filter(game=game).select_related("series").first()
-    if progressive is None:
-        return None
-    d = bound["jackpot"].cleaned_data
-    return fmt.Jackpot(
-        series=progressive.series.name,
-        won_within_calls=bool(d.get("won_within_calls")),
-        consolation_paid=bool(d.get("consolation_paid")),
-    )
-
-
-@org_view(write_roles=ENTERS, form_page=True)
-def paper_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    access = _access(request)
-    occasion = get_occasion(access, pk)
-    game = Game.objects.filter(occasion=occasion, number=number).first()
-    if game is None:
-        raise Http404
-    records = _records(occasion)
-    if not records:
-        messages.info(request, "First say which part of the night comes from paper.")
-        return redirect("paper_home", org_id=access.organization.pk, pk=pk)
-    bound = _game_forms(game, occasion, request.POST if request.method == "POST" else None)
-    refusal = None
-    if request.method == "POST" and _valid(bound):
-        refusal = _record(request, occasion, records[-1], _game_acts(game, occasion, bound))
-        if refusal is None:
-            messages.success(request, f"Game {number} sheet: entered.")
-            following = (
-                Game.objects.filter(occasion=occasion, number__gt=number).order_by("number").first()
-            )
-            announced = hasattr(Occasion.objects.get(pk=occasion.pk), "attendance_announcement")
-            if following is not None and following.half > game.half and not announced:
-                return redirect(
-                    "paper_section", org_id=access.organization.pk, pk=pk, section="attendance"
-                )
-            if following is not None:
-                return redirect(
-                    "paper_game", org_id=access.organization.pk, pk=pk, number=following.number
-                )
-            return redirect("paper_section", org_id=access.organization.pk, pk=pk, section="extras")
-    game.refresh_from_db()
-    context = {
-        "org": access.organization,
-        "access": access,
-        "occasion": occasion,
-        "page": "paper",
-        "section": "games",
-        "sections": SECTIONS,
-        "record": records[-1],
-        "game": game,
-        "parts": list(game.parts.select_related("arrangement").order_by("order")),
-        "claims": list(
-            game.claims.select_related("winner__payout", "part").order_by("claimed_at", "pk")
-        ),
-        "balls": list(game.calls.filter(voided_at__isnull=True).order_by("sequence")),
-        "forms": bound,
-        "refusal": refusal,
-        "games_url": reverse("paper_games", kwargs={"org_id": access.organization.pk, "pk": pk}),
-    }
-    return render(request, "reports/night/game.html", context)

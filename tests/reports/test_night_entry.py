@@ -13,7 +13,8 @@ import pytest
 from occasions.models import Occasion, PaperRecord, Sale
 from organizations.models import AuditEvent, Person
 from reports.figures import compute_figures
-from reports.night import engine, nightfile
+from reports.night import acts, engine, extras_acts, floor_acts, game_acts, reader, writer
+from reports.night import format as fmt
 from tests.reports.conftest import KNOWN
 from tests.reports.night_fixtures import known_night
 
@@ -22,7 +23,7 @@ NIGHT_AFTER = dt.date(2026, 12, 10)
 
 
 def enter(tenant: Any, data: dict[str, Any]) -> Occasion:
-    night = nightfile.read(data)
+    night = reader.read(data)
     return engine.import_night(night=night, by=tenant.bookkeeper, file_name="known.json")
 
 
@@ -209,19 +210,19 @@ def test_a_bad_file_gets_one_line_and_exit_2(db, tmp_path, content, says):
 # Refusals after the fact, as of the moment stated ----------------------------------------------
 
 
-def refused(tenant: Any, data: dict[str, Any]) -> engine.NightRefused:
+def refused(tenant: Any, data: dict[str, Any]) -> acts.NightRefused:
     """Import ``data`` expecting a refusal; nothing of it saved."""
     from games.models import Game
 
     games = Game.objects.count()
-    with pytest.raises(engine.NightRefused) as error:
+    with pytest.raises(acts.NightRefused) as error:
         enter(tenant, data)
     assert not PaperRecord.objects.exists() and not Sale.objects.exists()
     assert Game.objects.count() == games
     return error.value
 
 
-def codes(error: engine.NightRefused) -> dict[str, str]:
+def codes(error: acts.NightRefused) -> dict[str, str]:
     return {v.code: v.citation for v in error.error.violations}
 
 
@@ -245,7 +246,7 @@ def test_a_door_prize_over_the_aggregate_in_force_on_the_night_is_refused(
     from beano.rules.models import LawLimit
 
     tenant = night_records
-    report_clock(engine.fmt.parse_time("12:00", NIGHT_AFTER, "test"))
+    report_clock(fmt.parse_time("12:00", NIGHT_AFTER, "test"))
     LawLimit.objects.create(
         name="max_door_prizes_occasion",
         value=Decimal("500.00"),
@@ -263,7 +264,7 @@ def test_a_worker_not_yet_on_the_list_that_day_is_refused(night_records, report_
     from tests.occasions.conftest import listed
 
     tenant = night_records
-    report_clock(engine.fmt.parse_time("12:00", NIGHT_AFTER, "test"))
+    report_clock(fmt.parse_time("12:00", NIGHT_AFTER, "test"))
     entry = listed(tenant, "Paul Late", ["floor_worker"], "P-11")
     entry.added_on = NIGHT_AFTER
     entry.save(update_fields=["added_on"])
@@ -452,7 +453,7 @@ def test_a_mixed_night_gives_the_known_figures_and_marks_only_the_outage(
         ends_at=at(20, 0),
         by=mic,
     )
-    outage = nightfile.read(known_night(occasion.license.number))
+    outage = reader.read(known_night(occasion.license.number))
     outage = fmt.Night(
         license=outage.license,
         date=outage.date,
@@ -462,14 +463,14 @@ def test_a_mixed_night_gives_the_known_figures_and_marks_only_the_outage(
         refunds=outage.refunds,
         charity_sales=outage.charity_sales,
     )
-    state = engine.Night(occasion=occasion, by=mic, record=record)
+    state = acts.Night(occasion=occasion, by=mic, record=record)
     state.refresh()
-    engine.run(
+    acts.run(
         state,
-        engine.door_acts(outage.door, ())
-        + [a for sheet in outage.games for a in engine.game_acts(sheet)]
-        + engine.extras_acts(outage)
-        + engine.attendance_acts(95, at(20, 0), None),
+        floor_acts.door_acts(outage.door, ())
+        + [a for sheet in outage.games for a in game_acts.game_acts(sheet)]
+        + extras_acts.extras_acts(outage)
+        + floor_acts.attendance_acts(95, at(20, 0), None),
     )
 
     # Live again.
@@ -552,11 +553,11 @@ def test_an_act_outside_the_paper_period_is_refused(night_records, occasion, rep
         ends_at=at(20, 0),
         by=tenant.bookkeeper,
     )
-    state = engine.Night(occasion=occasion, by=tenant.bookkeeper, record=record)
+    state = acts.Night(occasion=occasion, by=tenant.bookkeeper, record=record)
     state.refresh()
     tally = fmt.DoorTally(at=at(20, 30), lines=(fmt.CountLine("admission", quantity=3),))
-    with pytest.raises(engine.NightRefused) as error:
-        engine.run(state, engine.door_acts((tally,), ()))
+    with pytest.raises(acts.NightRefused) as error:
+        acts.run(state, floor_acts.door_acts((tally,), ()))
     assert codes(error.value) == {"R-305-1A-PAPER-PERIOD": "961 CMR 3.05(1)(a)"}
     assert "outside the part of the night being entered from paper" in error.value.messages[0]
     assert not Sale.objects.exists()
@@ -583,12 +584,12 @@ def test_the_example_and_an_export_follow_the_schema(paper_night):
     validator, root = _schema()
     example = json.loads((root / "night-example.json").read_text())
     assert list(validator.iter_errors(example)) == []
-    nightfile.read(example)  # and the reader takes it
-    exported = json.loads(json.dumps(nightfile.export(paper_night)))
+    reader.read(example)  # and the reader takes it
+    exported = json.loads(json.dumps(writer.export(paper_night)))
     assert list(validator.iter_errors(exported)) == []
 
 
 def test_a_misspelt_key_is_refused_not_silently_lost(db):
     data = known_night("BN-0001") | {"door_prize": []}
-    with pytest.raises(nightfile.NightFormatError, match="unknown key 'door_prize'"):
-        nightfile.read(data)
+    with pytest.raises(fmt.NightFormatError, match="unknown key 'door_prize'"):
+        reader.read(data)

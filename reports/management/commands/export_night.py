@@ -10,7 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from occasions.models import Occasion
-from reports.night import nightfile
+from reports.night import writer
 
 
 class Command(BaseCommand):
@@ -35,7 +35,7 @@ class Command(BaseCommand):
             raise CommandError(f"No occasion {options['occasion_id']}.")
         if occasion.status == Occasion.Status.NOT_PLAYED:
             raise CommandError(f"{occasion} was not played: there is no night to export.")
-        data = nightfile.export(occasion, with_tins=options["with_tins"])
+        data = writer.export(occasion, with_tins=options["with_tins"])
         out = Path(options["output"])
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandParser
 
 from beano import rules
-from reports.night import engine, nightfile
+from reports.night import engine, reader, writer
 from reports.night.format import NightFormatError
 
 
@@ -53,11 +53,11 @@ class Command(BaseCommand):
             if by is None:
                 return self.fail(f"--by: no user {options['by']!r}.")
         try:
-            night = nightfile.read(data)
+            night = reader.read(data)
             engine.night_license(night.license)
             with rules.atomic():  # a refusal is logged after the rollback, as everywhere
                 occasion = engine.import_night(night=night, by=by, file_name=path.name)
-                figures = nightfile.summary_figures(occasion)
+                figures = writer.summary_figures(occasion)
                 if options["dry_run"]:
                     raise DryRun
         except NightFormatError as error:
