@@ -234,6 +234,23 @@ def _card_numbers(numbers: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(out, key=lambda sn: sn[0]))
 
 
+def _card_witnesses(claim: Claim, witnesses: Sequence[Witness], by: Any) -> tuple[Witness, ...]:
+    """The players before whom a card is verified, judged: one or more at a table other than
+    the winner's (3.04(6)(e))."""
+    people = tuple(
+        Witness(one_line(w.name, "witnesses"), one_line(w.table, "witnesses", 40))
+        for w in witnesses
+    )
+    people = tuple(w for w in people if w.name or w.table)
+    enforce_at(
+        VERIFY_CARD,
+        CardWitnessFacts(witnesses=people, winner=claim.player_name, winner_table=claim.table),
+        claim.game.occasion,
+        by,
+    )
+    return people
+
+
 @rules.atomic()
 def verify_card(
     *,
@@ -250,17 +267,7 @@ def verify_card(
     moment = moment_of_game(claim.game, at, by, "verifying a card")
     claim = _locked_claim(claim, moment)
     occasion = claim.game.occasion
-    people = tuple(
-        Witness(one_line(w.name, "witnesses"), one_line(w.table, "witnesses", 40))
-        for w in witnesses
-    )
-    people = tuple(w for w in people if w.name or w.table)
-    enforce_at(
-        VERIFY_CARD,
-        CardWitnessFacts(witnesses=people, winner=claim.player_name, winner_table=claim.table),
-        occasion,
-        by,
-    )
+    people = _card_witnesses(claim, witnesses, by)
     read = _card_numbers(numbers)
     arrangement = claim.part.arrangement
     facts = CardFacts(
@@ -322,17 +329,7 @@ def attest_card_on_paper(
             f"The balls of game {claim.game.number} are entered: give the winning card's "
             "numbers, to be checked against them as on the floor."
         )
-    people = tuple(
-        Witness(one_line(w.name, "witnesses"), one_line(w.table, "witnesses", 40))
-        for w in witnesses
-    )
-    people = tuple(w for w in people if w.name or w.table)
-    enforce_at(
-        VERIFY_CARD,
-        CardWitnessFacts(witnesses=people, winner=claim.player_name, winner_table=claim.table),
-        occasion,
-        by,
-    )
+    people = _card_witnesses(claim, witnesses, by)
     row = CardVerification.objects.create(
         claim=claim,
         scope=CardVerification.Scope.ARRANGEMENT,

@@ -19,7 +19,6 @@ from occasions.models import (
     OpeningCheck,
     OtherSale,
     PoliceDetail,
-    PriceListItem,
     RaffleTicketSale,
     Refund,
     Sale,
@@ -32,20 +31,6 @@ from reports.night.format import (
     write_money,
     write_time,
 )
-
-CATEGORIES = set(PriceListItem.Category.values)
-BALL = __import__("re").compile(r"^\s*([BINGObingo])?\s*-?\s*(\d{1,2})\s*$")
-W2G_KEYS = (
-    "legal_name",
-    "address",
-    "tin",
-    "backup_withholding",
-    "id1_kind",
-    "id1_number",
-    "id2_kind",
-    "id2_number",
-)
-
 
 # Writing ---------------------------------------------------------------------------------------
 
