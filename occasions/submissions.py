@@ -8,6 +8,7 @@ submission rolls back with its key, so it can be corrected and sent again."""
 from __future__ import annotations
 
 import functools
+import hashlib
 import inspect
 import uuid
 from collections.abc import Callable, Mapping
@@ -17,7 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
-from occasions.models import FloorSubmission, Occasion
+from occasions.models import FloorSubmission
 from organizations.audit import acting_user
 
 Record = TypeVar("Record", bound=models.Model)
@@ -49,6 +50,23 @@ def _earlier(
     return model._default_manager.get(pk=earlier.target_id)
 
 
+def _wait_for_the_same_key(occasion_id: int, key: uuid.UUID) -> None:
+    """A doubled request waits here until the first one's transaction ends, then finds its key
+    and answers with its record, instead of being judged again as a second act (a ball called
+    twice is refused). PostgreSQL: a lock on the key alone, to the end of the transaction; a row
+    lock taken here would come before the service's own row locks, in an order other writers do
+    not keep. SQLite needs none: each write transaction takes the database's lock as it begins
+    (IMMEDIATE, in settings)."""
+    connection = transaction.get_connection()
+    if connection.vendor != "postgresql":
+        return
+    digest = hashlib.blake2b(f"{occasion_id}:{key}".encode(), digest_size=8).digest()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest, "big", signed=True)]
+        )
+
+
 def answered_once(
     action: FloorSubmission.Action,
     model: type[Record],
@@ -65,11 +83,7 @@ def answered_once(
                 return service(**kwargs)
             occasion_id = occasion_of(kwargs)
             user = acting_user(kwargs.get("by"))
-            # The occasion is locked before the key is looked for (every floor service locks
-            # the occasion or its game after it, the order they all keep): a doubled request
-            # waits here for the first to commit, then finds its key and answers with its
-            # record, rather than being judged again as a second act (a ball called twice).
-            Occasion.objects.select_for_update().only("pk").get(pk=occasion_id)
+            _wait_for_the_same_key(occasion_id, request_key)
             earlier = _earlier(occasion_id, request_key, action, user, model)
             if earlier is not None:
                 return earlier
