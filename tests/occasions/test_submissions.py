@@ -6,12 +6,10 @@ test_sales_views.py, tests/games/test_draw.py and tests/games/test_claims.py."""
 from __future__ import annotations
 
 import datetime as dt
-import threading
 import uuid
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection
 
 from beano.rules import RuleViolation
 from games import claims_services, draw_services
@@ -208,31 +206,3 @@ def test_the_services_say_they_take_the_key():
     ):
         parameter = inspect.signature(service).parameters["request_key"]
         assert parameter.kind is inspect.Parameter.KEYWORD_ONLY and parameter.default is None
-
-
-@pytest.mark.django_db(transaction=True)
-def test_two_requests_with_one_key_at_once_record_one_ball(tenant, draw_game):
-    """Two web processes answering a doubled request: one records, the other waits for it and
-    answers with the same call."""
-    key = uuid.uuid4()
-    barrier = threading.Barrier(2)
-    answers: list[int] = []
-
-    def send():
-        try:
-            barrier.wait(timeout=10)
-            call = draw_services.record_ball_call(
-                game=draw_game, number=42, by=tenant.worker, request_key=key
-            )
-            answers.append(call.pk)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=send) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
-    assert len(answers) == 2 and answers[0] == answers[1]
-    assert BallCall.objects.filter(game=draw_game).count() == 1
-    assert FloorSubmission.objects.count() == 1
