@@ -18,7 +18,7 @@
   function receiptBox() { return document.getElementById("id_admission_receipt"); }
   function admissionBoxes() { return document.querySelectorAll(".door-qty[data-category='admission']"); }
   function extraBoxes() { return document.querySelectorAll(".door-qty:not([data-category='admission'])"); }
-  function saving() { var f = form(); return !!f && f.getAttribute("aria-busy") === "true"; }
+  function saving() { var f = form(); return !!f && f.hasAttribute("data-floor-sending"); }
   function isSaleForm(elt) { return !!elt && elt.id === "sale-form"; }
 
   // A value set here while a sale is saving was asked for by a key or a click meant for the next

@@ -49,9 +49,11 @@
     return document.querySelectorAll("form[data-floor-entry='" + entry + "']");
   }
 
+  // data-floor-sending on the forms of an entry on its way (not aria-busy: the answer's message
+  // is inside the form, and a busy region's changes may go unannounced).
   function busy(entry, on) {
     formsOf(entry).forEach(function (form) {
-      if (on) form.setAttribute("aria-busy", "true"); else form.removeAttribute("aria-busy");
+      if (on) form.setAttribute("data-floor-sending", ""); else form.removeAttribute("data-floor-sending");
     });
   }
 

@@ -104,7 +104,7 @@ def test_the_next_players_cards_typed_while_a_sale_saves_are_sold_too(
     hold()
     page.keyboard.type("2")
     page.keyboard.press("Enter")
-    expect(form).to_have_attribute("aria-busy", "true")
+    expect(form).to_have_attribute("data-floor-sending", "")
     page.keyboard.press("Tab")
     page.keyboard.type("1")
     release()
@@ -125,7 +125,7 @@ def test_the_next_players_cards_typed_while_a_sale_saves_are_sold_too(
     hold()
     page.keyboard.type("3")
     page.keyboard.press("Enter")
-    expect(form).to_have_attribute("aria-busy", "true")
+    expect(form).to_have_attribute("data-floor-sending", "")
     page.keyboard.press("Tab")
     page.keyboard.press("Tab")
     page.keyboard.type("1")
@@ -165,7 +165,7 @@ def test_a_sale_the_network_dropped_is_sent_again_and_recorded_once(door, open_o
     expect(page.get_by_role("alert")).to_have_text(re.compile(re.escape(DROPPED)))
     expect(send_again).to_be_visible()
     expect(extra_regular).to_have_value("2")  # the entry is kept as it was sent
-    expect(page.locator("#sale-form")).not_to_have_attribute("aria-busy", "true")
+    expect(page.locator("#sale-form")).not_to_have_attribute("data-floor-sending", "")
     assert Sale.objects.count() == 1  # recorded: only the answer was lost
     page.screenshot(path=str(tmp_path / "door-not-sent.png"), caret="initial")
     # "Send again", by keyboard: the same submission, with its key, answers with receipt 1.
