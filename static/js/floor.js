@@ -106,8 +106,15 @@
     busy(entry, true);
   });
 
+  // The form that sent the request: when the answer replaced it (the console), htmx tells the
+  // page through the form's nearest ancestor still there, with the form in requestConfig.
+  function senderOf(event) {
+    var config = event.detail.requestConfig;
+    return (config && config.elt) || event.detail.elt;
+  }
+
   function lost(event, text) {
-    var entry = entryOf(event.detail.elt);
+    var entry = entryOf(senderOf(event));
     if (!entry || !sending[entry]) return;
     unsent[entry] = sending[entry];
     delete sending[entry];
@@ -116,10 +123,11 @@
   }
 
   document.body.addEventListener("htmx:sendError", function (event) { lost(event, SAID.dropped); });
+  document.body.addEventListener("htmx:sendAbort", function (event) { lost(event, SAID.dropped); });
   document.body.addEventListener("htmx:timeout", function (event) { lost(event, SAID.timeout); });
 
   document.body.addEventListener("htmx:afterRequest", function (event) {
-    var entry = entryOf(event.detail.elt);
+    var entry = entryOf(senderOf(event));
     if (!entry || !sending[entry]) return;
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
     if (status === 0) return; // no answer: htmx:sendError or htmx:timeout says which

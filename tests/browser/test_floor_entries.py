@@ -200,21 +200,28 @@ def test_the_caller_and_the_claims_send_again_what_the_network_dropped(
     args = {"org_id": game.occasion.organization_id, "pk": game.occasion_id, "game_pk": game.pk}
     log_in(page, address(live_server, "draw_console", **args), tenant.worker)
     calls = BallCall.objects.filter(game=game)
-    called_before = calls.count()
-
-    # The caller's console: I20 reaches the server, its answer is lost.
-    page.route(address(live_server, "draw_call", **args), lose_the_answer, times=1)
-    page.get_by_label("Ball called").fill("20")
-    page.keyboard.press("Enter")
+    ball = page.get_by_label("Ball called")
+    message = page.locator(".draw-msg")
     notice = page.locator("[data-floor-unsent=draw]")
+
+    # The caller's console: I21 is called; what is typed after its answer is the next ball's.
+    ball.fill("21")
+    page.keyboard.press("Enter")
+    expect(message).to_have_text("I21 called (#7).")
+    page.keyboard.type("2")
+    expect(ball).not_to_have_attribute("data-floor-touched", "")
+    # I20 reaches the server, but its answer is lost; "Send again" answers with the same call.
+    page.route(address(live_server, "draw_call", **args), lose_the_answer, times=1)
+    ball.fill("20")
+    page.keyboard.press("Enter")
     expect(notice).to_contain_text(DROPPED)
+    expect(ball).to_have_value("20")
     page.screenshot(path=str(tmp_path / "console-not-sent.png"), caret="initial")
-    assert calls.count() == called_before + 1
+    assert calls.count() == 8
     notice.get_by_role("button", name="Send again").click()
-    expect(page.get_by_text(f"I20 called (#{called_before + 1}).")).to_be_visible()
-    expect(notice).to_have_count(1)
+    expect(message).to_have_text("I20 called (#8).")
     expect(notice).to_be_hidden()
-    assert calls.count() == called_before + 1
+    assert list(calls.order_by("sequence").values_list("number", flat=True))[-2:] == [21, 20]
 
     # The claims page: the claim never leaves; sent again, it is recorded once.
     page.goto(address(live_server, "game_claims", **args))
