@@ -14,6 +14,7 @@ from games.cards import ALL_SQUARES, FREE
 from games.claims_services import PlayerEntry
 from games.models import Claim, Game, PrizePart, Winner
 from games.payout_services import W2GDetails
+from occasions.floor_forms import request_key_field
 from organizations.equipment_forms import MoneyField
 from organizations.models import Person
 
@@ -41,6 +42,7 @@ class ClaimForm(forms.Form):
     )
     player_name = _name("Player")
     table = forms.CharField(label="Table", max_length=40, required=False)
+    request_key = request_key_field()
 
     def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -60,6 +62,7 @@ class ClaimForm(forms.Form):
             "calling_begun": d["calling_begun"] == "yes",
             "player_name": d["player_name"],
             "table": d["table"],
+            "request_key": d["request_key"],
         }
 
 

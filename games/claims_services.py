@@ -33,8 +33,9 @@ from beano.rules.claims import (
 from beano.rules.workers import RECORD_WINNER, PlayerFacts
 from games import claims_selectors as selectors
 from games.models import CardVerification, Claim, DrawVerification, Game, PrizePart, Winner
+from occasions import submissions
 from occasions.floor_selectors import hours_facts
-from occasions.models import Occasion
+from occasions.models import FloorSubmission, Occasion
 from occasions.services import enforce_at, moment_of, refuse_if_sealed, status_at
 from organizations.audit import acting_user, record_event
 from organizations.models import DirectorAuthorization, Person
@@ -110,6 +111,9 @@ def _enforce_together(
 
 
 @rules.atomic()
+@submissions.answered_once(
+    FloorSubmission.Action.CLAIM, Claim, occasion_of=lambda kwargs: kwargs["game"].occasion_id
+)
 def record_claim(
     *,
     game: Game,

@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from games import claims_selectors as selectors
 from games import claims_services as services
@@ -162,6 +163,9 @@ def _arrangement_squares(part: PrizePart) -> set[str]:
 
 
 def _done(request: HttpRequest, game: Game, text: str, anchor: str = "") -> HttpResponse:
+    """Back to the claims page with what was done; an htmx form (the claim) has the browser load
+    it whole, as a plain form's redirect would (without the anchor: from the claims page, an
+    address differing only by its anchor would scroll, not load)."""
     messages.success(request, text)
     url = reverse(
         "game_claims",
@@ -171,6 +175,8 @@ def _done(request: HttpRequest, game: Game, text: str, anchor: str = "") -> Http
             "game_pk": game.pk,
         },
     )
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
     return redirect(url + (f"#{anchor}" if anchor else ""))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from games.draw_services import REASON_MAX
+from occasions.floor_forms import request_key_field
 
 
 class BallForm(forms.Form):
@@ -14,6 +15,7 @@ class BallForm(forms.Form):
         max_length=8,
         error_messages={"required": "Enter the ball called: 42 or N42."},
     )
+    request_key = request_key_field()
 
 
 class CorrectionForm(forms.Form):

@@ -19,9 +19,9 @@ from beano.rules.draw import CALL, CORRECT, BallCallFacts, CorrectionFacts, Draw
 from beano.rules.operation import OccasionPlayFacts
 from games.cards import ball_label
 from games.models import BallCall, Flashboard, Game
-from occasions import live
+from occasions import live, submissions
 from occasions.floor_selectors import hours_facts
-from occasions.models import Occasion
+from occasions.models import FloorSubmission, Occasion
 from occasions.services import moment_of, refuse_if_sealed, status_at
 from organizations.audit import acting_user, record_event
 
@@ -74,6 +74,11 @@ def _call_values(call: BallCall) -> dict[str, Any]:
 
 
 @rules.atomic()
+@submissions.answered_once(
+    FloorSubmission.Action.BALL_CALL,
+    BallCall,
+    occasion_of=lambda kwargs: kwargs["game"].occasion_id,
+)
 def record_ball_call(
     *, game: Game, number: int | str, by: Any, at: dt.datetime | None = None
 ) -> BallCall:

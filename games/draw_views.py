@@ -123,7 +123,10 @@ def draw_call(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
         return _console(request, occasion, game, ball_form=form, refusals=_form_problems(form))
     try:
         call = services.record_ball_call(
-            game=game, number=form.cleaned_data["ball"], by=request.user
+            game=game,
+            number=form.cleaned_data["ball"],
+            by=request.user,
+            request_key=form.cleaned_data["request_key"],
         )
     except ValidationError as error:
         return _console(request, occasion, game, ball_form=form, refusals=problems(error))

@@ -12,6 +12,17 @@ from occasions import floor_selectors
 from occasions.models import Occasion, WorkerPresence
 
 
+def request_key_field() -> forms.UUIDField:
+    """The key the browser made for one submission from the floor (occasions/submissions.py),
+    so that the same submission sent again is recorded once. Blank without JavaScript."""
+    return forms.UUIDField(
+        required=False,
+        widget=forms.HiddenInput,
+        label="This entry's key",
+        error_messages={"invalid": "Not a key this page made: reload the page and enter it again."},
+    )
+
+
 class CheckForm(forms.Form):
     item = forms.ChoiceField(choices=ITEM_CHOICES)
     confirmed = forms.BooleanField(required=False)

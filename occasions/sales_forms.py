@@ -8,7 +8,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS
 
+from occasions.floor_forms import request_key_field
 from occasions.models import PriceListItem
 from occasions.sales_services import MAX_QUANTITY
 
@@ -46,6 +48,7 @@ class SaleForm(forms.Form):
             "max_value": "No receipt has that number.",
         },
     )
+    request_key = request_key_field()
 
     def __init__(self, *args: Any, items: Iterable[PriceListItem], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -56,6 +59,19 @@ class SaleForm(forms.Form):
 
     def item_fields(self) -> list[tuple[PriceListItem, forms.BoundField]]:
         return [(item, self[f"qty_{item.pk}"]) for item in self.items]
+
+    def invalid_names(self) -> list[str]:
+        """The boxes with an error, for an answer that leaves the boxes as they are (the door's
+        htmx answer marks them from these)."""
+        return [name for name in self.errors if name != NON_FIELD_ERRORS]
+
+    def field_problems(self) -> list[str]:
+        """Each box's error with the box's name, shown beside the form instead of in it."""
+        return [
+            f"{self.fields[name].label}: {message}"
+            for name in self.invalid_names()
+            for message in self.errors[name]
+        ]
 
     @property
     def focus_name(self) -> str:

@@ -28,8 +28,10 @@ from beano.rules.charges import (
     VoidFacts,
 )
 from occasions import floor_selectors as floor
+from occasions import submissions
 from occasions.models import (
     AttendanceAnnouncement,
+    FloorSubmission,
     Occasion,
     PriceListItem,
     Sale,
@@ -91,6 +93,9 @@ def _wanted_lines(
 
 
 @rules.atomic()
+@submissions.answered_once(
+    FloorSubmission.Action.SALE, Sale, occasion_of=lambda kwargs: kwargs["occasion"].pk
+)
 def record_sale(
     *,
     occasion: Occasion,

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
+from django_htmx.http import trigger_client_event
 
 from occasions import sales_selectors as selectors
 from occasions import sales_services as services
@@ -125,6 +126,7 @@ def sale_record(request: HttpRequest, pk: int) -> HttpResponse:
                 lines=list(form.lines),
                 admission_receipt=form.cleaned_data["admission_receipt"],
                 by=request.user,
+                request_key=form.cleaned_data["request_key"],
             )
         except ValidationError as error:
             for message in error.messages:
@@ -132,12 +134,19 @@ def sale_record(request: HttpRequest, pk: int) -> HttpResponse:
     if recorded is not None and not request.htmx:
         messages.success(request, _sale_summary(recorded))
         return _back(occasion)
-    sale_form = _new_sale_form(items) if recorded is not None else form
-    context = _context(access, occasion, items=items, sale_form=sale_form)
+    context = _context(access, occasion, items=items, sale_form=form)
     if not request.htmx:
         return render(request, "occasions/door/door_sales.html", context)
+    # The boxes stay as they are in the browser: what was typed there while this sale was
+    # saving is the next player's. The answer is the receipt (or the refusal), the counts and
+    # the recent sales; door.js readies the boxes the sale used for the next player.
     context["sold"] = _sale_summary(recorded) if recorded is not None else ""
-    return render(request, "occasions/door/_after_sale.html", context)
+    response = render(request, "occasions/door/_after_sale.html", context)
+    if recorded is not None:
+        trigger_client_event(
+            response, "doorSaleRecorded", {"receipt": recorded.number}, after="swap"
+        )
+    return response
 
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)

@@ -19,6 +19,7 @@ from occasions.models.floor import Handover, OpeningCheck, WorkerPresence
 from occasions.models.paper import PaperRecord
 from occasions.models.prices import PriceListItem
 from occasions.models.sales import AttendanceAnnouncement, Sale, SaleLine
+from occasions.models.submissions import FloorSubmission
 
 __all__ = [
     "AttendanceAnnouncement",
@@ -26,6 +27,7 @@ __all__ = [
     "CharityTicketSale",
     "CharityTicketSerialAssignment",
     "DoorPrize",
+    "FloorSubmission",
     "Gift",
     "Handover",
     "Occasion",

@@ -1,13 +1,32 @@
 /* The door-sales screen: the amount due as boxes are typed, the two kinds of sale, and the
-   cursor back in the first box after each sale. The server decides everything; without this
-   script the form still works (boxes and a receipt number). */
+   boxes readied for the next player after each sale. The server decides everything; without
+   this script the form still works (boxes and a receipt number).
+
+   The boxes are never replaced by the server's answer (it brings the receipt, the counts and the
+   recent sales out of band): a box typed in while a sale was saving is marked by floor.js
+   (data-floor-touched) and belongs to the next player, so only the other boxes are readied
+   (one admission, the rest blank). Enter pressed during the save, after typing the next sale,
+   sends it as soon as the one before is recorded. */
 (function () {
   "use strict";
+
+  var TOUCHED = "data-floor-touched";
+  var focusAtSend = null;
+  var sendNext = false;
 
   function form() { return document.getElementById("sale-form"); }
   function receiptBox() { return document.getElementById("id_admission_receipt"); }
   function admissionBoxes() { return document.querySelectorAll(".door-qty[data-category='admission']"); }
   function extraBoxes() { return document.querySelectorAll(".door-qty:not([data-category='admission'])"); }
+  function saving() { var f = form(); return !!f && f.hasAttribute("data-floor-sending"); }
+  function isSaleForm(elt) { return !!elt && elt.id === "sale-form"; }
+
+  // A value set here while a sale is saving was asked for by a key or a click meant for the next
+  // player, like a value typed: it is marked so.
+  function put(box, value) {
+    box.value = value;
+    if (saving()) box.setAttribute(TOUCHED, "");
+  }
 
   function cents(text) {
     var parts = String(text).split(".");
@@ -38,17 +57,70 @@
 
   function setMode(mode, receiptNumber) {
     var receipt = receiptBox();
-    admissionBoxes().forEach(function (box) { box.value = mode === "new" ? "1" : ""; });
-    if (receipt) receipt.value = mode === "new" ? "" : (receiptNumber || receipt.value);
+    admissionBoxes().forEach(function (box) { put(box, mode === "new" ? "1" : ""); });
+    if (receipt) put(receipt, mode === "new" ? "" : (receiptNumber || receipt.value));
     refresh();
     if (mode === "receipt" && receipt && !receipt.value) { receipt.focus(); } else { focusFirstExtra(); }
+  }
+
+  function say(text) {
+    var out = document.getElementById("door-next");
+    if (out) out.textContent = text;
+  }
+
+  // Where the cursor goes after an answer: where the seller asked for it (the first extra box,
+  // or the first box refused), unless they moved on or typed meanwhile: then it stays put.
+  function mayMoveFocus() {
+    var f = form();
+    var active = document.activeElement;
+    if (!active || !f.contains(active) || active.tagName === "BUTTON") return true;
+    return active === focusAtSend && !active.hasAttribute(TOUCHED);
+  }
+
+  // The sale is recorded: the boxes it used are readied for the next player; the boxes typed in
+  // meanwhile are the next player's already.
+  function readyForNext() {
+    var f = form();
+    if (!f) return;
+    var receipt = receiptBox();
+    var receiptKept = receipt && receipt.hasAttribute(TOUCHED) && receipt.value.trim() !== "";
+    f.querySelectorAll(".door-qty").forEach(function (box) {
+      if (box.hasAttribute(TOUCHED)) return;
+      box.value = box.dataset.category === "admission" && !receiptKept ? "1" : "";
+    });
+    if (receipt && !receipt.hasAttribute(TOUCHED)) receipt.value = "";
+    refresh();
+    if (mayMoveFocus()) focusFirstExtra();
+    panelInView();
+    if (sendNext) {
+      sendNext = false;
+      say("");
+      window.setTimeout(function () { f.requestSubmit(); }, 0);
+    }
+  }
+
+  // A refusal names the boxes in error (data-invalid on #sale-result): they are marked, and the
+  // cursor goes to the first, unless the seller is typing elsewhere.
+  function markInvalid() {
+    var f = form();
+    var result = document.getElementById("sale-result");
+    if (!f || !result) return;
+    var names = (result.getAttribute("data-invalid") || "").split(" ").filter(Boolean);
+    var first = null;
+    f.querySelectorAll("input[name]").forEach(function (box) {
+      var wrong = names.indexOf(box.name) >= 0;
+      box.classList.toggle("is-invalid", wrong);
+      if (wrong) box.setAttribute("aria-invalid", "true"); else box.removeAttribute("aria-invalid");
+      if (wrong && !first && box.type !== "hidden") first = box;
+    });
+    if (first && mayMoveFocus()) { first.focus(); first.select(); }
   }
 
   document.addEventListener("input", function (event) {
     var target = event.target;
     if (target === receiptBox()) {
       // Extras against a paid admission carry no admission of their own (961 CMR 3.04(5)(b)).
-      admissionBoxes().forEach(function (box) { box.value = target.value.trim() ? "" : "1"; });
+      admissionBoxes().forEach(function (box) { put(box, target.value.trim() ? "" : "1"); });
     }
     if (target.closest && target.closest("#sale-form")) refresh();
   });
@@ -64,6 +136,35 @@
     if (extras) { setMode("receipt", extras.dataset.extrasFor); }
   });
 
+  // Enter while a sale saves: once the next sale is typed, it goes when this one is recorded.
+  document.addEventListener("keydown", function (event) {
+    var f = form();
+    if (event.key !== "Enter" || !f || !saving() || !f.contains(event.target)) return;
+    if (event.target.tagName === "BUTTON") return;
+    event.preventDefault();
+    if (f.querySelector("[" + TOUCHED + "]")) {
+      sendNext = true;
+      say("The next sale goes as soon as this one is recorded.");
+    }
+  });
+
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
+    if (isSaleForm(event.detail.elt)) focusAtSend = document.activeElement;
+  });
+
+  document.body.addEventListener("doorSaleRecorded", readyForNext);
+
+  document.body.addEventListener("htmx:afterRequest", function (event) {
+    if (!isSaleForm(event.detail.elt)) return;
+    if (sendNext) {
+      // Not recorded (refused, or no answer): the next sale waits in its boxes for Enter.
+      sendNext = false;
+      say("");
+    }
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (status >= 200 && status < 300) markInvalid();
+  });
+
   // After a sale, the panel (and the receipt just recorded) is brought out from under the sticky
   // occasion header if the page was scrolled, e.g. by pressing "+ extras" low in the list.
   function panelInView() {
@@ -75,8 +176,5 @@
   }
 
   document.body.addEventListener("htmx:afterSwap", refresh);
-  document.body.addEventListener("htmx:afterSettle", function (event) {
-    if (event.target.id === "sale-panel") panelInView();
-  });
   refresh();
 })();

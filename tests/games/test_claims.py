@@ -22,7 +22,7 @@ from games.models import BallCall, CardVerification, Claim, Payout, PrizePart, W
 from games.payout_services import W2GDetails
 from organizations.models import AuditEvent, DirectorAuthorization
 from organizations.worker_services import add_to_worker_list
-from tests.conftest import WINNING_CORNERS, at_night
+from tests.conftest import WINNING_CORNERS, at_night, login
 
 WITNESS = [Witness("Rose Medeiros", "12")]
 D = Decimal
@@ -410,6 +410,61 @@ def test_the_page_records_a_claim_and_shows_it(client, tenant, claims_game_kwarg
     assert claim.ball_in_hand == 70 and claim.calling_begun
     html = client.get(page).content.decode()
     assert "Joe Dias" in html and "calling had begun — it counts" in html
+
+
+CLAIM_KEY = "5d0c9e7a-2b1f-4c3d-8e6a-7f9b0c1d2e3f"
+
+
+def test_the_claim_form_is_sent_by_htmx_with_a_key(client, tenant, claims_game_kwargs):
+    client.force_login(tenant.worker)
+    page = client.get(url("game_claims", org_id=tenant.organization.pk, **claims_game_kwargs))
+    html = page.content.decode()
+    assert '<input type="hidden" name="request_key" value="">' in html
+    assert 'data-floor-entry="claim"' in html and 'hx-select="#claim"' in html
+    assert 'data-floor-unsent="claim"' in html and "js/floor.js" in html
+
+
+def test_a_claim_sent_twice_with_its_key_is_recorded_once_and_answered_alike(
+    client, tenant, claims_game_kwargs
+):
+    client.force_login(tenant.worker)
+    post = url("claim_record", org_id=tenant.organization.pk, **claims_game_kwargs)
+    page = url("game_claims", org_id=tenant.organization.pk, **claims_game_kwargs)
+    data = {
+        "part": PrizePart.objects.get().pk,
+        "ball_in_hand": "",
+        "calling_begun": "no",
+        "player_name": "Joe Dias",
+        "request_key": CLAIM_KEY,
+    }
+    for _ in range(2):
+        response = client.post(post, data, HTTP_HX_REQUEST="true")
+        assert response.status_code == 200 and response["HX-Redirect"] == page
+        assert "The claim is recorded." in client.get(page).content.decode()
+    assert Claim.objects.get().player_name == "Joe Dias"
+
+
+def test_an_htmx_refused_claim_answers_the_page_for_its_form(client, tenant, claims_game_kwargs):
+    client.force_login(tenant.worker)
+    post = url("claim_record", org_id=tenant.organization.pk, **claims_game_kwargs)
+    data = {"part": PrizePart.objects.get().pk, "ball_in_hand": "61", "calling_begun": "no"}
+    response = client.post(post, {**data, "request_key": CLAIM_KEY}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and "HX-Redirect" not in response
+    assert 'id="claim"' in response.content.decode()
+    assert "961 CMR 3.04(6)(a)" in response.content.decode()
+    assert not Claim.objects.exists()
+
+
+def test_a_claim_from_another_organization_or_an_inspector_is_not_recorded(
+    client, tenant, other_tenant, inspector, claims_game_kwargs
+):
+    post = url("claim_record", org_id=tenant.organization.pk, **claims_game_kwargs)
+    data = {"part": PrizePart.objects.get().pk, "calling_begun": "no", "request_key": CLAIM_KEY}
+    client.force_login(other_tenant.head)
+    assert client.post(post, data, HTTP_HX_REQUEST="true").status_code == 404
+    login(client, inspector)
+    assert client.post(post, data, HTTP_HX_REQUEST="true").status_code == 403
+    assert not Claim.objects.exists()
 
 
 def test_a_refused_claim_shows_its_citation_with_status_200(client, tenant, claims_game_kwargs):

@@ -20,12 +20,13 @@ from beano.rules.models import RefusedAction
 from games import draw_selectors as selectors
 from games import draw_services as services
 from games.models import BallCall, Game
-from occasions.models import Occasion
+from occasions.models import FloorSubmission, Occasion
 from organizations.models import AuditEvent
-from tests.conftest import start_game_for_tests
+from tests.conftest import login, start_game_for_tests
 
 CITATION = "961 CMR 3.04(6)(a)"
 HTMX = {"HTTP_HX_REQUEST": "true"}
+KEY = "0b7e5d2c-3f41-4a8e-9c6d-1e2f3a4b5c6d"
 
 
 def at(occasion, hour: int, minute: int, second: int = 0) -> dt.datetime:
@@ -295,6 +296,38 @@ def test_a_plain_post_redirects_to_the_console_with_the_ball(caller, draw_game):
     response = caller.post(_url("draw_call", draw_game), {"ball": "O75"}, follow=True)
     assert response.redirect_chain[-1][0] == _url("draw_console", draw_game)
     assert "O75 called (#1)." in response.content.decode()
+
+
+def test_the_console_sends_each_ball_with_a_key_made_in_the_browser(caller, draw_game):
+    page = caller.get(_url("draw_console", draw_game)).content.decode()
+    assert page.count('<input type="hidden" name="request_key" value="">') == 2  # box, board
+    assert page.count('data-floor-entry="draw"') == 2 and 'data-floor-unsent="draw"' in page
+    assert "js/floor.js" in page
+
+
+@pytest.mark.parametrize("headers", [HTMX, {}])
+def test_a_ball_sent_twice_with_its_key_is_called_once_and_answered_alike(
+    caller, draw_game, headers
+):
+    data = {"ball": "N42", "request_key": KEY}
+    answers = [
+        caller.post(_url("draw_call", draw_game), data, follow=True, **headers).content.decode()
+        for _ in range(2)
+    ]
+    assert all("N42 called (#1)." in page for page in answers)
+    assert BallCall.objects.filter(game=draw_game).count() == 1
+    assert FloorSubmission.objects.get().action == FloorSubmission.Action.BALL_CALL
+
+
+def test_a_ball_with_another_organization_or_by_an_inspector_is_not_called(
+    client, other_tenant, inspector, draw_game
+):
+    data = {"ball": "N42", "request_key": KEY}
+    client.force_login(other_tenant.head)
+    assert client.post(_url("draw_call", draw_game), data, **HTMX).status_code == 404
+    login(client, inspector)
+    assert client.post(_url("draw_call", draw_game), data, **HTMX).status_code == 403
+    assert not BallCall.objects.exists() and not FloorSubmission.objects.exists()
 
 
 def test_a_duplicate_is_shown_with_its_citation_and_nothing_is_saved(caller, draw_game, ball_call):

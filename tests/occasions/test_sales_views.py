@@ -4,6 +4,7 @@ saved, bad input never a 500, and a constant number of queries as the door grows
 from __future__ import annotations
 
 import datetime as dt
+import json
 from decimal import Decimal
 
 import pytest
@@ -15,11 +16,12 @@ from django.utils import timezone
 from beano.rules.models import RefusedAction
 from occasions import sales_services as services
 from occasions import services as occasion_services
-from occasions.models import AttendanceAnnouncement, Occasion, Sale, SaleLine
+from occasions.models import AttendanceAnnouncement, FloorSubmission, Occasion, Sale, SaleLine
 from organizations.models import AuditEvent
-from tests.conftest import open_for_tests
+from tests.conftest import login, open_for_tests
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
+KEY = "6f1c2a0e-8b7d-4c55-9a3e-2d4b6f8a1c90"
 
 
 def _url(name, occasion):
@@ -73,21 +75,25 @@ def test_a_plain_post_records_the_sale_and_redirects_with_the_receipt(seller, op
     assert Sale.objects.get().number == 1
 
 
-def test_an_htmx_post_answers_the_panel_and_refreshes_counts_and_recent_sales(
+def test_an_htmx_post_answers_the_receipt_counts_and_recent_sales_but_never_the_boxes(
     seller, open_occasion, sale
 ):
+    """The boxes stay in the browser: what was typed while the sale saved is the next
+    player's. The receipt, the counts and the recent sales come out of band."""
     data = {**_qty(open_occasion, special=2), "admission_receipt": str(sale.number)}
     response = seller.post(_url("sale_record", open_occasion), data, **HTMX)
     page = response.content.decode()
     assert response.status_code == 200
     assert "Receipt 2 recorded — $4.00" in page
-    assert 'id="sale-panel"' in page and "<html" not in page
-    assert 'id="door-counts" ' in page and 'hx-swap-oob="true"' in page
-    assert 'data-count="special">2<' in page
+    assert '<div id="sale-result" hx-swap-oob="true">' in page and "<html" not in page
+    assert 'id="sale-panel"' not in page and 'name="qty_' not in page and "<input" not in page
+    assert 'id="door-counts" ' in page and 'data-count="special">2<' in page
+    assert 'id="recent-sales" class="card" hx-swap-oob="true"' in page
+    assert json.loads(response["HX-Trigger-After-Swap"]) == {"doorSaleRecorded": {"receipt": 2}}
     assert Sale.objects.get(number=2).admission_sale == sale
 
 
-def test_an_htmx_refusal_shows_its_citation_keeps_the_input_and_saves_nothing(
+def test_an_htmx_refusal_shows_its_citation_names_the_boxes_and_saves_nothing(
     seller, open_occasion, sale
 ):
     before = _state()
@@ -96,9 +102,76 @@ def test_an_htmx_refusal_shows_its_citation_keeps_the_input_and_saves_nothing(
     page = response.content.decode()
     assert response.status_code == 200
     assert "961 CMR 3.04(5)(b): Extras are sold only with a paid admission" in page
-    assert 'value="4"' in page
+    assert 'name="qty_' not in page and "HX-Trigger-After-Swap" not in response
     assert _state() == before
     assert RefusedAction.objects.get().action == "sale.record"
+    extra = _items(open_occasion)["extra_regular"]
+    response = seller.post(_url("sale_record", open_occasion), {f"qty_{extra.pk}": "100"}, **HTMX)
+    page = response.content.decode()
+    assert f'data-invalid="qty_{extra.pk}"' in page
+    assert "Extra regular card (3-on): At most 99 of one item in a sale." in page
+
+
+def test_the_door_page_sends_each_sale_with_a_key_made_in_the_browser(seller, open_occasion):
+    page = seller.get(_url("door_sales", open_occasion)).content.decode()
+    assert '<input type="hidden" name="request_key" value="">' in page
+    assert 'data-floor-entry="sale"' in page and 'data-floor-unsent="sale"' in page
+    assert "js/floor.js" in page and 'hx-swap="none"' in page
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_doubled_post_with_one_key_records_one_sale_and_answers_alike(
+    seller, open_occasion, htmx
+):
+    data = {**_qty(open_occasion, admission=1, extra_regular=2, bonus=1), "request_key": KEY}
+    answers = []
+    for _ in range(2):
+        response = seller.post(
+            _url("sale_record", open_occasion), data, follow=not htmx, **(HTMX if htmx else {})
+        )
+        assert response.status_code == 200
+        answers.append(response.content.decode())
+    for page in answers:
+        assert (
+            "Receipt 1 recorded — $5.00: 1 × Admission, 2 × Extra regular card, 1 × Bonus" in page
+        )
+    assert (
+        Sale.objects.count() == 1
+        and FloorSubmission.objects.get().target_id == Sale.objects.get().pk
+    )
+    assert AuditEvent.objects.filter(action="occasions.sale.recorded").count() == 1
+
+
+def test_another_persons_key_is_refused_plainly_and_records_nothing(client, tenant, open_occasion):
+    data = {**_qty(open_occasion, admission=1), "request_key": KEY}
+    client.force_login(tenant.worker)
+    client.post(_url("sale_record", open_occasion), data, **HTMX)
+    client.force_login(tenant.member_in_charge)
+    before = _state()
+    response = client.post(_url("sale_record", open_occasion), data, **HTMX)
+    assert "the key of another person&#x27;s entry, so nothing was recorded" in (
+        response.content.decode()
+    )
+    assert _state() == before
+
+
+def test_a_key_that_is_no_key_is_refused_and_records_nothing(seller, open_occasion):
+    data = {**_qty(open_occasion, admission=1), "request_key": "not-a-key"}
+    response = seller.post(_url("sale_record", open_occasion), data, **HTMX)
+    assert "Not a key this page made: reload the page" in response.content.decode()
+    assert not Sale.objects.exists()
+
+
+def test_another_organization_gets_404_and_an_inspector_403_with_a_key(
+    client, other_tenant, inspector, open_occasion
+):
+    data = {**_qty(open_occasion, admission=1), "request_key": KEY}
+    client.force_login(other_tenant.head)
+    assert client.post(_url("sale_record", open_occasion), data, **HTMX).status_code == 404
+    login(client, inspector)
+    assert client.post(_url("sale_record", open_occasion), data, **HTMX).status_code == 403
+    assert client.post(_url("sale_record", open_occasion), data).status_code == 403
+    assert not Sale.objects.exists() and not FloorSubmission.objects.exists()
 
 
 def test_a_plain_refusal_renders_the_page_with_its_citation(seller, open_occasion):

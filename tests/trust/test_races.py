@@ -22,7 +22,7 @@ from beano.rules.models import RefusedAction
 from games import draw_services, payout_services
 from games.models import BallCall, Payout
 from occasions import sales_services
-from occasions.models import Occasion, Sale
+from occasions.models import FloorSubmission, Occasion, Sale
 from occasions.sales_selectors import door_counts
 from organizations.audit import verify_chain
 from organizations.models import AuditChain, AuditEvent
@@ -383,3 +383,61 @@ def test_one_member_added_twice_at_once_is_one_membership(tenant):
     assert isinstance(refused, ValidationError) and "already on" in str(refused), refused
     assert Membership.objects.count() == 1
     assert events("organizations.membership.added") == 1
+
+
+# (i) One entry from the floor sent several times with its key (a retry racing the first)
+
+
+ENTRY_KEY = "9a6f0d3e-1c2b-4e5f-8a7d-6b5c4d3e2f1a"
+
+
+def test_one_sale_sent_several_times_with_its_key_at_once_is_sold_once(open_occasion, tenant):
+    items = {i.category: i for i in open_occasion.price_items.all()}
+
+    def sell() -> Sale:
+        return sales_services.record_sale(
+            occasion=open_occasion,
+            lines=[(items["admission"], 1), (items["bonus"], 3)],
+            admission_receipt=None,
+            by=tenant.worker,
+            request_key=ENTRY_KEY,
+        )
+
+    outcomes = together(*(sell for _ in range(SUBMISSIONS)))
+
+    assert errors(outcomes) == []
+    assert {o.value.pk for o in outcomes} == {Sale.objects.get().pk}  # the same receipt
+    assert events("occasions.sale.recorded") == 1
+    assert FloorSubmission.objects.get().target_id == Sale.objects.get().pk
+    chain_intact(tenant.organization)
+
+
+def test_one_ball_sent_several_times_with_its_key_at_once_is_called_once(draw_game, tenant):
+    """Without a lock on the key, the second would be judged as a second call of the ball and
+    refused (PostgreSQL): its answer must be the first one's."""
+
+    def call() -> BallCall:
+        return draw_services.record_ball_call(
+            game=draw_game, number=42, by=tenant.worker, request_key=ENTRY_KEY
+        )
+
+    outcomes = together(*(call for _ in range(SUBMISSIONS)))
+
+    assert errors(outcomes) == []
+    assert {o.value.pk for o in outcomes} == {BallCall.objects.get().pk}
+    assert events("games.ball.called") == 1 and not RefusedAction.objects.exists()
+    chain_intact(tenant.organization)
+
+
+def test_a_doubled_door_request_with_one_key_sells_once_and_answers_alike(open_occasion, tenant):
+    url = reverse("sale_record", args=[tenant.organization.pk, open_occasion.pk])
+    items = {i.category: i for i in open_occasion.price_items.all()}
+    data = {f"qty_{items['admission'].pk}": "1", "request_key": ENTRY_KEY}
+    clients = [logged_in(tenant.worker) for _ in range(2)]
+
+    outcomes = together(*(lambda c=c: c.post(url, data, HTTP_HX_REQUEST="true") for c in clients))
+
+    assert errors(outcomes) == []
+    answers = [o.value.content.decode() for o in outcomes]
+    assert all("Receipt 1 recorded — $2.00: 1 × Admission." in a for a in answers), answers
+    assert Sale.objects.count() == 1
