@@ -1,6 +1,6 @@
 from django.urls import path
 
-from reports import views
+from reports import sheet_views, views
 
 ORG = "org/<int:org_id>/"
 OCC = ORG + "occasions/<int:pk>/"
@@ -19,6 +19,7 @@ urlpatterns = [
         views.remove_expense,
         name="report_remove_expense",
     ),
+    path(OCC + "control-sheets.pdf", sheet_views.control_sheets_pdf, name="control_sheets"),
     path(OCC + "report/", views.report_versions, name="report_versions"),
     path(OCC + "report/file/", views.file_report, name="report_file"),
     path(OCC + "report/amend/", views.open_amendment, name="report_open_amendment"),
