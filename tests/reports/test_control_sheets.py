@@ -348,7 +348,7 @@ def test_extras_and_close_ask_for_the_rest_of_the_night(printed):
     assert "The occasion closed at" in printed.sheet("Close")
 
 
-# Who may print them: no PDF is made (a stub stands in for it).
+# Who may print them, and where they are offered: no PDF is made (a stub stands in for it).
 
 
 @pytest.fixture
@@ -376,6 +376,22 @@ def test_it_is_read_only_even_for_the_head(client, tenant, occasion, stub_pdf):
     url = reverse("control_sheets", args=[tenant.organization.pk, occasion.pk])
     assert client.post(url).status_code == 405
     assert stub_pdf == []
+
+
+def test_the_occasion_page_and_the_floor_offer_them(client, tenant, occasion):
+    client.force_login(tenant.member_in_charge)
+    args = [tenant.organization.pk, occasion.pk]
+    link = f'href="{reverse("control_sheets", args=args)}"'
+    for page in ("occasion_detail", "workers_present", "opening_checklist"):
+        html = client.get(reverse(page, args=args)).content.decode()
+        assert link in html and "Print the night's control sheets" in html, page
+
+
+def test_a_day_not_played_offers_none_to_print(client, tenant, occasion):
+    occasion_services.mark_not_played(occasion=occasion, reason="Hall flooded", by=tenant.head)
+    client.force_login(tenant.member_in_charge)
+    html = client.get(reverse("occasion_detail", args=[tenant.organization.pk, occasion.pk]))
+    assert "control-sheets.pdf" not in html.content.decode()
 
 
 def test_with_no_program_or_prices_yet_the_sheets_leave_them_to_write_in(occasion):
