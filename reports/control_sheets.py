@@ -209,8 +209,6 @@ def context(occasion: Occasion) -> dict[str, Any]:
         "occasion": occasion,
         "org": org,
         "license_number": occasion.license.number,
-        "header": f"{org.name} · License {occasion.license.number} · "
-        f"{occasion.date:%A, %B %-d, %Y}",
         "printed_on": timezone.localdate(),
         "sheets": {
             "sign_in": SIGN_IN,
