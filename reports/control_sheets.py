@@ -54,8 +54,8 @@ def game_sheet(number: int | None) -> Sheet:
 
 
 #: Rows to write in by hand. The sign-in sheet fills its page when the worker list is short
-#: (someone added to the list after printing, a name misspelt) and keeps a few blank rows below
-#: a long one; so does the close.
+#: and keeps a few blank rows below a long one (someone added to the list after printing, a
+#: name misspelt); the close keeps a few below the names too.
 SIGN_IN_ROWS = 18
 SIGN_IN_BLANK = 5
 CLOSE_BLANK = 4
@@ -242,6 +242,7 @@ def context(occasion: Occasion) -> dict[str, Any]:
 
 
 def render_html(occasion: Occasion) -> str:
+    """The sheets as HTML for WeasyPrint; the same HTML makes the same PDF (see ``_pdf``)."""
     return render_to_string("reports/pdf/sheets/control_sheets.html", context(occasion))
 
 
