@@ -1,6 +1,6 @@
 from django.urls import path
 
-from reports import views
+from reports import sheet_views, views
 from reports.night import game_views as night_game_views
 from reports.night import views as night_views
 
@@ -25,6 +25,7 @@ urlpatterns = [
     path(OCC + "paper/games/", night_game_views.paper_games, name="paper_games"),
     path(OCC + "paper/games/<int:number>/", night_game_views.paper_game, name="paper_game"),
     path(OCC + "paper/<slug:section>/", night_views.paper_section, name="paper_section"),
+    path(OCC + "control-sheets.pdf", sheet_views.control_sheets_pdf, name="control_sheets"),
     path(OCC + "report/", views.report_versions, name="report_versions"),
     path(OCC + "report/file/", views.file_report, name="report_file"),
     path(OCC + "report/amend/", views.open_amendment, name="report_open_amendment"),

@@ -110,6 +110,7 @@ ORG_PAGES = [
     ("report_add_expense", "closed_occasion", True),
     ("report_record_stock", "closed_occasion", True),
     ("report_remove_expense", "expense_kwargs", True),
+    ("control_sheets", "occasion", False),
     ("report_versions", "closed_occasion", False),
     ("report_file", "closed_occasion", True),
     ("report_open_amendment", "closed_occasion", True),
