@@ -37,6 +37,9 @@ class Sheet:
     citation: str
 
 
+#: The sheets in the order they are filled in on the night and typed in afterwards: the price
+#: list is posted before the opening; the attendance comes at the intermission, between the
+#: halves' game sheets.
 SIGN_IN = Sheet("Sign-in sheet", "961 CMR 3.04(1)(a)–(d)")
 OPENING = Sheet("Opening checklist", "961 CMR 3.04(1), (3), (4), (7), (9)")
 PRICE_LIST = Sheet("Price list", "961 CMR 3.04(4)(c), (5)(a)")
@@ -119,6 +122,7 @@ class GameRow:
     prizes: list[PrizeRow]
     blank_prizes: range  # rows to write the prizes in, when the program has none yet
     jackpot: str  # the progressive series' rules in brief, or ""
+    second_half: bool = False  # printed after the attendance sheet, as it is typed in
 
 
 def _prize(game: Game, part: PrizePart) -> PrizeRow:
@@ -167,6 +171,7 @@ def _games(occasion: Occasion) -> list[GameRow]:
                 prizes=prizes,
                 blank_prizes=range(0 if prizes else BLANK_PRIZES),
                 jackpot=_jackpot(progressive.get(game.pk)),
+                second_half=game.half == 2,
             )
         )
     if not rows:
@@ -230,6 +235,8 @@ def context(occasion: Occasion) -> dict[str, Any]:
         "door_counts": range(1, DOOR_COUNTS + 1),
         "void_rows": range(VOID_ROWS),
         "games": games,
+        "first_half": [g for g in games if not g.second_half],
+        "second_half": [g for g in games if g.second_half],
         "claim_rows": range(CLAIM_ROWS),
         "balls": [(column, column_range(column)) for column in COLUMNS],
         "calls": [range(row * 15 + 1, row * 15 + 16) for row in range(5)],

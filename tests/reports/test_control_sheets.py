@@ -61,12 +61,12 @@ LISTED = {
 #: Off the list that night: removed in November, added after the night, last year's list.
 NOT_LISTED = ("Walter Removed", "Nora Latecomer", "Edna Lastyear")
 NO_PRIZE_YET = 15  # a game planned with no prize on it yet
+NO_PRIZE_YET_HALF = 2
 SHEETS_BEFORE_GAMES = [
     control_sheets.SIGN_IN,
-    control_sheets.OPENING,
     control_sheets.PRICE_LIST,
+    control_sheets.OPENING,
     control_sheets.DOOR_TALLY,
-    control_sheets.ATTENDANCE,
 ]
 SHEETS_AFTER_GAMES = [control_sheets.PAYOUTS, control_sheets.EXTRAS, control_sheets.CLOSE]
 
@@ -159,7 +159,9 @@ def _night(tenant: Any) -> Any:
                 is_bonus=is_bonus,
                 description=CONSOLATION if kind == Game.Kind.PROGRESSIVE else "",
             )
-    Game.objects.create(occasion=occasion, number=NO_PRIZE_YET, half=2, kind=Game.Kind.SPECIAL)
+    Game.objects.create(
+        occasion=occasion, number=NO_PRIZE_YET, half=NO_PRIZE_YET_HALF, kind=Game.Kind.SPECIAL
+    )
     return occasion
 
 
@@ -242,8 +244,11 @@ def test_the_inspector_never_writes_and_another_organization_gets_404(printed):
 
 
 def test_every_sheet_comes_in_the_order_it_is_typed_in(printed):
-    games = [control_sheets.game_sheet(number) for number, *_ in PROGRAM]
-    expected = SHEETS_BEFORE_GAMES + games + [control_sheets.game_sheet(NO_PRIZE_YET)]
+    halves = {number: half for number, half, *_ in PROGRAM} | {NO_PRIZE_YET: NO_PRIZE_YET_HALF}
+    first = [control_sheets.game_sheet(n) for n in sorted(halves) if halves[n] == 1]
+    second = [control_sheets.game_sheet(n) for n in sorted(halves) if halves[n] == 2]
+    # The attendance at the intermission, between the halves' games, as it is typed in.
+    expected = SHEETS_BEFORE_GAMES + first + [control_sheets.ATTENDANCE] + second
     expected += SHEETS_AFTER_GAMES
     seen = [_sheet_of(page) for page in printed.layout]
     assert list(dict.fromkeys(seen)) == [sheet.name for sheet in expected]
