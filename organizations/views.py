@@ -244,11 +244,14 @@ def refused_actions(request: HttpRequest) -> HttpResponse:
 @require_safe
 @login_required
 def commission_refused_actions(request: HttpRequest) -> HttpResponse:
-    """Every refused action in the Commission user's scope, filtered by organization too."""
+    """Every refused action in the Commission user's scope, filtered by organization too: the
+    licensees', not those tried at the demo's practice organization."""
     if commission_staff(request.user) is None:
         raise PermissionDenied("This log is for the Commission's staff.")
     organizations = list(
-        visible_organizations(request.user).order_by("name").values_list("pk", "name")
+        selectors.licensees(visible_organizations(request.user))
+        .order_by("name")
+        .values_list("pk", "name")
     )
     return refused_actions_page(
         request,
