@@ -93,3 +93,28 @@ def test_the_commissions_list_of_reports_owed_leaves_the_practice_organization_o
         reverse("commission_reports"), {"status": "", "organization": practice.organization.pk}
     )
     assert asked.context["rows"] == []
+
+
+def test_the_pages_say_a_practice_occasion_owes_no_report(client, commission_admin, report_clock):
+    practice = practice_tenant()
+    report_clock(at(12, day=dt.date(2026, 12, 20)))
+    occasion = occasion_services.mark_not_played(
+        occasion=occasion_services.occasion_for_day(
+            organization=practice.organization, day=dt.date(2026, 12, 15), by=practice.head
+        ),
+        reason="Hall closed",
+        by=practice.head,
+    )
+    login(client, practice.bookkeeper)
+    args = [practice.organization.pk, occasion.pk]
+    closeout = client.get(reverse("report_closeout", args=args)).content.decode()
+    assert "A practice occasion owes no report" in closeout and "Due Dec" not in closeout
+    header = client.get(reverse("occasion_detail", args=args)).content.decode()
+    assert "Practice — not reported" in header
+    dashboard = client.get(reverse("dashboard")).content.decode()
+    assert "Practice — not a licensee" in dashboard and "reports coming due" not in dashboard
+    login(client, commission_admin)
+    listed = client.get(reverse("dashboard")).content.decode()
+    home = reverse("organization_home", args=[practice.organization.pk])
+    row = listed[listed.index(f'<td><a href="{home}">') :]
+    assert "Practice — not a licensee" in row[: row.index("</tr>")]
