@@ -36,6 +36,8 @@ def main() -> int:
         f"\n  Beano occasions is running at http://127.0.0.1:{port}/  (Ctrl-C stops it)\n"
         "  Log in as post171-mic (member in charge), post171-books (bookkeeper) or inspector;\n"
         "  the password for every demo login is Beano-Demo-2026 (all logins are listed above).\n"
+        "  post171-mic's dashboard has today's practice occasion, open now whatever the hour:\n"
+        "  try the door, the caller's console, claims and the flashboard (never reported).\n"
         "  inspector, inspector-south and commission-admin then ask for a two-factor code:\n"
         f"  in another terminal, {manage} totp_code inspector  prints it.\n",
         flush=True,

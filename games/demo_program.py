@@ -18,8 +18,10 @@ from organizations.models import DirectorAuthorization
 Kind = Game.Kind
 #: The progressive game's second prize, announced with the series' rules (demo_jackpot).
 CONSOLATION = "Consolation: the first coverall after the 52 numbers of the jackpot"
-#: (number, half, kind, [(arrangement, amount, is_bonus)]); None: the winner-take-all share.
-PROGRAM: tuple[tuple[int, int, str, list[tuple[str, Decimal | None, bool]]], ...] = (
+#: A game of a program: (number, half, kind, [(arrangement, amount, is_bonus)]); an amount of
+#: None is the winner-take-all share.
+ProgramGame = tuple[int, int, str, list[tuple[str, Decimal | None, bool]]]
+PROGRAM: tuple[ProgramGame, ...] = (
     (1, 1, Kind.REGULAR, [("single_line", Decimal("50"), False)]),
     (2, 1, Kind.REGULAR, [("four_corners", Decimal("50"), False)]),
     (3, 1, Kind.REGULAR, [("two_lines", Decimal("75"), False)]),
@@ -72,16 +74,16 @@ def authorize_common_arrangements(occasion: Occasion) -> None:
             )
 
 
-def seed_program(occasion: Occasion) -> None:
-    """Plan the sample night's program at ``occasion``, scheduled or open."""
+def seed_program(occasion: Occasion, program: tuple[ProgramGame, ...] = PROGRAM) -> None:
+    """Plan ``program`` (the sample night's by default) at ``occasion``, scheduled or open."""
     existing = set(Game.objects.filter(occasion=occasion).values_list("number", flat=True))
-    if existing >= {number for number, *_ in PROGRAM}:
+    if existing >= {number for number, *_ in program}:
         return
     if occasion.status not in (Occasion.Status.SCHEDULED, Occasion.Status.OPEN):
         raise ValueError("The program is planned while the occasion is scheduled or open.")
     authorize_common_arrangements(occasion)
     arrangements = {a.code: a for a in Arrangement.objects.all()}
-    for number, half, kind, parts in PROGRAM:
+    for number, half, kind, parts in program:
         if number in existing:
             continue
         game = services.add_game(occasion=occasion, number=number, half=half, kind=kind, by=None)

@@ -15,11 +15,18 @@ from inspections.filters import OccasionFilter
 from occasions.models import Occasion
 from organizations.access import visible_organizations
 from organizations.models import License, Organization, Person, WorkerListEntry
+from organizations.selectors import licensees, practice_organizations
 
 
 def scope(user: object) -> QuerySet[Organization]:
-    """The organizations the user inspects (used as a subquery: no query of its own)."""
-    return visible_organizations(user)
+    """The organizations the user inspects (used as a subquery: no query of its own): the
+    licensees, not the demo's practice organization, whose nights are no one's figures."""
+    return licensees(visible_organizations(user))
+
+
+def practice_in_scope(user: object) -> list[Organization]:
+    """The practice organizations the user could open, named on the dashboard as left out."""
+    return list(practice_organizations(visible_organizations(user)))
 
 
 def organizations_in_scope(user: object) -> list[Organization]:

@@ -60,6 +60,12 @@ def figures(occasions: QuerySet[Occasion], start: dt.date, end: dt.date) -> list
     )
 
 
+def statewide_figures(start: dt.date, end: dt.date) -> list[dict[str, Any]]:
+    """Every licensee's played occasions in [start, end] with their figures, for the statewide
+    median: a practice license's occasions (``License.practice``, the demo's) are no one's."""
+    return figures(Occasion.objects.filter(license__practice=False), start, end)
+
+
 def _medians(rows: Iterable[dict[str, Any]], measure: str, months: list[dt.date]) -> tuple:
     by_month: dict[dt.date, list[Decimal]] = defaultdict(list)
     for row in rows:

@@ -65,7 +65,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         subject_rows=trends.figures(
             flt.occasions(Occasion.objects.filter(organization__in=scope)), start, end
         ),
-        statewide_rows=trends.figures(Occasion.objects.all(), start, end),
+        statewide_rows=trends.statewide_figures(start, end),
         start=start,
         end=end,
     )
@@ -87,6 +87,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "charts": charts,
             "exports": list(OCCASION_EXPORTS),
             "staff": commission_staff(request.user),
+            "practice": selectors.practice_in_scope(request.user),
         },
     )
 

@@ -64,6 +64,19 @@ def organizations_for_user(user: object) -> QuerySet[Organization]:
     )
 
 
+def licensees(organizations: QuerySet[Organization]) -> QuerySet[Organization]:
+    """``organizations`` without the practice ones (holding a practice license, the demo's
+    ``License.practice``): the Commission's lists and figures count licensees only. No query of
+    its own (a subquery of the caller's)."""
+    return organizations.exclude(licenses__practice=True)
+
+
+def practice_organizations(organizations: QuerySet[Organization]) -> QuerySet[Organization]:
+    """The practice organizations among ``organizations``, to name them where they are left
+    out."""
+    return organizations.filter(licenses__practice=True).distinct().order_by("name")
+
+
 def memberships(organization: Organization) -> QuerySet[Membership]:
     return (
         Membership.objects.filter(organization=organization)

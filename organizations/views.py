@@ -41,15 +41,19 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     roles_by_org: dict[int, set[str]] = {}
     for assignment in request.user.org_roles.all():
         roles_by_org.setdefault(assignment.organization_id, set()).add(assignment.role)
-    cards = [
-        {
-            "organization": org,
-            "roles": sorted(roles_by_org.get(org.pk, ())),
-            "license": next(iter(org.prefetched_licenses), None),
-            "upcoming": selectors.upcoming_authorized_days(org, today),
-        }
-        for org in organizations
-    ]
+    cards = []
+    for org in organizations:
+        current = next(iter(org.prefetched_licenses), None)
+        cards.append(
+            {
+                "organization": org,
+                "roles": sorted(roles_by_org.get(org.pk, ())),
+                "license": current,
+                "upcoming": selectors.upcoming_authorized_days(org, today),
+                # A practice license's days owe no report (License.practice).
+                "owes_reports": not (current is not None and current.practice),
+            }
+        )
     return render(
         request,
         "organizations/dashboard.html",
@@ -244,11 +248,14 @@ def refused_actions(request: HttpRequest) -> HttpResponse:
 @require_safe
 @login_required
 def commission_refused_actions(request: HttpRequest) -> HttpResponse:
-    """Every refused action in the Commission user's scope, filtered by organization too."""
+    """Every refused action in the Commission user's scope, filtered by organization too: the
+    licensees', not those tried at the demo's practice organization."""
     if commission_staff(request.user) is None:
         raise PermissionDenied("This log is for the Commission's staff.")
     organizations = list(
-        visible_organizations(request.user).order_by("name").values_list("pk", "name")
+        selectors.licensees(visible_organizations(request.user))
+        .order_by("name")
+        .values_list("pk", "name")
     )
     return refused_actions_page(
         request,

@@ -23,6 +23,8 @@ DUE = "due"  # the day has passed, the due date has not
 FILED_LATE = "filed_late"
 FILED = "filed"
 UPCOMING = "upcoming"  # the authorized day is still ahead
+#: An occasion on a practice license (``License.practice``): its day owes no report.
+PRACTICE = "practice"
 
 STATUS_LABELS = {
     MISSING: "Missing",
@@ -41,6 +43,9 @@ STATUS_STYLES = {
     UPCOMING: "light",
 }
 OPEN_STATUSES = (MISSING, LATE, DUE)
+#: An occasion's report as a list of occasions shows it: an obligation's status, or practice.
+OCCASION_LABELS = STATUS_LABELS | {PRACTICE: "No report (practice)"}
+OCCASION_STYLES = STATUS_STYLES | {PRACTICE: "light"}
 
 REPORT_FIELDS = (
     "id",
@@ -103,13 +108,14 @@ def obligations(
     limit: int = 500,
 ) -> list[ObligationRow]:
     """The report obligations of the organizations with their status, newest first, in a fixed
-    number of queries (obligations are first brought up to today)."""
+    number of queries (obligations are first brought up to today). A license marked practice
+    after its days were recorded owes none of them."""
     orgs = list(organizations)
     today = timezone.localdate()
     services.ensure_obligations(orgs, today)
-    rows = ReportObligation.objects.filter(organization__in=orgs).select_related(
-        "organization", "license"
-    )
+    rows = ReportObligation.objects.filter(
+        organization__in=orgs, license__practice=False
+    ).select_related("organization", "license")
     if start:
         rows = rows.filter(day__gte=start)
     rows = rows.filter(day__lte=min(end, today) if end else today)
@@ -218,7 +224,7 @@ def issues_by_organization(organizations: Iterable[Organization]) -> dict[int, R
         .values_list("organization_id", "date", "status", "filed")
     }
     for org_id, day, due in ReportObligation.objects.filter(
-        organization__in=orgs, day__lt=today
+        organization__in=orgs, day__lt=today, license__practice=False
     ).values_list("organization_id", "day", "due_on"):
         status, filed = occasions.get((org_id, day), (None, False))
         if filed:
@@ -250,15 +256,16 @@ class OccasionReport:
 
     @property
     def label(self) -> str:
-        return STATUS_LABELS[self.status]
+        return OCCASION_LABELS[self.status]
 
     @property
     def style(self) -> str:
-        return STATUS_STYLES[self.status]
+        return OCCASION_STYLES[self.status]
 
 
 def reports_of_occasions(occasions: Iterable[Occasion]) -> dict[int, OccasionReport]:
-    """The report of each occasion of a page of a list: two queries."""
+    """The report of each occasion of a page of a list (their licenses selected with them): two
+    queries. An occasion on a practice license owes none: unfiled, it is never due nor late."""
     occasions = list(occasions)
     today = timezone.localdate()
     latest: dict[int, tuple] = {}
@@ -286,7 +293,9 @@ def reports_of_occasions(occasions: Iterable[Occasion]) -> dict[int, OccasionRep
             status = FILED_LATE if filed_on > due else FILED
             out[o.pk] = OccasionReport(status, version, net, gross)
             continue
-        if o.date >= today:
+        if o.license.practice:
+            status = PRACTICE
+        elif o.date >= today:
             status = UPCOMING
         elif today <= due:
             status = DUE

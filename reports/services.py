@@ -499,12 +499,15 @@ def rerender(*, document: FinancialReport | AnnualReport, by: Any) -> None:
 
 def ensure_obligations(organizations: Iterable[Organization], through: dt.date) -> int:
     """Record a report obligation for every authorized day of the organizations' licenses up to
-    ``through`` (from the organization's ``reports_from``, if set). Idempotent; a fixed number
-    of queries whatever the number of organizations. Returns how many were added."""
+    ``through`` (from the organization's ``reports_from``, if set). A practice license's days owe
+    none (``License.practice``: the demo's, for trying the application). Idempotent; a fixed
+    number of queries whatever the number of organizations. Returns how many were added."""
     orgs = {o.pk: o for o in organizations}
     if not orgs:
         return 0
-    licenses = License.objects.filter(organization_id__in=orgs, status=License.Status.ACTIVE)
+    licenses = License.objects.filter(
+        organization_id__in=orgs, status=License.Status.ACTIVE, practice=False
+    )
     latest = dict(
         ReportObligation.objects.filter(organization_id__in=orgs)
         .values("organization_id")

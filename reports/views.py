@@ -28,6 +28,7 @@ from organizations.access import (
 )
 from organizations.forms import show_refusal
 from organizations.models import Role
+from organizations.selectors import licensees
 from reports import annual, selectors, services
 from reports.figures import variance_threshold
 from reports.forms import (
@@ -537,9 +538,10 @@ def annual_pdf(request: HttpRequest, report_id: int) -> HttpResponse:
 
 
 def _commission_scope(request: HttpRequest) -> Any:
+    """The licensees in the Commission user's scope (a practice organization owes nothing)."""
     if commission_staff(request.user) is None:
         raise PermissionDenied("These pages are for the Commission's staff.")
-    return visible_organizations(request.user)
+    return licensees(visible_organizations(request.user))
 
 
 @require_safe

@@ -1,3 +1,7 @@
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+import django.utils.timezone
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core import serializers
@@ -14,6 +18,36 @@ APPS = ("rules", "organizations", "occasions", "games", "reports")
 def _models() -> list:
     labels = {c.label for c in apps.get_app_configs()}
     return [m for label in APPS if label in labels for m in apps.get_app_config(label).get_models()]
+
+
+def _practice_night(day: dt.date):
+    """The practice hall's occasion of ``day``, checked open and ready: its workers signed in, the
+    price list posted, the checklist confirmed, the short program planned with game 1 announced,
+    its balls confirmed and begun (no ball called), and its flashboard link made."""
+    from beano.rules.opening import CHECKLIST
+    from games.demo_practice import PRACTICE_PROGRAM
+    from games.models import Flashboard, Game
+    from occasions.models import Occasion
+    from organizations.demo_practice import NAME, PEOPLE
+
+    occasion = Occasion.objects.get(organization__name=NAME, date=day)
+    assert occasion.status == Occasion.Status.OPEN and occasion.license.practice
+    assert django.utils.timezone.localtime(occasion.opened_at).date() == day
+    assert occasion.opened_at <= django.utils.timezone.now()
+    present = occasion.presences.present()
+    assert sorted(p.entry.person.legal_name for p in present) == sorted(n for n, *_ in PEOPLE)
+    assert present.filter(role="member_in_charge").exists()
+    assert occasion.price_items.filter(category="admission").exists()
+    assert occasion.opening_checks.count() == len(CHECKLIST)
+    games = list(occasion.games.order_by("number"))
+    assert [g.number for g in games] == [n for n, *_ in PRACTICE_PROGRAM]
+    first = games[0]
+    assert first.status == Game.Status.IN_PLAY and not first.calls.exists()
+    assert occasion.opened_at < first.balls_confirmed_at < first.started_at
+    assert all(p.announced_at is not None for p in first.parts.all())
+    assert all(g.status == Game.Status.PLANNED for g in games[1:])
+    assert Flashboard.objects.get(occasion=occasion).revoked_at is None
+    return occasion
 
 
 def _dump() -> str:
@@ -49,7 +83,9 @@ def test_seed_demo_gives_every_role_a_login_and_a_working_password(db, client):
         )
         assert response.status_code == 302 and "_auth_user_id" in client.session, username
         client.logout()
-    assert Organization.objects.count() == 4
+    # The two licensees with logins, the two with worker lists only, and the practice hall.
+    assert Organization.objects.count() == 5
+    assert Organization.objects.filter(licenses__practice=True).count() == 1
     assert all(verify_chain(org).ok for org in Organization.objects.all())
     # On four organizations' worker lists this year: the most 3.04(1)(c) allows.
     shared = Person.objects.get(legal_name="Mary Gallagher")
@@ -124,6 +160,8 @@ def test_seed_demo_plays_a_real_night_through_the_services(db):
     in_play = live.games.get(status=Game.Status.IN_PLAY)
     assert in_play.calls.exists() and live.games.filter(status=Game.Status.FINISHED).exists()
     assert Flashboard.objects.get(occasion=live).revoked_at is None
+    # And today's practice occasion is open, at whatever hour this test runs.
+    _practice_night(django.utils.timezone.localdate())
 
 
 def test_seed_demo_gives_the_commission_logins_a_demo_authenticator(db, client, capsys):
@@ -189,3 +227,86 @@ def test_seed_demo_files_a_report_and_an_amendment_with_pdf_a(db, tmp_path, sett
     post = original.organization
     statuses = {r.status for r in selectors.obligations([post])}
     assert {selectors.LATE, selectors.MISSING, selectors.FILED} <= statuses
+
+
+def test_the_practice_occasion_is_open_at_any_hour_and_each_day_has_its_own(
+    db, client, capsys, monkeypatch
+):
+    """Seeded at 00:05 the practice night opens 30 seconds after midnight; on a later day, at
+    23:55, seeding adds that day's open night and leaves the earlier one as it was; in the first
+    seconds of a day, or after a user began the day themselves, the steps still fit."""
+    from games.demo_practice import seed_practice_night
+    from occasions import floor_services
+    from occasions import services as occasion_services
+    from occasions.models import Occasion
+    from organizations.demo_practice import NAME, seed_practice_hall
+    from organizations.models import AuditEvent, WorkerListEntry
+    from reports.selectors import obligations
+
+    tz = ZoneInfo("America/New_York")
+    clock = {"now": dt.datetime(2026, 12, 4, 0, 5, tzinfo=tz)}
+    monkeypatch.setattr(django.utils.timezone, "now", lambda: clock["now"])
+
+    def seed_practice(day: dt.date, hour: int, minute: int, second: int = 0):
+        """``seed_demo``'s practice part, the rest of the demo being seeded already."""
+        clock["now"] = dt.datetime.combine(day, dt.time(hour, minute, second), tzinfo=tz)
+        seed_practice_hall(day)
+        return seed_practice_night(day)
+
+    call_command("seed_demo", force=True)
+    out = capsys.readouterr().out
+    friday = _practice_night(dt.date(2026, 12, 4))
+    assert friday.opened_at == dt.datetime(2026, 12, 4, 0, 0, 30, tzinfo=tz)
+    assert f"/org/{friday.organization_id}/occasions/{friday.pk}/" in out
+    assert "post171-mic, post171-books and post171-worker" in out
+    hall = friday.organization
+    assert obligations([hall]) == []  # a practice license's days owe no report
+    license = hall.licenses.get()
+    assert license.authorized_weekdays == [0, 1, 2, 3, 4, 5, 6]
+    assert (license.start_time, license.end_time) == (dt.time(0, 0), dt.time(23, 59, 59))
+    friday_events = AuditEvent.objects.filter(organization=hall).count()
+
+    saturday = seed_practice(dt.date(2026, 12, 5), 23, 55)
+    assert _practice_night(dt.date(2026, 12, 5)) == saturday
+    assert AuditEvent.objects.filter(organization=hall).count() > friday_events
+    friday.refresh_from_db()
+    assert friday.status == Occasion.Status.OPEN  # left alone: its game still in play
+    assert friday.games.get(number=1).status == "in_play"
+    events = AuditEvent.objects.filter(organization=hall).count()
+    assert seed_practice(dt.date(2026, 12, 5), 23, 56) == saturday
+    assert AuditEvent.objects.filter(organization=hall).count() == events  # nothing again
+
+    # Three seconds into Sunday: the steps are drawn closer, between midnight and now.
+    sunday = seed_practice(dt.date(2026, 12, 6), 0, 0, 3)
+    _practice_night(dt.date(2026, 12, 6))
+    assert sunday.opened_at < clock["now"]
+
+    # Monday at 9:00 the member in charge began the day themselves: seeding at 9:00:20 opens
+    # after what they recorded.
+    clock["now"] = dt.datetime(2026, 12, 7, 9, 0, tzinfo=tz)
+    mic = get_user_model().objects.get(username="post171-mic")
+    monday = occasion_services.occasion_for_day(organization=hall, day=dt.date(2026, 12, 7), by=mic)
+    jordan = WorkerListEntry.objects.get(
+        worker_list__organization=hall, person__legal_name="Jordan Vale"
+    )
+    floor_services.sign_in_worker(
+        occasion=monday,
+        entry=jordan,
+        role="member_in_charge",
+        identification=jordan.identification,
+        by=mic,
+    )
+    floor_services.confirm_check(occasion=monday, item="no_alcohol", by=mic)
+    monday = seed_practice(dt.date(2026, 12, 7), 9, 0, 20)
+    _practice_night(dt.date(2026, 12, 7))
+    assert monday.opened_at > dt.datetime(2026, 12, 7, 9, 0, tzinfo=tz)
+    assert all(verify_chain(org).ok for org in Organization.objects.filter(name=NAME))
+
+    # The member in charge finds it on the dashboard, labelled practice, with the floor's pages.
+    client.force_login(mic)
+    page = client.get(reverse("dashboard")).content.decode()
+    card = page[page.index(NAME) :]
+    assert "Practice — not a licensee" in card and "Open now:" in card
+    assert reverse("door_sales", args=[hall.pk, monday.pk]) in card
+    detail = client.get(reverse("occasion_detail", args=[hall.pk, monday.pk])).content.decode()
+    assert "Practice — not reported" in detail

@@ -44,7 +44,7 @@ def organization_charts(organization: Organization) -> list[Chart]:
     return trends.trend_charts(
         subject=organization.name,
         subject_rows=trends.figures(Occasion.objects.filter(organization=organization), start, end),
-        statewide_rows=trends.figures(Occasion.objects.all(), start, end),
+        statewide_rows=trends.statewide_figures(start, end),
         start=start,
         end=end,
     )

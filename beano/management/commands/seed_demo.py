@@ -1,5 +1,7 @@
-"""Demo data a new user can log in to: a real night for two organizations, seen from every role.
-Idempotent: running it again changes nothing."""
+"""Demo data a new user can log in to: a real night for two organizations, seen from every role,
+and today's practice occasion, open whatever the hour, at a practice hall that is not a
+licensee. Idempotent: running it again the same day changes nothing; on a later day it adds
+that day's practice occasion."""
 
 from __future__ import annotations
 
@@ -11,11 +13,15 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from beano.accounts.demo import base32_key, seed_demo_devices
+from games.demo_practice import seed_practice_night
 from occasions import demo as occasions_demo
 from organizations.demo import DEMO_PASSWORD, Seeder
+from organizations.demo_practice import LOGINS as PRACTICE_LOGINS
+from organizations.demo_practice import seed_practice_hall
 from reports import demo as reports_demo
 
 
@@ -33,8 +39,10 @@ class Command(BaseCommand):
         today = timezone.localdate()
         with transaction.atomic():
             logins = Seeder().seed(today)
+            seed_practice_hall(today)
             occasions_demo.seed(today)
             reports_demo.seed(today)
+            practice = seed_practice_night(today)
             users = get_user_model().objects.filter(username__in=[u for u, _ in logins])
             devices = seed_demo_devices(list(users.order_by("username")))
         self.stdout.write(
@@ -42,6 +50,16 @@ class Command(BaseCommand):
         )
         for username, description in logins:
             self.stdout.write(f"  {username:<22} {description}")
+        if practice is not None:
+            path = reverse(
+                "occasion_detail", kwargs={"org_id": practice.organization_id, "pk": practice.pk}
+            )
+            *others, last = (username for username, _ in PRACTICE_LOGINS)
+            self.stdout.write(
+                f"Today's practice occasion is {practice.get_status_display().lower()}, whatever "
+                f"the hour: {path}\n  at {practice.organization}, never reported; "
+                f"{', '.join(others)} and {last} hold their roles there too."
+            )
         if devices:
             python = os.path.relpath(sys.executable)
             self.stdout.write(
