@@ -374,7 +374,9 @@ def closed_late(occasion: Occasion, by: Any) -> bool:
     )
 
 
-def _late_close_provenance(reason: str, by: Any) -> dict[str, Any]:
+def late_close_provenance(reason: str, by: Any) -> dict[str, Any]:
+    """The provenance of the events of a close recorded after the fact (the close itself, the
+    sign-outs, and the games finished for it)."""
     user = acting_user(by)
     return {
         "entered": "after the fact",
@@ -383,6 +385,20 @@ def _late_close_provenance(reason: str, by: Any) -> dict[str, Any]:
         "entered_by": user.get_username() if user else "system",
         "entered_at": timezone.now(),
     }
+
+
+def late_close_reason(occasion: Occasion, at: dt.datetime | None, reason: str) -> str:
+    """A late close's reason, in one line, once the time the night ended is given too."""
+    if at is None:
+        raise ValidationError(
+            f"The night of {occasion.date:%A, %B %-d} has passed: give the time the night ended."
+        )
+    reason = " ".join(reason.split())
+    if not reason:
+        raise ValidationError({"late_reason": "Say why the close is recorded after the night."})
+    if len(reason) > REASON_LENGTH:
+        raise ValidationError({"late_reason": f"At most {REASON_LENGTH} characters."})
+    return reason
 
 
 @rules.atomic()
@@ -396,21 +412,11 @@ def close_occasion(
     (``at``, on its day or the morning after, not before its last recorded act) and why it is
     recorded late (``late_reason``): both are kept and shown to the inspector, and its events
     say they were entered after the fact."""
-    late = closed_late(occasion, by)
-    reason = " ".join(late_reason.split())
-    if late:
-        if at is None:
-            raise ValidationError(
-                f"The night of {occasion.date:%A, %B %-d} has passed: give the time the night "
-                "ended."
-            )
-        if not reason:
-            raise ValidationError({"late_reason": "Say why the close is recorded after the night."})
-        if len(reason) > REASON_LENGTH:
-            raise ValidationError({"late_reason": f"At most {REASON_LENGTH} characters."})
-        with provenance(_late_close_provenance(reason, by)):
-            return _close(occasion, by, at, reason)
-    return _close(occasion, by, at, "")
+    if not closed_late(occasion, by):
+        return _close(occasion, by, at, "")
+    reason = late_close_reason(occasion, at, late_reason)
+    with provenance(late_close_provenance(reason, by)):
+        return _close(occasion, by, at, reason)
 
 
 def _close(occasion: Occasion, by: Any, at: dt.datetime | None, late_reason: str) -> Occasion:

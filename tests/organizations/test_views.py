@@ -43,6 +43,7 @@ ORG_PAGES = [
     ("worker_sign_out", "presence_kwargs", True),
     ("worker_hand_over", "occasion", True),
     ("occasion_close", "occasion", False),
+    ("occasion_close_late", "occasion", True),
     ("worker_list", None, False),
     ("worker_list_print", None, False),
     ("worker_add", None, True),

@@ -23,7 +23,7 @@ from occasions.models import (
     SaleLine,
 )
 from tests.conftest import open_for_tests
-from tests.occasions.conftest import crew  # noqa: F401  (the floor's crew, for nights on paper)
+from tests.occasions.conftest import clock, crew, ready  # noqa: F401  (nights on paper, closed late)
 
 NIGHT = dt.date(2026, 12, 4)
 
