@@ -72,6 +72,29 @@ def test_a_game_in_play_finishes_at_its_stated_time_then_the_night_closes(tenant
     assert finished.provenance["entered_by"] == tenant.member_in_charge.username
 
 
+def test_the_report_figures_carry_the_late_close(tenant, forgotten):
+    from reports.figures import compute_figures
+
+    close_forgotten_night(
+        occasion=forgotten,
+        ended_at=at(22, 30),
+        reason=REASON,
+        finishes={game_4(forgotten).pk: at(21, 40)},
+        by=tenant.member_in_charge,
+    )
+    forgotten.refresh_from_db()
+    provenance = compute_figures(forgotten)["provenance"]
+    assert provenance == {
+        "from_paper": [],
+        "closed_late": {
+            "closed_at": "2026-12-04T22:30-05:00",
+            "recorded_at": "2026-12-07T09:14-05:00",
+            "recorded_by": tenant.member_in_charge.username,
+            "reason": REASON,
+        },
+    }
+
+
 def test_the_close_alone_is_refused_while_a_game_is_in_play(tenant, forgotten):
     with pytest.raises(ValidationError, match="Finish game 4 before closing the occasion"):
         floor.close_occasion(occasion=forgotten, by=tenant.head, at=at(22, 30), late_reason=REASON)
