@@ -250,3 +250,23 @@ def test_an_inspector_may_not_close_a_night(client, inspector, forgotten):
     assert response.status_code == 403
     forgotten.refresh_from_db()
     assert forgotten.status == Occasion.Status.OPEN
+
+
+def test_the_inspector_reads_when_and_why_the_close_was_recorded(
+    client, tenant, inspector, forgotten
+):
+    close_forgotten_night(
+        occasion=forgotten,
+        ended_at=at(22, 30),
+        reason=REASON,
+        finishes={game_4(forgotten).pk: at(21, 40)},
+        by=tenant.bookkeeper,
+    )
+    login(client, inspector)
+    record = " ".join(client.get(url("occasion_record", forgotten)).content.decode().split())
+    assert (
+        "Recorded after the fact on December 7, 2026 at 9:14 AM by post-one-bookkeeper: the "
+        f"night ended at 10:30 PM. Reason: {REASON}"
+    ) in record
+    dashboard = client.get(reverse("inspector_dashboard"), {"date_from": "2026-12-01"})
+    assert "closed after the fact" in dashboard.content.decode()
