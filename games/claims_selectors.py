@@ -122,7 +122,15 @@ def game_claims(game: Game) -> list[ClaimRow]:
     """The game's claims in order, each with the balls that count and its latest verifications."""
     claims = (
         Claim.objects.filter(game=game)
-        .select_related("part__arrangement", "recorded_by", "winner__payout", "winner__person")
+        .select_related(
+            "part__arrangement",
+            "recorded_by",
+            "winner__person",
+            "winner__payout__paid_by",
+            "winner__payout__verified_by",
+            "winner__payout__paid_by_worker__entry__person",
+            "winner__payout__verified_by_worker__entry__person",
+        )
         .prefetch_related(
             Prefetch("card_verifications", to_attr="cards"),
             Prefetch("draw_verifications", to_attr="draws"),

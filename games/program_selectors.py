@@ -19,7 +19,18 @@ from beano.rules.operation import (
     StartFacts,
 )
 from beano.rules.prizes import WinnerTakeAllFacts, winner_take_all_figure
-from games.models import Arrangement, ArrangementAuthorization, Game, PrizePart
+from games.models import (
+    Arrangement,
+    ArrangementAuthorization,
+    BallCall,
+    CardVerification,
+    Claim,
+    DrawVerification,
+    Game,
+    Payout,
+    PrizePart,
+    Winner,
+)
 from occasions.models import Occasion, PriceListItem
 from occasions.sales_selectors import door_counts
 from occasions.services import status_at
@@ -207,3 +218,42 @@ def program_summary(occasion: Occasion) -> ProgramSummary:
         next_game=next((g for g in games if g.status == Game.Status.PLANNED), None),
         total_prizes=total or ZERO,
     )
+
+
+#: The records of a game, the path from each to its game, and the moments they state.
+_GAME_MOMENTS: tuple[tuple[type, str, tuple[str, ...]], ...] = (
+    (Game, "pk", ("balls_confirmed_at", "started_at", "finished_at")),
+    (PrizePart, "game", ("announced_at",)),
+    (BallCall, "game", ("called_at", "voided_at")),
+    (Claim, "game", ("claimed_at",)),
+    (DrawVerification, "claim__game", ("verified_at",)),
+    (CardVerification, "claim__game", ("verified_at",)),
+    (Winner, "claim__game", ("recorded_at",)),
+    (Payout, "winner__claim__game", ("paid_at",)),
+)
+
+
+def last_acts(games: QuerySet[Game]) -> dict[int, dt.datetime]:
+    """The latest moment each game's records state (its start, balls, claims, verifications,
+    winners and payouts), by game: a game finished after the fact, or a night closed after it,
+    comes no earlier. One query per kind of record, however many games."""
+    latest: dict[int, dt.datetime] = {}
+    for model, path, fields in _GAME_MOMENTS:
+        rows = (
+            model.objects.filter(**{f"{path}__in": games})
+            .order_by()
+            .values(path)
+            .annotate(**{f"last_{name}": Max(name) for name in fields})
+        )
+        for row in rows:
+            game_id = row.pop(path)
+            for moment in row.values():
+                if moment is not None and (game_id not in latest or moment > latest[game_id]):
+                    latest[game_id] = moment
+    return latest
+
+
+def last_act(occasion: Occasion) -> dt.datetime | None:
+    """The latest moment any game of the occasion records (read by the close, see
+    ``occasions.floor_selectors.LAST_ACT_READERS``)."""
+    return max(last_acts(Game.objects.filter(occasion=occasion)).values(), default=None)

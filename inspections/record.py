@@ -20,12 +20,14 @@ from occasions.models import (
     Occasion,
     OpeningCheck,
     OtherSale,
+    PaperRecord,
     PoliceDetail,
     PriceListItem,
     Raffle,
     RaffleTicketSale,
     Refund,
     Sale,
+    SaleLine,
     TransportationArrangement,
     VaryingPrizesAnnouncement,
     WorkerPresence,
@@ -48,6 +50,8 @@ class FullRecord:
     presences: list[WorkerPresence]
     handovers: list[Handover]
     prices: list[PriceListItem]
+    paper_records: list[PaperRecord]
+    tally_lines: list[SaleLine]  # the door counts from paper, grouped by receipt on the page
     door: DoorCounts
     attendance: AttendanceCheck
     voided_sales: list[Sale]
@@ -98,6 +102,8 @@ def full_record(occasion: Occasion) -> FullRecord:
         "winner__recorded_by",
         "winner__payout__paid_by",
         "winner__payout__verified_by",
+        "winner__payout__paid_by_worker__entry__person",
+        "winner__payout__verified_by_worker__entry__person",
     ).prefetch_related(
         Prefetch(
             "draw_verifications",
@@ -140,11 +146,23 @@ def full_record(occasion: Occasion) -> FullRecord:
             )
         ),
         prices=list(PriceListItem.objects.filter(occasion=occasion).order_by("pk")),
+        paper_records=list(
+            PaperRecord.objects.filter(occasion=occasion).select_related("entered_by")
+        ),
+        tally_lines=list(
+            SaleLine.objects.filter(
+                sale__occasion=occasion, sale__tally=True, sale__voided_at__isnull=True
+            )
+            .select_related("sale__sold_by")
+            .order_by("sale__number", "pk")
+        ),
         door=counts,
         attendance=attendance_check(occasion, counts),
         voided_sales=list(
             Sale.objects.filter(occasion=occasion, voided_at__isnull=False)
-            .select_related("sold_by", "voided_by", "void_witness")
+            .select_related(
+                "sold_by", "voided_by", "void_witness", "void_witness_worker__entry__person"
+            )
             .order_by("number")
         ),
         games=games,

@@ -90,10 +90,12 @@ def organization_rows(
 
 
 def occasions(organizations: QuerySet[Organization], flt: OccasionFilter) -> QuerySet[Occasion]:
-    """The occasions of the scope the filter selects, newest first, with their figures."""
+    """The occasions of the scope the filter selects, newest first, with their figures and the
+    parts of each night entered from paper."""
     return with_figures(
         flt.occasions(Occasion.objects.filter(organization__in=organizations))
         .select_related("organization", "license")
+        .prefetch_related("paper_records")
         .order_by("-date", "organization__name")
     )
 

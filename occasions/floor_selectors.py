@@ -4,9 +4,10 @@ list who may sign in, and the facts the rules judge at opening and at close."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.db.models import Q, QuerySet
+from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 
 from beano import rules
@@ -18,7 +19,21 @@ from beano.rules.workers import (
     WorkerListFacts,
     WorkerRole,
 )
-from occasions.models import Handover, Occasion, OpeningCheck, WorkerPresence
+from occasions.models import (
+    AttendanceAnnouncement,
+    CharityTicketSale,
+    DoorPrize,
+    Gift,
+    Handover,
+    Occasion,
+    OpeningCheck,
+    OtherSale,
+    RaffleTicketSale,
+    Refund,
+    Sale,
+    VaryingPrizesAnnouncement,
+    WorkerPresence,
+)
 from occasions.selectors import resumption_facts
 from organizations import selectors as org_selectors
 from organizations.equipment_services import check_equipment_usable
@@ -225,3 +240,37 @@ def worker_of_the_night(occasion: Occasion, presence: WorkerPresence | None) -> 
 
         raise ValidationError("Choose a worker signed in at this occasion, as the sheet is signed.")
     return found
+
+
+#: Readers of the latest moment another app records at an occasion (the games: balls, claims,
+#: winners, payouts), each added from that app's ``AppConfig.ready()``: the close is checked
+#: against every record of the night without this app importing the apps above it.
+LAST_ACT_READERS: list[Callable[[Occasion], dt.datetime | None]] = []
+
+#: The occasion's own records, how they reach it, and the moments they state.
+_OWN_MOMENTS: tuple[tuple[type, str, tuple[str, ...]], ...] = (
+    (WorkerPresence, "occasion", ("signed_in_at", "signed_out_at")),
+    (Handover, "occasion", ("at",)),
+    (Sale, "occasion", ("sold_at", "voided_at")),
+    (AttendanceAnnouncement, "occasion", ("announced_at",)),
+    (VaryingPrizesAnnouncement, "occasion", ("announced_at",)),
+    (Refund, "occasion", ("refunded_at",)),
+    (DoorPrize, "occasion", ("awarded_at",)),
+    (Gift, "occasion", ("given_at",)),
+    (CharityTicketSale, "occasion", ("sold_at",)),
+    (OtherSale, "occasion", ("sold_at",)),
+    (RaffleTicketSale, "raffle__occasion", ("sold_at",)),
+)
+
+
+def last_recorded_act(occasion: Occasion) -> dt.datetime | None:
+    """The latest moment any record of the night states: a close stated after the fact cannot
+    come before it (the night had not ended while its acts were still being recorded)."""
+    moments = [occasion.opened_at, occasion.play_started_at, occasion.second_half_started_at]
+    for model, path, fields in _OWN_MOMENTS:
+        found = model.objects.filter(**{path: occasion}).aggregate(
+            **{name: Max(name) for name in fields}
+        )
+        moments += found.values()
+    moments += [read(occasion) for read in LAST_ACT_READERS]
+    return max((m for m in moments if m is not None), default=None)

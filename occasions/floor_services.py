@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from beano import rules
 from beano.rules.opening import ITEMS, OPEN
@@ -26,11 +27,11 @@ from beano.rules.workers import (
     WorkerRole,
 )
 from occasions import floor_selectors as floor
-from occasions import live
+from occasions import live, paper
 from occasions.floor_selectors import CLOSE
 from occasions.models import Handover, Occasion, OpeningCheck, WorkerPresence
 from occasions.services import enforce_at, moment_of, open_at, refuse_if_sealed, status_at
-from organizations.audit import acting_user, record_event
+from organizations.audit import acting_user, provenance, record_event
 from organizations.models import WorkerListEntry
 from organizations.worker_services import worker_facts
 
@@ -361,22 +362,73 @@ def open_occasion(*, occasion: Occasion, by: Any, at: dt.datetime | None = None)
     return occasion
 
 
+def closed_late(occasion: Occasion, by: Any) -> bool:
+    """Whether a person records the close now, after the occasion's night (its day, or the
+    morning after): a forgotten close, recorded with the time the night ended and why. A night
+    entered from its control sheets is not one (its close is on the sheet, and its paper record
+    says why it was entered afterwards), nor the system's record of a past night (the demo's)."""
+    return (
+        acting_user(by) is not None
+        and paper.current() is None
+        and not occasion.records_on(timezone.localdate())
+    )
+
+
+def late_close_provenance(reason: str, by: Any) -> dict[str, Any]:
+    """The provenance of the events of a close recorded after the fact (the close itself, the
+    sign-outs, and the games finished for it)."""
+    user = acting_user(by)
+    return {
+        "entered": "after the fact",
+        "closed_late": True,
+        "reason": reason,
+        "entered_by": user.get_username() if user else "system",
+        "entered_at": timezone.now(),
+    }
+
+
+def late_close_reason(occasion: Occasion, at: dt.datetime | None, reason: str) -> str:
+    """A late close's reason, in one line, once the time the night ended is given too."""
+    if at is None:
+        raise ValidationError(
+            f"The night of {occasion.date:%A, %B %-d} has passed: give the time the night ended."
+        )
+    reason = " ".join(reason.split())
+    if not reason:
+        raise ValidationError({"late_reason": "Say why the close is recorded after the night."})
+    if len(reason) > REASON_LENGTH:
+        raise ValidationError({"late_reason": f"At most {REASON_LENGTH} characters."})
+    return reason
+
+
 @rules.atomic()
-def close_occasion(*, occasion: Occasion, by: Any, at: dt.datetime | None = None) -> Occasion:
+def close_occasion(
+    *, occasion: Occasion, by: Any, at: dt.datetime | None = None, late_reason: str = ""
+) -> Occasion:
     """Close the open occasion: every compensated bookkeeper or accountant was present
-    (961 CMR 3.04(1)(g)); everyone still present is signed out."""
+    (961 CMR 3.04(1)(g)); everyone still present is signed out.
+
+    A close forgotten on the night and recorded on a later day states when the night ended
+    (``at``, on its day or the morning after, not before its last recorded act) and why it is
+    recorded late (``late_reason``): both are kept and shown to the inspector, and its events
+    say they were entered after the fact."""
+    if not closed_late(occasion, by):
+        return _close(occasion, by, at, "")
+    reason = late_close_reason(occasion, at, late_reason)
+    with provenance(late_close_provenance(reason, by)):
+        return _close(occasion, by, at, reason)
+
+
+def _close(occasion: Occasion, by: Any, at: dt.datetime | None, late_reason: str) -> Occasion:
     occasion, moment = _locked(
         occasion, Occasion.Status.OPEN, doing="closing", at=at, by=by, now_in=True
     )
-    still_present = list(
-        occasion.presences.present().select_related("entry__person", "occasion__organization")
-    )
-    last = floor.handovers(occasion).order_by("-at", "-pk").first()
-    latest = max(
-        [occasion.opened_at, *(p.signed_in_at for p in still_present)] + ([last.at] if last else [])
-    )
-    if moment < latest:
-        raise ValidationError("The occasion cannot close before its last recorded act.")
+    latest = floor.last_recorded_act(occasion)
+    if latest is not None and moment < latest:
+        raise ValidationError(
+            "The occasion cannot close before its last recorded act "
+            f"({timezone.localtime(latest):%-I:%M %p})."
+        )
     # The games app hangs its games on the occasion; one still in play must be finished first,
     # or its draw would stay open after the close.
     games = getattr(occasion, "games", None)
@@ -384,23 +436,32 @@ def close_occasion(*, occasion: Occasion, by: Any, at: dt.datetime | None = None
     if in_play:
         raise ValidationError(f"Finish game {in_play[0]} before closing the occasion.")
     _enforce_each(CLOSE, floor.bookkeeper_facts(occasion), occasion, by)
+    still_present = list(
+        occasion.presences.present().select_related("entry__person", "occasion__organization")
+    )
     for presence in still_present:
         _sign_out(presence, moment, by, why="occasion closed")
+    old: dict[str, Any] = {"status": Occasion.Status.OPEN}
     occasion.status = Occasion.Status.CLOSED
     occasion.closed_at = moment
     occasion.closed_by = acting_user(by)
-    occasion.save(update_fields=["status", "closed_at", "closed_by"])
+    fields = ["status", "closed_at", "closed_by"]
+    if late_reason:
+        old |= {"closed_at": None, "close_reason": occasion.close_reason}
+        occasion.close_reason = late_reason
+        occasion.close_recorded_at = timezone.now()
+        fields += ["close_reason", "close_recorded_at"]
+    occasion.save(update_fields=fields)
     live.changed(occasion.pk)
+    new: dict[str, Any] = {"status": occasion.status, "closed_at": moment}
+    if late_reason:
+        new |= {"close_reason": late_reason, "close_recorded_at": occasion.close_recorded_at}
     record_event(
         organization=occasion.organization,
         actor=by,
         action="occasions.occasion.closed",
         target=occasion,
-        old={"status": Occasion.Status.OPEN},
-        new={
-            "status": occasion.status,
-            "closed_at": moment,
-            "signed_out": [p.entry.person.legal_name for p in still_present],
-        },
+        old=old,
+        new=new | {"signed_out": [p.entry.person.legal_name for p in still_present]},
     )
     return occasion

@@ -23,6 +23,10 @@ from occasions.floor_forms import CheckForm, HandoverForm, SignInForm
 from occasions.models import Occasion
 from occasions.views import RUNS_THE_NIGHT, get_occasion
 from organizations.access import OrgAccess, org_view
+from organizations.models import Role
+
+#: Who records a forgotten close after the fact (the bookkeeper finds the night still open).
+CLOSES_LATE = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.BOOKKEEPER)
 
 
 def problems(error: ValidationError) -> list[dict[str, str]]:
@@ -290,6 +294,7 @@ def occasion_close(request: HttpRequest, pk: int) -> HttpResponse:
             "in_charge": floor.in_charge(occasion),
             "handovers": list(floor.handovers(occasion)),
             "bookkeepers": floor.bookkeeper_review(occasion),
+            "can_close_late": access.has_role(*CLOSES_LATE),
             "refusals": refusals,
         },
     )

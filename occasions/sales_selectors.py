@@ -103,7 +103,13 @@ def recent_sales(occasion: Occasion, limit: int = 12) -> list[Sale]:
     """The latest receipts first, each with its lines, in two queries."""
     return list(
         Sale.objects.filter(occasion=occasion)
-        .select_related("sold_by", "voided_by", "void_witness", "admission_sale")
+        .select_related(
+            "sold_by",
+            "voided_by",
+            "void_witness",
+            "void_witness_worker__entry__person",
+            "admission_sale",
+        )
         .prefetch_related(Prefetch("lines", queryset=SaleLine.objects.select_related("price_item")))
         .order_by("-number")[:limit]
     )

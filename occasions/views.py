@@ -6,6 +6,7 @@ import datetime as dt
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db.models import Prefetch, prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -13,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from occasions import selectors, services
 from occasions.forms import NotPlayedForm, PriceFormSet, ResumptionNoticeForm
-from occasions.models import Occasion, ResumptionNotice
+from occasions.models import Occasion, PaperRecord, ResumptionNotice
 from organizations.access import OrgAccess, get_for_org, org_view
 from organizations.models import Role
 
@@ -79,6 +80,11 @@ def occasion_for_day(request: HttpRequest, day: str) -> HttpResponse:
 def occasion_detail(request: HttpRequest, pk: int) -> HttpResponse:
     access = request.access  # type: ignore[attr-defined]
     occasion = get_occasion(access, pk)
+    # The header and the page both say which parts of the night came from paper: read once.
+    prefetch_related_objects(
+        [occasion],
+        Prefetch("paper_records", queryset=PaperRecord.objects.select_related("entered_by")),
+    )
     return render(
         request,
         "occasions/occasion_detail.html",

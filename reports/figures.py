@@ -45,6 +45,7 @@ from occasions.models import (
     Gift,
     Occasion,
     OtherSale,
+    PaperRecord,
     PoliceDetail,
     PriceListItem,
     RaffleTicketSale,
@@ -265,6 +266,45 @@ def _counts(
             }
         )
     return out
+
+
+def _name(user: Any) -> str:
+    return (user.get_full_name() or user.get_username()) if user is not None else "system"
+
+
+def _provenance(occasion: Occasion) -> dict[str, Any]:
+    """What of the night was entered after the fact: each part entered from its paper control
+    sheets (the period, the sheets, why, who entered it and when), and a close recorded after
+    the night (when the night ended, when and by whom the close was recorded, and why). Part of
+    the figures, so it is frozen at filing and printed with them (DESIGN, "Moments and
+    provenance")."""
+    records = PaperRecord.objects.filter(occasion=occasion).select_related("entered_by")
+    closed_late = None
+    if occasion.close_recorded_at is not None:
+        closed_late = {
+            "closed_at": _person_time(occasion.closed_at),
+            "recorded_at": _person_time(occasion.close_recorded_at),
+            "recorded_by": _name(occasion.closed_by),
+            "reason": occasion.close_reason,
+        }
+    return {
+        "from_paper": [
+            {
+                "scope": r.scope,
+                "period": r.period_label,
+                "starts_at": _person_time(r.starts_at),
+                "ends_at": _person_time(r.ends_at),
+                "sheets": r.sheets,
+                "reason": r.reason,
+                "source": r.get_source_display(),
+                "file_name": r.file_name,
+                "entered_by": _name(r.entered_by),
+                "entered_at": _person_time(r.created_at),
+            }
+            for r in records
+        ],
+        "closed_late": closed_late,
+    }
 
 
 #: The card inventory's types, as the close-out counts them.
@@ -525,6 +565,7 @@ def compute_figures(
         },
         "workers": workers,
         "memo": memo,
+        "provenance": _provenance(occasion),
     }
 
 

@@ -2,6 +2,7 @@ from django.urls import path
 
 from reports import sheet_views, views
 from reports.night import game_views as night_game_views
+from reports.night import late_close_views
 from reports.night import views as night_views
 
 ORG = "org/<int:org_id>/"
@@ -13,6 +14,7 @@ urlpatterns = [
         "commission/reports/pdfs.zip", views.commission_reports_zip, name="commission_reports_zip"
     ),
     path(ORG + "reports/", views.reports_home, name="reports_home"),
+    path(OCC + "close-late/", late_close_views.occasion_close_late, name="occasion_close_late"),
     path(OCC + "closeout/", views.closeout, name="report_closeout"),
     path(OCC + "closeout/expenses/", views.add_expense, name="report_add_expense"),
     path(OCC + "closeout/stock/", views.record_stock, name="report_record_stock"),

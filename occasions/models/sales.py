@@ -175,6 +175,16 @@ class SaleLine(models.Model):
     def short_label(self) -> str:
         return self.SHORT_LABELS.get(self.category, self.category)
 
+    @property
+    def serials_label(self) -> str:
+        """A paper tally's serials as the sheet gives them: "serials 501–542 less 510, 511"."""
+        if self.serial_first is None:
+            return ""
+        label = f"serials {self.serial_first}–{self.serial_last}"
+        if self.serials_excluded:
+            label += " less " + ", ".join(str(n) for n in self.serials_excluded)
+        return label
+
     @staticmethod
     def amount_for(quantity: int, unit_price: Decimal) -> Decimal:
         return (unit_price * quantity).quantize(Decimal("0.01"))

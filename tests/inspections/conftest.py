@@ -22,7 +22,16 @@ from games.models import (
     PrizePart,
     Winner,
 )
-from occasions.models import AttendanceAnnouncement, Occasion, PriceListItem, Sale, SaleLine
+from occasions.models import (
+    AttendanceAnnouncement,
+    Occasion,
+    PaperRecord,
+    PriceListItem,
+    Sale,
+    SaleLine,
+    WorkerPresence,
+)
+from organizations.models import WorkerListEntry
 from tests.conftest import Tenant
 
 
@@ -45,10 +54,13 @@ def played_occasions(
     games: int = 1,
     calls: int = 3,
     share: Decimal = Decimal("50.00"),
+    on_paper: bool = False,
 ) -> list[Occasion]:
     """``count`` closed occasions of ``tenant``'s, one a day back from ``last`` (yesterday),
     each with 3 admissions sold ($6), 3 players announced, ``games`` games of ``calls`` balls
-    (the last one voided) and one winner of ``share`` paid per game, TIN ending 6789."""
+    (the last one voided) and one winner of ``share`` paid per game, TIN ending 6789.
+    ``on_paper``: each night entered after the fact from its control sheets, its door a tally
+    of serials, its cards attested and its payouts signed by two workers of the night."""
     last = last or timezone.localdate() - dt.timedelta(days=1)
     org = tenant.organization
     days = [last - dt.timedelta(days=i) for i in range(count)]
@@ -69,7 +81,13 @@ def played_occasions(
         for o in occasions
     )
     sales = Sale.objects.bulk_create(
-        Sale(occasion=o, number=1, sold_by=tenant.worker, sold_at=night(o.date, 18, 5))
+        Sale(
+            occasion=o,
+            number=1,
+            sold_by=tenant.worker,
+            sold_at=night(o.date, 18, 5),
+            tally=on_paper,
+        )
         for o in occasions
     )
     SaleLine.objects.bulk_create(
@@ -80,9 +98,12 @@ def played_occasions(
             quantity=3,
             unit_price=Decimal("2.00"),
             amount=Decimal("6.00"),
+            serial_first=1001 if on_paper else None,
+            serial_last=1003 if on_paper else None,
         )
         for s, p in zip(sales, prices, strict=True)
     )
+    signers = _paper_records(tenant, occasions) if on_paper else {}
     AttendanceAnnouncement.objects.bulk_create(
         AttendanceAnnouncement(
             occasion=o,
@@ -160,6 +181,7 @@ def played_occasions(
             valid=True,
             witnesses=[{"name": "Rose Medeiros", "table": "12"}],
             verified_at=c.claimed_at,
+            attested_on_paper=on_paper,
         )
         for c in claims
     )
@@ -178,8 +200,10 @@ def played_occasions(
         Payout(
             winner=w,
             amount=w.share,
-            paid_by=tenant.member_in_charge,
-            verified_by=tenant.head,
+            paid_by=tenant.bookkeeper if on_paper else tenant.member_in_charge,
+            verified_by=None if on_paper else tenant.head,
+            paid_by_worker=signers.get(w.claim.game.occasion_id, (None, None))[0],
+            verified_by_worker=signers.get(w.claim.game.occasion_id, (None, None))[1],
             paid_at=w.recorded_at,
             w2g_required=True,
             w2g_legal_name=w.player_name,
@@ -189,6 +213,46 @@ def played_occasions(
         for w in winners
     )
     return occasions
+
+
+def _paper_records(
+    tenant: Tenant, occasions: list[Occasion]
+) -> dict[int, tuple[WorkerPresence, WorkerPresence]]:
+    """Each night's paper record (the whole night, entered by the bookkeeper the next day), and
+    the two workers of the night who signed its payouts, by occasion."""
+    from tests.occasions.conftest import listed
+
+    PaperRecord.objects.bulk_create(
+        PaperRecord(
+            occasion=o,
+            scope=PaperRecord.Scope.WHOLE,
+            sheets="Control sheets",
+            reason="Played on paper",
+            entered_by=tenant.bookkeeper,
+            created_at=night(o.date + dt.timedelta(days=1), 9),
+        )
+        for o in occasions
+    )
+    entries = [
+        WorkerListEntry.objects.filter(
+            worker_list__organization=tenant.organization, person__legal_name=name
+        ).first()
+        or listed(tenant, name, ["seller", "floor_worker"], badge)
+        for name, badge in (("Mary Gallagher", "P-06"), ("Anne Sullivan", "P-07"))
+    ]
+    presences = WorkerPresence.objects.bulk_create(
+        WorkerPresence(
+            occasion=o,
+            entry=e,
+            role="seller",
+            identification=e.identification,
+            signed_in_at=night(o.date, 18),
+            signed_out_at=o.closed_at,
+        )
+        for o in occasions
+        for e in entries
+    )
+    return {o.pk: (presences[2 * i], presences[2 * i + 1]) for i, o in enumerate(occasions)}
 
 
 @pytest.fixture

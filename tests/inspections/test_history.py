@@ -69,3 +69,52 @@ def test_the_chain_check_finds_an_altered_event(client, tenant, inspector, membe
     assert client.post(url).status_code == 403
     login(client, tenant.worker)
     assert client.get(url).status_code == 403
+
+
+def test_an_event_entered_after_the_fact_says_where_it_came_from(client, tenant, occasion):
+    """On the record's history and on the organization's audit trail, in words."""
+    from django.db import transaction
+
+    from organizations.audit import provenance, record_event
+
+    entered = {
+        "entered": "after the fact",
+        "source": "pages",
+        "paper_record": 1,
+        "sheet": "Door tally",
+        "entered_by": tenant.bookkeeper.username,
+        "entered_at": "2026-12-09T09:14:00-05:00",
+    }
+    closed = {
+        "entered": "after the fact",
+        "closed_late": True,
+        "reason": "Forgotten on the night",
+        "entered_by": tenant.member_in_charge.username,
+        "entered_at": "2026-12-07T09:20:00-05:00",
+    }
+    with transaction.atomic():
+        for values, action in ((entered, "occasions.sale.tallied"), (closed, "occasions.closed")):
+            with provenance(values):
+                record_event(
+                    organization=tenant.organization, actor=None, action=action, target=occasion
+                )
+    client.force_login(tenant.head)
+    history = reverse(
+        "record_history",
+        kwargs={
+            "org_id": tenant.organization.pk,
+            "target_type": "occasions.occasion",
+            "target_id": occasion.pk,
+        },
+    )
+    trail = reverse("audit_log", args=[tenant.organization.pk])
+    for url in (history, trail):
+        page = client.get(url).content.decode()
+        assert (
+            "Entered after the fact from the Door tally sheet by post-one-bookkeeper on "
+            "Dec 9, 2026 at 9:14 AM"
+        ) in page
+        assert (
+            "Closed after the fact by post-one-member_in_charge on Dec 7, 2026 at 9:20 AM: "
+            "Forgotten on the night"
+        ) in page

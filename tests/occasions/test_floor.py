@@ -333,13 +333,11 @@ def test_close_signs_everyone_out_and_refuses_a_second_close(tenant, ready, crew
 def test_a_night_past_midnight_closes_the_morning_after_but_not_later(tenant, ready, crew, clock):
     opened(ready, tenant.member_in_charge)
     clock["now"] = at(9, 0, NIGHT + dt.timedelta(days=2))
+    late = {"by": tenant.member_in_charge, "late_reason": "Forgotten on the night"}
     with pytest.raises(ValidationError, match="is not during the occasion"):
-        floor.close_occasion(
-            occasion=ready, by=tenant.member_in_charge, at=at(0, 30, NIGHT + dt.timedelta(days=2))
-        )
-    closed = floor.close_occasion(
-        occasion=ready, by=tenant.member_in_charge, at=at(0, 30, NIGHT + dt.timedelta(days=1))
-    )
+        floor.close_occasion(occasion=ready, at=at(0, 30, NIGHT + dt.timedelta(days=2)), **late)
+    after_midnight = at(0, 30, NIGHT + dt.timedelta(days=1))
+    closed = floor.close_occasion(occasion=ready, at=after_midnight, **late)
     assert closed.status == Occasion.Status.CLOSED
 
 

@@ -120,3 +120,21 @@ def test_a_rolled_back_change_leaves_no_event(tenant):
         )
     assert AuditEvent.objects.count() == before
     assert verify_chain(tenant.organization).ok
+
+
+def test_an_events_provenance_reads_as_a_sentence():
+    from organizations.templatetags.audit_tags import provenance_words
+
+    imported = {
+        "entered": "after the fact",
+        "source": "file",
+        "sheet": "Sign-in sheet",
+        "entered_by": "books",
+        "entered_at": "2026-12-09T14:14:00Z",
+        "file": "known.json",
+    }
+    assert provenance_words(imported) == (
+        "entered after the fact from the Sign-in sheet (night file known.json) by books on "
+        "Dec 9, 2026 at 9:14 AM"
+    )
+    assert provenance_words({}) == "" and provenance_words(None) == ""

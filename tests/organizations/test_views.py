@@ -47,6 +47,7 @@ ORG_PAGES = [
     ("paper_section", "paper_section_kwargs", True),
     ("paper_games", "occasion", True),
     ("paper_game", "paper_game_kwargs", True),
+    ("occasion_close_late", "occasion", True),
     ("worker_list", None, False),
     ("worker_list_print", None, False),
     ("worker_add", None, True),

@@ -23,6 +23,7 @@ from occasions.models import (
     SaleLine,
 )
 from tests.conftest import open_for_tests
+from tests.occasions.conftest import clock, ready  # noqa: F401  (nights closed late)
 
 NIGHT = dt.date(2026, 12, 4)
 

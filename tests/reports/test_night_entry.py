@@ -64,6 +64,18 @@ def test_every_act_says_it_was_entered_after_the_fact_from_which_sheet(paper_nig
     assert {"Sign-in sheet", "Door tally", "Game 1 sheet", "Payouts", "Close"} <= sheets
 
 
+def test_the_figures_say_the_night_was_recorded_from_paper(paper_night, tenant):
+    provenance = compute_figures(paper_night)["provenance"]
+    assert provenance["closed_late"] is None
+    [record] = provenance["from_paper"]
+    assert record["scope"] == "whole" and record["period"] == "The whole night"
+    assert record["sheets"].startswith("Control sheets of December 4")
+    assert record["reason"] == "The laptop was at the repair shop: the night was played on paper"
+    assert record["entered_by"] == tenant.bookkeeper.username
+    assert record["file_name"] == "known.json"
+    assert record["source"] == "Imported from a night file"
+
+
 def test_the_door_keeps_its_serials_and_the_void_its_witness_attested_on_paper(paper_night):
     tally = Sale.objects.get(occasion=paper_night, tally=True, voided_at__isnull=True)
     bonus = tally.lines.get(category="bonus")

@@ -4,6 +4,7 @@ errors; ``financial_report`` writes the same PDF."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import subprocess
 from pathlib import Path
@@ -14,6 +15,8 @@ from django.db import OperationalError
 
 from reports import pdf, tasks
 from reports.models import FinancialReport, RenderStatus
+
+NIGHT_AFTER = dt.date(2026, 12, 7)
 
 
 def pdftext(path: Path) -> str:
@@ -33,7 +36,34 @@ def embedded_json(path: Path, tmp_path: Path) -> dict:
 
 
 @pytest.fixture
-def rendered(filed_report, media_root) -> FinancialReport:
+def after_the_fact(known_occasion, tenant, report_clock):
+    """The known night with an hour of its door entered from paper and its close recorded
+    three days later, when its report is filed: the PDF says so."""
+    from occasions.models import Occasion, PaperRecord
+    from tests.reports.conftest import at
+
+    PaperRecord.objects.create(
+        occasion=known_occasion,
+        scope=PaperRecord.Scope.PART,
+        starts_at=at(19, 0),
+        ends_at=at(20, 0),
+        sheets="Door tally sheet",
+        reason="The Wi-Fi dropped for an hour",
+        entered_by=tenant.bookkeeper,
+        created_at=at(9, 14, NIGHT_AFTER),
+    )
+    Occasion.objects.filter(pk=known_occasion.pk).update(
+        closed_by=tenant.member_in_charge,
+        close_reason="The laptop was shut with the night still open",
+        close_recorded_at=at(9, 20, NIGHT_AFTER),
+    )
+    known_occasion.refresh_from_db()
+    report_clock(at(10, 0, NIGHT_AFTER))
+    return known_occasion
+
+
+@pytest.fixture
+def rendered(after_the_fact, filed_report, media_root) -> FinancialReport:
     assert tasks.render("financial", filed_report.pk) == RenderStatus.READY
     filed_report.refresh_from_db()
     return filed_report
@@ -56,6 +86,15 @@ def test_the_pdf_holds_the_figures_in_clear_text(rendered, tenant):
         rendered.chain_head_hash[:40],
     ):
         assert expected in text, expected
+    # What was entered after the fact, frozen with the figures and printed.
+    flat = " ".join(text.split())
+    for expected in (
+        "From 7:00 PM to 8:00 PM: recorded from paper (Door tally sheet). "
+        "Why: The Wi-Fi dropped for an hour.",
+        "The close was recorded after the fact on December 7, 2026 at 9:20 AM",
+        "the night ended at 10:30 PM. Reason: The laptop was shut with the night still open",
+    ):
+        assert expected in flat, expected
     pages = int(
         next(
             line.split()[-1]

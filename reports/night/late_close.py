@@ -1,0 +1,82 @@
+"""Closing a forgotten night on a later day (issue 13): the member in charge left the occasion
+open, and the close page cannot close it now at the time it is pressed. The night is closed at
+the time it ended, with the reason: each game left in play is finished first at the time it
+ended (a game in play blocks the close), then the occasion closes through the floor's own
+service, which signs everyone still present out at that time. All in one transaction, every
+event carrying the provenance of a close recorded after the fact; the report that follows is
+filed as late as the dates say.
+
+This lives above the games, which it finishes, and the occasions, which it closes (the layers
+run reports → games → occasions)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from beano import rules
+from games import program_selectors, program_services
+from games.models import Game
+from occasions import floor_services
+from occasions.models import Occasion
+from organizations.audit import provenance
+
+
+@dataclass(frozen=True)
+class GameInPlay:
+    """A game left in play, and the latest moment its records state: it finished no earlier."""
+
+    game: Game
+    last_act: dt.datetime | None
+
+
+def games_in_play(occasion: Occasion) -> list[GameInPlay]:
+    games = Game.objects.filter(occasion=occasion, status=Game.Status.IN_PLAY).order_by("number")
+    last = program_selectors.last_acts(games)
+    return [GameInPlay(game, last.get(game.pk)) for game in games]
+
+
+def _clock(moment: dt.datetime) -> str:
+    return f"{timezone.localtime(moment):%-I:%M %p}"
+
+
+@rules.atomic()
+def close_forgotten_night(
+    *,
+    occasion: Occasion,
+    ended_at: dt.datetime,
+    reason: str,
+    finishes: Mapping[int, dt.datetime],
+    by: Any,
+) -> Occasion:
+    """Close ``occasion``, still open after its night, at ``ended_at`` for ``reason``; each game
+    in play first finishes at its time in ``finishes`` (by the game's id), after its last
+    recorded act and no later than the night's end."""
+    occasion = Occasion.objects.select_for_update().get(pk=occasion.pk)
+    if not floor_services.closed_late(occasion, by):
+        raise ValidationError(
+            f"The night of {occasion.date:%A, %B %-d} is not over: close it from the close page."
+        )
+    reason = floor_services.late_close_reason(occasion, ended_at, reason)
+    with provenance(floor_services.late_close_provenance(reason, by)):
+        for row in games_in_play(occasion):
+            number = row.game.number
+            finish = finishes.get(row.game.pk)
+            if finish is None:
+                raise ValidationError(f"Give the time game {number} finished.")
+            if row.last_act is not None and finish < row.last_act:
+                raise ValidationError(
+                    f"Game {number} cannot finish before its last recorded act "
+                    f"({_clock(row.last_act)})."
+                )
+            if finish > ended_at:
+                raise ValidationError(f"Game {number} cannot finish after the night ended.")
+            program_services.finish_game(game=row.game, by=by, at=finish)
+        return floor_services.close_occasion(
+            occasion=occasion, by=by, at=ended_at, late_reason=reason
+        )

@@ -1,0 +1,131 @@
+"""The page that closes a forgotten night on a later day: when the night ended, why the close is
+recorded now, and when each game left in play finished. For the head of the organization, the
+member in charge and the bookkeeper (who finds the night still open when closing it out)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+
+from occasions import floor_selectors, floor_services
+from occasions.floor_views import CLOSES_LATE, problems
+from occasions.models import Occasion
+from occasions.views import get_occasion
+from organizations.access import org_view
+from reports.night import late_close
+
+MOMENT_FORMAT = "%Y-%m-%dT%H:%M"
+
+
+def _moment_field(occasion: Occasion, label: str, help_text: str) -> forms.DateTimeField:
+    """A date and time on the occasion's day or the morning after, as the browser offers it."""
+    first = dt.datetime.combine(occasion.date, dt.time(0, 0))
+    last = dt.datetime.combine(occasion.date + dt.timedelta(days=1), dt.time(23, 59))
+    return forms.DateTimeField(
+        label=label,
+        help_text=help_text,
+        input_formats=[MOMENT_FORMAT],
+        widget=forms.DateTimeInput(
+            format=MOMENT_FORMAT,
+            attrs={
+                "type": "datetime-local",
+                "min": first.strftime(MOMENT_FORMAT),
+                "max": last.strftime(MOMENT_FORMAT),
+            },
+        ),
+    )
+
+
+class LateCloseForm(forms.Form):
+    """Shapes the input only: the service judges the times and the reason."""
+
+    def __init__(
+        self, *args: Any, occasion: Occasion, games: list[late_close.GameInPlay], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        day = f"{occasion.date:%A, %B %-d}"
+        self.fields["ended_at"] = _moment_field(
+            occasion,
+            "When the night ended",
+            f"On {day} or, past midnight, the morning after. Everyone still signed in is "
+            "signed out at this time.",
+        )
+        self.fields["reason"] = forms.CharField(
+            label="Why the close is recorded now",
+            max_length=floor_services.REASON_LENGTH,
+            widget=forms.Textarea(attrs={"rows": 2}),
+            help_text="Kept with the close and shown to the Commission's inspectors.",
+        )
+        self.games = games
+        for row in games:
+            last = (
+                f"last recorded act {timezone.localtime(row.last_act):%-I:%M %p}"
+                if row.last_act
+                else "nothing recorded since it began"
+            )
+            self.fields[f"game_{row.game.pk}"] = _moment_field(
+                occasion, f"Game {row.game.number} finished at", f"Still in play: {last}."
+            )
+
+    def game_fields(self) -> list[forms.BoundField]:
+        return [self[f"game_{row.game.pk}"] for row in self.games]
+
+    def finishes(self) -> dict[int, dt.datetime]:
+        return {row.game.pk: self.cleaned_data[f"game_{row.game.pk}"] for row in self.games}
+
+
+@org_view(write_roles=CLOSES_LATE, form_page=True)
+def occasion_close_late(request: HttpRequest, pk: int) -> HttpResponse:
+    access = request.access  # type: ignore[attr-defined]
+    occasion = get_occasion(access, pk)
+    can_close = occasion.status == Occasion.Status.OPEN and floor_services.closed_late(
+        occasion, request.user
+    )
+    games = late_close.games_in_play(occasion) if can_close else []
+    form = LateCloseForm(
+        request.POST if request.method == "POST" else None, occasion=occasion, games=games
+    )
+    refusals = None
+    if can_close and request.method == "POST" and form.is_valid():
+        try:
+            late_close.close_forgotten_night(
+                occasion=occasion,
+                ended_at=form.cleaned_data["ended_at"],
+                reason=form.cleaned_data["reason"],
+                finishes=form.finishes(),
+                by=request.user,
+            )
+        except ValidationError as error:
+            refusals = problems(error)
+        else:
+            messages.success(
+                request,
+                "The occasion is closed at the time the night ended. The bookkeeper can close "
+                "it out.",
+            )
+            return redirect("occasion_detail", org_id=access.organization.pk, pk=occasion.pk)
+    present = floor_selectors.presences(occasion).present() if can_close else []
+    return render(
+        request,
+        "reports/late_close.html",
+        {
+            "org": access.organization,
+            "access": access,
+            "occasion": occasion,
+            "page": "close",
+            "on_the_day": occasion.records_on(timezone.localdate()),
+            "can_close": can_close,
+            "form": form,
+            "games": games,
+            "present": list(present),
+            "last_act": floor_selectors.last_recorded_act(occasion) if can_close else None,
+            "refusals": refusals,
+        },
+    )
