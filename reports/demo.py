@@ -1,13 +1,17 @@
 """The reports' demo data: Post 171's last night closed out, filed and amended (both PDFs made),
 the authorized day two weeks before recorded as not played and its report left late, the week
-between left with nothing recorded (missing), and this year's Lawful Purpose disbursements.
+between left with nothing recorded (missing), the night three weeks before brought in from a
+night file (docs/formats/night-example.json: played on paper, as a hall moving to the
+application brings its past nights), and this year's Lawful Purpose disbursements.
 Idempotent; the days are relative to ``today`` like the rest of the demo."""
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 from decimal import Decimal
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from occasions import services as occasion_services
@@ -18,6 +22,7 @@ from organizations.models import CardPurchase, Equipment, Organization
 from reports import services
 from reports.figures import STOCK_CATEGORY, compute_figures
 from reports.models import ExpenseKind, FinancialReport, LawfulPurposeDisbursement, RenderStatus
+from reports.night import engine, reader
 from reports.tasks import render
 
 POST = "American Legion Post 171"
@@ -53,6 +58,7 @@ def seed(today: dt.date) -> None:
     if post.reports_from is None:
         post.reports_from = day - dt.timedelta(days=14)
         post.save(update_fields=["reports_from"])
+    _night_from_paper(post, day - dt.timedelta(days=21), books)
     _not_played(post, day - dt.timedelta(days=14), head)
     if not FinancialReport.objects.filter(occasion=occasion).exists():
         _close_out_and_file(occasion, books)
@@ -60,6 +66,23 @@ def seed(today: dt.date) -> None:
         if report.render_status != RenderStatus.READY:
             render("financial", report.pk)
     _disbursements(post, today, books)
+
+
+#: The example night file: the demo brings it in, so the example is known to import.
+NIGHT_FILE = settings.BASE_DIR / "docs" / "formats" / "night-example.json"
+
+
+def _night_from_paper(post: Organization, day: dt.date, by: object) -> None:
+    """The example night file, moved to ``day`` by its date alone, imported through the
+    services and rules as a hall moving to the application brings its past nights."""
+    if day.year != (day + dt.timedelta(days=21)).year:
+        return  # the worker list of another year: the demo keeps to this year's
+    if Occasion.objects.filter(organization=post, date=day).exists():
+        return
+    data = json.loads(NIGHT_FILE.read_text(encoding="utf-8"))
+    data["date"] = day.isoformat()
+    data["license"] = post.licenses.order_by("-valid_from").first().number
+    engine.import_night(night=reader.read(data), by=by, file_name=NIGHT_FILE.name)
 
 
 def _not_played(post: Organization, day: dt.date, by: object) -> None:
