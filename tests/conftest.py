@@ -778,25 +778,6 @@ def worker_process(start_worker: Callable[[], CeleryWorker]) -> CeleryWorker:
     return start_worker()
 
 
-# The reports' fixtures (a known closed night, its close-out and filing), for every test folder.
-from tests.reports.conftest import (  # noqa: E402, F401
-    annual_kwargs,
-    annual_report,
-    closed_occasion,
-    counted,
-    disbursement,
-    disbursement_kwargs,
-    expense,
-    expense_kwargs,
-    filed_report,
-    known_occasion,
-    rendered_annual_kwargs,
-    rendered_report_kwargs,
-    report_clock,
-    report_kwargs,
-    year_kwargs,
-)
-
 # The floor's crew on the 2026 worker list, and what a night on paper needs
 
 
@@ -865,3 +846,23 @@ def night_records(tenant: Any, crew: Any, equipment_item: Any, arrangements_auth
         source="Fairhaven Police Department",
     )
     return tenant
+
+
+# The reports' fixtures (a known closed night, its close-out and filing), for every test folder.
+from tests.reports.conftest import (  # noqa: E402, F401
+    annual_kwargs,
+    annual_report,
+    closed_occasion,
+    counted,
+    disbursement,
+    disbursement_kwargs,
+    expense,
+    expense_kwargs,
+    filed_report,
+    known_occasion,
+    rendered_annual_kwargs,
+    rendered_report_kwargs,
+    report_clock,
+    report_kwargs,
+    year_kwargs,
+)
