@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from games.models import Game
 from occasions.models import Occasion
-from reports.night import engine, nightfile
+from reports.night import engine, reader
 from tests.conftest import login
 from tests.reports.night_fixtures import known_night
 
@@ -25,7 +25,7 @@ REASON = "The laptop was at the repair shop: the night was played on paper"
 def paper_night(night_records: Any, report_clock: Any) -> Occasion:
     """The known night, played on paper and imported from its night file at 11:30 PM."""
     tenant = night_records
-    night = nightfile.read(known_night(tenant.organization.licenses.get().number))
+    night = reader.read(known_night(tenant.organization.licenses.get().number))
     return engine.import_night(night=night, by=tenant.bookkeeper, file_name="known.json")
 
 
