@@ -101,14 +101,15 @@ def worker_list_review(
     active: list[EntryReview] = []
     removed: list[EntryReview] = []
     for entry in rows:
-        organization_ids = on_lists.get(entry.person_id, set())
+        organization_ids = on_lists.get(entry.person_id, [])
         if not entry.is_active:
             removed.append(EntryReview(entry, memberships.get(entry.person_id), 0, None))
             continue
         facts = build_worker_facts(
             person=entry.person,
             membership=memberships.get(entry.person_id),
-            organization_ids=organization_ids | {organization.pk},
+            organization_ids=organization_ids,
+            organization_id=organization.pk,
             convictions=convictions.get(entry.person_id, ()),
             roles=entry.roles,
             identification=entry.identification,

@@ -66,17 +66,31 @@ def membership_fact(membership: Membership | None, on: dt.date) -> MembershipFac
     )
 
 
-def organizations_on_lists(person_ids: Iterable[int], year: int) -> dict[int, set[int]]:
+def organizations_on_lists(person_ids: Iterable[int], year: int) -> dict[int, list[int]]:
     """For each person, the distinct organizations whose worker list for the calendar ``year``
-    has had them on it, across every organization in the system (3.04(1)(c)). Someone taken off
-    a list in June still assisted that organization that year, so removal frees no place."""
-    out: dict[int, set[int]] = {}
-    rows = WorkerListEntry.objects.filter(
-        person_id__in=list(person_ids), worker_list__year=year
-    ).values_list("person_id", "worker_list__organization_id")
+    has had them on it, across every organization in the system (3.04(1)(c)), in the order the
+    person was put on them (the day added, then the order recorded). Someone taken off a list in
+    June still assisted that organization that year, so removal frees no place."""
+    out: dict[int, list[int]] = {}
+    rows = (
+        WorkerListEntry.objects.filter(person_id__in=list(person_ids), worker_list__year=year)
+        .order_by("added_on", "pk")
+        .values_list("person_id", "worker_list__organization_id")
+    )
     for person_id, organization_id in rows:
-        out.setdefault(person_id, set()).add(organization_id)
+        ordered = out.setdefault(person_id, [])
+        if organization_id not in ordered:
+            ordered.append(organization_id)
     return out
+
+
+def place_on_lists(organization_ids: Sequence[int], organization_id: int) -> tuple[int, ...]:
+    """The person's lists of the year in the order they were made, this organization's included
+    (last, when it is only now being made): 3.04(1)(c) makes the first four lawful as made."""
+    ordered = list(organization_ids)
+    if organization_id not in ordered:
+        ordered.append(organization_id)
+    return tuple(ordered)
 
 
 def convictions_of(person_ids: Iterable[int]) -> dict[int, tuple[ConvictionFact, ...]]:
@@ -98,7 +112,8 @@ def build_worker_facts(
     *,
     person: Person,
     membership: Membership | None,
-    organization_ids: Iterable[int],
+    organization_ids: Sequence[int],
+    organization_id: int,
     convictions: Sequence[ConvictionFact],
     roles: Sequence[str],
     identification: str,
@@ -115,7 +130,8 @@ def build_worker_facts(
         roles=tuple(roles),
         membership=membership_fact(membership, on),
         supplier_connected=person.supplier_connected,
-        organizations_this_year=tuple(sorted(set(organization_ids))),
+        organizations_this_year=place_on_lists(organization_ids, organization_id),
+        organization_id=organization_id,
         compensated=compensated,
         good_moral_character_attested=good_moral_character_attested,
         convictions=tuple(convictions),
@@ -137,11 +153,12 @@ def worker_facts(
     """The facts for ``person`` on ``organization``'s list of ``year``, judged on ``on``: their
     membership in this organization, their convictions, and the organizations whose lists of
     that calendar year they are on, this one included."""
-    organization_ids = organizations_on_lists([person.pk], year).get(person.pk, set())
+    organization_ids = organizations_on_lists([person.pk], year).get(person.pk, [])
     return build_worker_facts(
         person=person,
         membership=_membership(organization, person),
-        organization_ids=organization_ids | {organization.pk},
+        organization_ids=organization_ids,
+        organization_id=organization.pk,
         convictions=convictions_of([person.pk]).get(person.pk, ()),
         roles=roles,
         identification=identification,

@@ -71,7 +71,10 @@ class WorkerFacts:
     roles: tuple[str, ...]
     membership: MembershipFact | None
     supplier_connected: bool = False
-    organizations_this_year: tuple[int, ...] = ()  # lists the person is on that year, this one too
+    #: The organizations whose lists the person is on that year, this one too, in the order the
+    #: person was put on them; ``organization_id`` is the one judged.
+    organizations_this_year: tuple[int, ...] = ()
+    organization_id: int = 0
     compensated: bool = False
     good_moral_character_attested: bool = False
     convictions: tuple[ConvictionFact, ...] = ()
@@ -171,16 +174,26 @@ def worker_is_eligible(f: WorkerFacts, limits: Limits) -> Iterator[str]:
     waiver=AuthorizationKind.MORE_THAN_FOUR_ORGANIZATIONS,
 )
 def at_most_four_organizations(f: WorkerFacts, limits: Limits) -> Iterator[str]:
-    """Counted across every organization in the system, for the calendar year of the day judged."""
+    """Counted across every organization in the system, for the calendar year of the day judged,
+    in the order the person's lists were made: the first four are lawful as made; a later one
+    needs the Director's written authorization, held by the organization whose list it is. That
+    waiver never makes the earlier lists unlawful, since their place in the year comes first."""
     limit = limits.get(LimitName.MAX_ORGANIZATIONS_PER_WORKER)
     if limit is None:
         return
-    count = len(set(f.organizations_this_year))
-    if count > int(limit):
+    lists = tuple(dict.fromkeys(f.organizations_this_year))  # each organization once
+    place = lists.index(f.organization_id) + 1 if f.organization_id in lists else len(lists)
+    if place > int(limit):
         yield (
-            f"{f.name} would be on the worker lists of {count} licensed organizations in "
-            f"{f.on.year}; the limit is {int(limit)}."
+            f"This would be {f.name}'s {_ordinal(place)} organization's worker list in "
+            f"{f.on.year}: a person assists at most {int(limit)} licensed organizations in a "
+            "calendar year, unless the Director authorizes more in writing."
         )
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 @rule(

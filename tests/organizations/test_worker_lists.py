@@ -132,7 +132,7 @@ def test_it_refuses_a_fifth_organization(db):
     with pytest.raises(RuleViolation) as refused:
         add(orgs[4], person)
     assert refused.value.citations == ["961 CMR 3.04(1)(c)"]
-    assert "worker lists of 5 licensed organizations in 2026" in refused.value.messages[0]
+    assert "Mary Gallagher's 5th organization's worker list in 2026" in refused.value.messages[0]
     assert WorkerListEntry.objects.filter(person=person).count() == 4
     assert not WorkerList.objects.filter(organization=orgs[4]).exists()
 
@@ -174,6 +174,28 @@ def test_a_directors_authorization_waives_the_fifth_organization_and_is_saved_on
     assert list(entry.authorizations.all()) == [granted]
     event = AuditEvent.objects.filter(organization=orgs[4]).last()
     assert event.new_values["authorizations"] == ["DIR-2026-014"]
+
+
+def test_the_fifth_organizations_waiver_leaves_the_first_four_lists_lawful(db):
+    """The hole: once the fifth organization had the Director's authorization, the person was
+    "5 of 4 — not eligible" on the four lists lawful since January, and refused at sign-in."""
+    from organizations.worker_selectors import worker_list_review as review
+
+    orgs, person = _five_organizations()
+    for org in orgs[:4]:
+        add(org, person)
+    _authorization(orgs[4], person)
+    add(orgs[4], person)
+    for org in orgs[:4]:
+        rows = review(org, YEAR, today=ON).active
+        row = next(r for r in rows if r.entry.person_id == person.pk)
+        assert row.decision.allowed, (org.name, row.decision.violations)
+    fifth = next(
+        r for r in review(orgs[4], YEAR, today=ON).active if r.entry.person_id == person.pk
+    )
+    assert fifth.decision.allowed and [w.reference for w in fifth.decision.waivers] == [
+        "DIR-2026-014"
+    ]
 
 
 @pytest.mark.parametrize(

@@ -157,6 +157,16 @@ def test_it_counts_distinct_organizations():
     assert judge(worker(organizations_this_year=(1, 2, 3, 4, 4, 1))).allowed
 
 
+def test_the_first_four_lists_stay_lawful_when_a_fifth_is_made():
+    """The order of the year decides: a fifth list (waived or not) leaves the first four as made."""
+    for first_four in (1, 2, 3, 4):
+        facts = worker(organizations_this_year=(1, 2, 3, 4, 5), organization_id=first_four)
+        assert judge(facts).allowed, first_four
+    assert refused_by(worker(organizations_this_year=(1, 2, 3, 4, 5), organization_id=5)) == {
+        "W-1C-FOUR-ORGANIZATIONS": "961 CMR 3.04(1)(c)"
+    }
+
+
 def test_a_new_calendar_year_resets_the_count():
     """The facts carry only the lists of the year judged; the next January starts again."""
     january = dt.date(2027, 1, 4)
