@@ -183,6 +183,7 @@ class WinnersForm(forms.Form):
                 widget=forms.Select(attrs={"class": "form-select"}),
             )
             self.fields[f"substitute_{claim.pk}"] = _name("Substitute prize")
+            self.fields[f"other_{claim.pk}"] = _name("Not the worker of a similar name: who, why")
 
     def rows(self) -> list[dict[str, Any]]:
         return [
@@ -192,6 +193,7 @@ class WinnersForm(forms.Form):
                 "name": self[f"name_{c.pk}"],
                 "person": self[f"person_{c.pk}"],
                 "substitute": self[f"substitute_{c.pk}"],
+                "other": self[f"other_{c.pk}"],
             }
             for c in self.claims
         ]
@@ -212,6 +214,7 @@ class WinnersForm(forms.Form):
                     name=d.get(f"name_{c.pk}") or "",
                     person=d.get(f"person_{c.pk}"),
                     substitute=d.get(f"substitute_{c.pk}") or "",
+                    other_person_reason=d.get(f"other_{c.pk}") or "",
                 )
                 for c in chosen
             ],

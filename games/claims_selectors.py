@@ -222,3 +222,14 @@ def night_winners(occasion: Occasion) -> QuerySet[Winner]:
 
 def occasion_games(occasion: Occasion) -> QuerySet[Game]:
     return Game.objects.filter(occasion=occasion).order_by("number")
+
+
+def listed_people(occasion: Occasion) -> list[Person]:
+    """The people on the organization's worker list of the occasion's year that day, whom a
+    winner's name is matched against as people, not as strings (3.04(1)(h))."""
+    entries = WorkerListEntry.objects.filter(
+        worker_list__organization_id=occasion.organization_id,
+        worker_list__year=occasion.date.year,
+        added_on__lte=occasion.date,
+    ).select_related("person")
+    return [e.person for e in entries if e.removed_on is None or e.removed_on > occasion.date]

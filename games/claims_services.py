@@ -14,6 +14,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from beano import rules
+from beano.rules import names as people_names
 from beano.rules.claims import (
     CARD_RESULT,
     RECORD_CLAIM,
@@ -357,11 +358,25 @@ def attest_card_on_paper(
 
 @dataclass(frozen=True)
 class PlayerEntry:
-    """A winning player as the member in charge records them."""
+    """A winning player as the member in charge records them; ``other_person_reason`` confirms
+    that a player whose name is close to a listed worker's is someone else, and why."""
 
     name: str
     person: Person | None = None
     substitute: str = ""
+    other_person_reason: str = ""
+
+
+def _listed_person(
+    name: str, person: Person | None, occasion: Occasion
+) -> tuple[Person | None, list[Person]]:
+    """Who a winner is, matched as a person: the one named, else the listed worker whose name
+    this is written another way ("Gallagher, Mary"); and the listed workers it may be."""
+    if person is not None:
+        return person, []
+    listed = selectors.listed_people(occasion)
+    exact, near = people_names.match(name, ((p, p.legal_name) for p in listed))
+    return (exact[0] if exact else None), near
 
 
 def proposed_shares(
@@ -413,8 +428,8 @@ def record_winners(
     if substitute_value is not None and substitute_value < 0:
         raise ValidationError({"substitute_value": "A value cannot be negative."})
     shares = proposed_shares(part, len(pairs), substitute_value)
-    names = [one_line(p.name, "players") for _, p in pairs]
-    if any(not n for n in names):
+    player_names = [one_line(p.name, "players") for _, p in pairs]
+    if any(not n for n in player_names):
         raise ValidationError({"players": "Name each winning player."})
     split = SplitFacts(
         prize_kind=part.kind,
@@ -425,10 +440,12 @@ def record_winners(
         already_awarded=Winner.objects.filter(claim__part=part).exists(),
     )
     checks: list[tuple[str, Any]] = [(SHARE_PRIZE, split)]
+    people: list[Person | None] = []
     jackpot_calls = selectors.jackpot_calls_allowed(part)
-    for (claim, player), name in zip(pairs, names, strict=True):
+    for (claim, player), name in zip(pairs, player_names, strict=True):
         card = selectors.latest_card_verification(claim)
-        person = player.person
+        person, near = _listed_person(name, player.person, occasion)
+        people.append(person)
         checks.append(
             (
                 RECORD_WINNER,
@@ -438,6 +455,10 @@ def record_winners(
                         name=name,
                         on_worker_list=person is not None
                         and selectors.on_worker_list(person, occasion),
+                        near_listed=tuple(p.legal_name for p in near),
+                        other_person_reason=one_line(
+                            player.other_person_reason, "other_person_reason", 300
+                        ),
                     ),
                     WinningClaimFacts(
                         player=name,
@@ -452,14 +473,14 @@ def record_winners(
     decisions = _enforce_together(checks, occasion, by)
     several_merchandise = part.kind == PrizePart.Kind.MERCHANDISE and len(pairs) > 1
     winners = []
-    for (claim, player), name, share, decision in zip(
-        pairs, names, shares, decisions[1:], strict=True
+    for (claim, player), name, share, decision, person in zip(
+        pairs, player_names, shares, decisions[1:], people, strict=True
     ):
         waiver = next((w for w in decision.waivers if w.code == "W-1H-WORKER-PLAYS"), None)
         winner = Winner.objects.create(
             claim=claim,
             player_name=name,
-            person=player.person,
+            person=person,
             share=share,
             kind=part.kind,
             substitute_description=one_line(player.substitute, "players")
@@ -481,7 +502,8 @@ def record_winners(
                 "game": claim.game.number,
                 "part": part.order,
                 "player_name": name,
-                "person": player.person.pk if player.person else None,
+                "person": person.pk if person else None,
+                "other_person_reason": player.other_person_reason.strip() or None,
                 "share": share,
                 "kind": part.kind,
                 "substitute_description": winner.substitute_description,

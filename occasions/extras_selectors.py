@@ -10,6 +10,7 @@ from decimal import Decimal
 from django.db.models import QuerySet, Sum
 
 from beano.rules import LimitName, limits_in_force
+from beano.rules.names import same_person
 from occasions.models import (
     CharityRedemption,
     CharityTicketSale,
@@ -68,18 +69,13 @@ def prevailing_police_rate(town: str, on: dt.date) -> PrevailingPoliceRate | Non
     )
 
 
-def _name_key(name: str) -> str:
-    return " ".join(name.split()).casefold()
-
-
 def on_worker_list(organization: Organization, name: str, on: dt.date) -> bool:
     """Is a person of this name on the organization's worker list for the year of ``on`` and
     not removed by then? (3.04(3)(e): the police officer holds no other capacity.)"""
     names = WorkerListEntry.objects.filter(
         worker_list__organization=organization, worker_list__year=on.year
     ).exclude(removed_on__lte=on)
-    key = _name_key(name)
-    return any(_name_key(n) == key for n in names.values_list("person__legal_name", flat=True))
+    return any(same_person(name, n) for n in names.values_list("person__legal_name", flat=True))
 
 
 def serial_assigned(organization: Organization, serial: str, on: dt.date) -> bool:

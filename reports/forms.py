@@ -85,6 +85,12 @@ class ExpenseForm(forms.Form):
     worker_entry = forms.ModelChoiceField(
         queryset=None, required=False, label="Bookkeeper or accountant (for compensation)"
     )
+    other_person_reason = forms.CharField(
+        max_length=300,
+        required=False,
+        label="Not the worker of a similar name: who, and why",
+        help_text="Only when asked: a payee whose name is close to a listed worker's (3.04(1)(f)).",
+    )
 
     def __init__(self, *args: Any, occasion: Occasion, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -118,6 +124,7 @@ class ExpenseForm(forms.Form):
             "invoice_reference": d.get("invoice_reference") or "",
             "equipment": d.get("equipment"),
             "worker_entry": d.get("worker_entry"),
+            "other_person_reason": d.get("other_person_reason") or "",
         }
 
 

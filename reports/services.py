@@ -4,7 +4,6 @@ and enqueue the PDF on commit. Filing seals the occasion; a correction is an ame
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
 from typing import Any
@@ -15,6 +14,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from beano import rules
+from beano.rules import names
 from beano.rules.limits import LimitName
 from beano.rules.models import LawLimit
 from beano.rules.reporting import (
@@ -59,10 +59,6 @@ from reports.models import (
 
 MAX_COUNT = 1_000_000
 DEFAULT_DUE_DAYS = 10
-
-
-def _name_key(name: str) -> str:
-    return re.sub(r"[^a-z]", "", name.lower())
 
 
 # --- Close-out ------------------------------------------------------------------------------
@@ -138,9 +134,13 @@ def save_closeout(
     return closeout
 
 
-def _payee_entry(occasion: Occasion, payee: str) -> WorkerListEntry | None:
-    key = _name_key(payee)
-    return next((e for e in list_entries(occasion) if _name_key(e.person.legal_name) == key), None)
+def _payee_entries(
+    occasion: Occasion, payee: str
+) -> tuple[WorkerListEntry | None, list[WorkerListEntry]]:
+    """The worker the payee is (the same name written any way), and those it may be."""
+    entries = list(list_entries(occasion))
+    exact, near = names.match(payee, ((e, e.person.legal_name) for e in entries))
+    return (exact[0] if exact else None), near
 
 
 @rules.atomic()
@@ -155,6 +155,7 @@ def record_expense(
     invoice_reference: str = "",
     equipment: Equipment | None = None,
     worker_entry: WorkerListEntry | None = None,
+    other_person_reason: str = "",
 ) -> Expense:
     """An expense of the occasion, judged before it is saved: no worker is paid but a
     bookkeeper or accountant who was present (3.04(1)(f), (g)); equipment rent only under an
@@ -183,7 +184,11 @@ def record_expense(
             )
         payee = worker_entry.person.legal_name
     payee = text(payee, "payee")
-    entry = worker_entry or _payee_entry(occasion, payee)
+    named, near = _payee_entries(occasion, payee) if worker_entry is None else (None, [])
+    entry = worker_entry or named
+    other_person_reason = text(
+        other_person_reason, "other_person_reason", required=False, limit=300
+    )
     lease = equipment.lease_authorization if equipment is not None else None
     facts: list[Any] = [
         ExpenseFacts(
@@ -197,6 +202,8 @@ def record_expense(
             ),
             lease_approved=None if lease is None else lease.valid_on(occasion.date),
             lease_fee=equipment.rental_fee if equipment is not None else None,
+            payee_near=tuple(e.person.legal_name for e in near) if entry is None else (),
+            other_person_reason=other_person_reason,
         ),
         BookkeeperPresenceFacts(
             person_id=entry.person_id if entry else 0,
@@ -238,6 +245,14 @@ def record_expense(
                 "worker_entry",
                 "authorization",
             ),
+        )
+        | (
+            {
+                "not_the_listed_worker": [e.person.legal_name for e in near],
+                "why": other_person_reason,
+            }
+            if near and entry is None
+            else {}
         ),
     )
     return expense

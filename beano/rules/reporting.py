@@ -67,6 +67,10 @@ class ExpenseFacts:
     equipment_leased: bool | None = None
     lease_approved: bool | None = None
     lease_fee: Decimal | None = None
+    #: Listed workers the payee's name may be, written another way, and the reason given that
+    #: the payee is someone else, if one was.
+    payee_near: tuple[str, ...] = ()
+    other_person_reason: str = ""
 
 
 @rule(
@@ -92,6 +96,24 @@ def expense_pays_no_worker(f: ExpenseFacts, limits: Limits) -> Iterator[str]:
             )
     elif f.payee_roles:
         yield f"{f.payee} is on the worker list and cannot be paid for helping at Beano."
+
+
+@rule(
+    code="X-1F-NAME-RESOLVED",
+    citation="961 CMR 3.04(1)(f)",
+    title="A payee whose name is close to a listed worker's is confirmed as someone else",
+    guards=(RECORD_EXPENSE,),
+)
+def close_payee_names_are_resolved(f: ExpenseFacts, limits: Limits) -> Iterator[str]:
+    """Workers are matched as people, not as strings ("Gallagher, Mary" is Mary Gallagher): a
+    payee whose name may be a listed worker's written another way is paid only once someone
+    confirms, with a reason that is kept, that the payee is another person."""
+    if f.payee_near and not f.other_person_reason.strip():
+        names = " or ".join(f.payee_near)
+        yield (
+            f"{f.payee} may be {names}, of the worker list: confirm the payee is someone else "
+            "and say why, or do not pay a worker."
+        )
 
 
 @rule(

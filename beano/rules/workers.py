@@ -280,6 +280,10 @@ class PlayerFacts:
     person_id: int
     name: str
     on_worker_list: bool
+    #: Listed workers the name typed may be (an initial, a letter missed), when no person was
+    #: named; and the reason given that the player is someone else, if one was.
+    near_listed: tuple[str, ...] = ()
+    other_person_reason: str = ""
 
 
 @rule(
@@ -293,6 +297,25 @@ def workers_do_not_play(f: PlayerFacts, limits: Limits) -> Iterator[str]:
     """A person on the organization's worker list cannot be recorded as a player or winner."""
     if f.on_worker_list:
         yield f"{f.name} is on this organization's worker list and cannot play or win."
+
+
+@rule(
+    code="W-1H-NAME-RESOLVED",
+    citation="961 CMR 3.04(1)(h)",
+    title="A winner whose name is close to a listed worker's is named or confirmed as another",
+    guards=(RECORD_WINNER,),
+)
+def close_names_are_resolved(f: PlayerFacts, limits: Limits) -> Iterator[str]:
+    """Workers are matched as people, not as strings: a player's name that may be a listed
+    worker's written another way (an initial for a first name, a letter missed) is either that
+    worker (name them, and the worker rule judges) or confirmed as someone else with a reason
+    that is kept; it is never guessed either way."""
+    if f.near_listed and not f.other_person_reason.strip():
+        names = " or ".join(f.near_listed)
+        yield (
+            f"{f.name} may be {names}, of the worker list: name the person, or confirm the "
+            "winner is someone else and say why."
+        )
 
 
 @rule(

@@ -244,6 +244,41 @@ def test_a_worker_on_the_list_cannot_win(claim, tenant, listed_member):
     assert refused.value.citations == ["961 CMR 3.04(1)(h)"]
 
 
+def name_plays(claim, tenant, typed, **player):
+    """A winner recorded by a typed name, with no person picked from the list."""
+    verified(claim, tenant.member_in_charge)
+    return services.record_winners(
+        claims=[claim], players=[PlayerEntry(typed, **player)], by=tenant.member_in_charge
+    )
+
+
+@pytest.mark.parametrize("typed", ["Joseph Rebello", "REBELLO, Joseph", "  joseph  rebello "])
+def test_a_listed_worker_typed_by_name_is_the_worker_and_cannot_win(
+    claim, tenant, listed_member, typed
+):
+    """The side door: leaving "known person" empty and typing the name got a listed worker
+    recorded as a winner. People are matched as people, in any order, case or spacing."""
+    with pytest.raises(rules.RuleViolation) as refused:
+        name_plays(claim, tenant, typed)
+    assert {v.code for v in refused.value.violations} == {"W-1H-WORKER-PLAYS"}
+    assert refused.value.citations == ["961 CMR 3.04(1)(h)"]
+    assert not Winner.objects.exists()
+    assert RefusedAction.objects.filter(citations="961 CMR 3.04(1)(h)").exists()
+
+
+def test_a_name_close_to_a_listed_worker_is_resolved_by_a_person(claim, tenant, listed_member):
+    with pytest.raises(rules.RuleViolation) as refused:
+        name_plays(claim, tenant, "J. Rebello")
+    assert {v.code for v in refused.value.violations} == {"W-1H-NAME-RESOLVED"}
+    assert "may be Joseph Rebello" in refused.value.messages[0]
+    [winner] = name_plays(
+        claim, tenant, "J. Rebello", other_person_reason="Jane Rebello, his cousin from Dartmouth"
+    )
+    assert winner.person is None
+    event = AuditEvent.objects.filter(action="games.winner.recorded").last()
+    assert event.new_values["other_person_reason"] == "Jane Rebello, his cousin from Dartmouth"
+
+
 def authorize(tenant, person, valid_to):
     return DirectorAuthorization.objects.create(
         organization=tenant.organization,

@@ -118,6 +118,44 @@ def test_paying_a_worker_is_refused_by_1f(counted, tenant):
     refused_with("961 CMR 3.04(1)(f)")
 
 
+@pytest.mark.parametrize("payee", ["Seller, Sally", "SALLY SELLER", "Seller Sally"])
+def test_a_worker_written_last_name_first_is_still_the_worker(counted, tenant, payee):
+    """The side door: "Gallagher, Mary" was paid as floor help. People, not strings."""
+    on_list(tenant, "Sally Seller", ["seller"])
+    with pytest.raises(rules.RuleViolation) as error:
+        services.record_expense(
+            occasion=counted,
+            kind=kind("other"),
+            payee=payee,
+            amount=D("20.00"),
+            by=tenant.bookkeeper,
+        )
+    assert {v.code for v in error.value.violations} == {"X-1F-NO-WORKER-PAY"}
+    assert not Expense.objects.exists()
+
+
+def test_a_payee_close_to_a_worker_is_confirmed_as_someone_else_with_a_reason(counted, tenant):
+    on_list(tenant, "Sally Seller", ["seller"])
+    values = {
+        "occasion": counted,
+        "kind": kind("other"),
+        "payee": "S. Seller",
+        "amount": D("20.00"),
+    }
+    with pytest.raises(rules.RuleViolation) as error:
+        services.record_expense(**values, by=tenant.bookkeeper)
+    assert {v.code for v in error.value.violations} == {"X-1F-NAME-RESOLVED"}
+    assert "may be Sally Seller" in error.value.messages[0]
+    refused_with("961 CMR 3.04(1)(f)")
+    expense = services.record_expense(
+        **values, other_person_reason="Sam Seller, the caterer", by=tenant.bookkeeper
+    )
+    assert expense.payee == "S. Seller"
+    event = AuditEvent.objects.filter(action="reports.expense.recorded").last()
+    assert event.new_values["not_the_listed_worker"] == ["Sally Seller"]
+    assert event.new_values["why"] == "Sam Seller, the caterer"
+
+
 def test_a_compensated_bookkeeper_who_was_present_is_paid(counted, tenant):
     entry = on_list(tenant, "Betty Books", ["bookkeeper"], compensated=True)
     WorkerPresence.objects.create(
