@@ -27,6 +27,7 @@ from beano.rules.jackpots import (
     SeriesRulesFacts,
     SettleFacts,
 )
+from beano.rules.operation import ArrangementFacts
 from games import jackpot_selectors as selectors
 from games.claims_selectors import counted_balls
 from games.models import (
@@ -39,6 +40,7 @@ from games.models import (
     ProgressiveSeries,
     Winner,
 )
+from games.program_selectors import authorized_arrangement_codes
 from occasions import live
 from occasions.extras_services import money, text
 from occasions.models import Occasion
@@ -138,7 +140,11 @@ def start_series(
         }
     )
     rules.enforce(
-        START_SERIES, _rules_facts(values), on=started_on, actor=by, organization=organization
+        START_SERIES,
+        [_rules_facts(values), _arrangement_facts(values["arrangement"], organization, started_on)],
+        on=started_on,
+        actor=by,
+        organization=organization,
     )
     series = ProgressiveSeries(
         organization=organization,
@@ -157,6 +163,17 @@ def start_series(
         new={"name": name, "started_on": started_on, **_rules_snapshot(series)},
     )
     return series
+
+
+def _arrangement_facts(
+    arrangement: Arrangement, organization: Organization, on: dt.date
+) -> ArrangementFacts:
+    """The series' arrangement, judged when its rules are announced (3.04(6)(c))."""
+    return ArrangementFacts(
+        code=arrangement.code,
+        name=arrangement.name,
+        authorized_codes=authorized_arrangement_codes(organization, on),
+    )
 
 
 def _game_begun(game: Game) -> bool:
@@ -201,6 +218,7 @@ def change_series_rules(
                 jackpot_won=not series.is_active,
                 changed=tuple(new_values),
             ),
+            _arrangement_facts(values["arrangement"], series.organization, timezone.localdate()),
         ],
         on=timezone.localdate(),
         actor=by,

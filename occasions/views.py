@@ -152,28 +152,27 @@ def price_list(request: HttpRequest, pk: int) -> HttpResponse:
     """The posted price list: editable until the occasion opens, then fixed (3.04(4)(c))."""
     access = request.access  # type: ignore[attr-defined]
     occasion = get_occasion(access, pk)
-    editable = occasion.status == Occasion.Status.SCHEDULED and access.has_role(*RUNS_THE_NIGHT)
-    formset = None
-    if editable:
-        if request.method == "POST":
-            formset = PriceFormSet(request.POST)
-            if formset.is_valid():
-                try:
-                    services.set_price_list(
-                        occasion=occasion, items=formset.items(), by=request.user
-                    )
-                except ValidationError as error:
-                    formset._non_form_errors = formset.error_class(error.messages)
-                else:
-                    messages.success(request, "The price list is posted.")
-                    return redirect("price_list", org_id=access.organization.pk, pk=occasion.pk)
-        else:
-            formset = PriceFormSet(initial=selectors.proposed_prices(occasion))
-    elif request.method == "POST":
-        messages.error(
-            request,
-            "961 CMR 3.04(4)(c): The occasion has opened: its posted prices cannot be changed.",
-        )
+    can_run = access.has_role(*RUNS_THE_NIGHT)
+    editable = occasion.status == Occasion.Status.SCHEDULED and can_run
+    formset = PriceFormSet(initial=selectors.proposed_prices(occasion)) if editable else None
+    if request.method == "POST" and can_run:
+        # Posted after the opening too: the rules service refuses it (3.04(4)(c)) and logs the
+        # attempt, as it does every refusal; the page says so.
+        posted = PriceFormSet(request.POST)
+        if posted.is_valid():
+            try:
+                services.set_price_list(occasion=occasion, items=posted.items(), by=request.user)
+            except ValidationError as error:
+                if not editable:
+                    for message in error.messages:
+                        messages.error(request, message)
+                posted._non_form_errors = posted.error_class(error.messages)
+            else:
+                messages.success(request, "The price list is posted.")
+                return redirect("price_list", org_id=access.organization.pk, pk=occasion.pk)
+        elif not editable:
+            messages.error(request, "The posted prices are fixed once the occasion opens.")
+        formset = posted if editable else None
     return render(
         request,
         "occasions/price_list.html",

@@ -443,12 +443,48 @@ SAMPLE_JACKPOT_RULES = (
 )
 
 
+def authorize_arrangements(organization: Organization, *codes: str) -> Any:
+    """The Director's written authorization of these winning arrangements (3.04(6)(c)) for
+    2025–2030, unless the organization already holds one naming each."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from games.models import Arrangement, ArrangementAuthorization
+    from organizations.models import DirectorAuthorization
+
+    held = set(
+        ArrangementAuthorization.objects.filter(
+            authorization__organization=organization
+        ).values_list("arrangement__code", flat=True)
+    )
+    missing = [c for c in codes if c not in held]
+    if not missing:
+        return None
+    letter = DirectorAuthorization.objects.create(
+        organization=organization,
+        kind="6c_arrangement",
+        reference_number=f"MSLC-6C-{organization.pk:04d}-{len(held)}",
+        subject="Winning arrangements: " + ", ".join(missing),
+        valid_from=dt.date(2025, 1, 1),
+        valid_to=dt.date(2030, 12, 31),
+        document=SimpleUploadedFile("letter.pdf", b"%PDF-1.4 letter", "application/pdf"),
+    )
+    for code in missing:
+        ArrangementAuthorization.objects.create(
+            authorization=letter, arrangement=Arrangement.objects.get(code=code)
+        )
+    return letter
+
+
 def start_sample_series(tenant: Tenant, **changes: Any) -> Any:
-    """``tenant``'s coverall series as SAMPLE-NIGHT.md announces it, announced Nov 27, 2026."""
+    """``tenant``'s coverall series as SAMPLE-NIGHT.md announces it, announced Nov 27, 2026,
+    on the coverall the Director authorized for it."""
     from decimal import Decimal
 
     from games import jackpot_services
     from games.models import Arrangement
+
+    arrangement = changes.get("arrangement") or Arrangement.objects.get(code="coverall")
+    authorize_arrangements(tenant.organization, arrangement.code)
 
     values = {
         "organization": tenant.organization,

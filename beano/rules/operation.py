@@ -34,12 +34,14 @@ class ArrangementFacts:
     code="G-6C-AUTHORIZED",
     citation="961 CMR 3.04(6)(c)",
     title="Only arrangements the Director authorized in writing are required to win",
-    guards=(ADD_PART, ANNOUNCE_PART),
+    guards=(ADD_PART, ANNOUNCE_PART, "jackpot.series.start", "jackpot.series.change_rules"),
 )
 def arrangement_authorized(f: ArrangementFacts, limits: Limits) -> Iterator[str]:
     """No arrangement of numbers may be required to win other than those the Director has
     authorized in writing: the arrangement must be named in one of the organization's
-    authorizations of permissible winning arrangements valid on the occasion's date. This rule
+    authorizations of permissible winning arrangements valid on the occasion's date (for a
+    progressive series, on the day its rules are announced or changed, not only later at a
+    game's announcement mid-night). This rule
     is the Director's authorization itself, so nothing waives it."""
     if f.code not in f.authorized_codes:
         yield (

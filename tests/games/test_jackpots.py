@@ -17,6 +17,7 @@ from beano.rules.models import LawLimit, RefusedAction
 from games import jackpot_selectors, jackpot_services
 from games.demo_jackpot import seed_jackpot
 from games.models import (
+    Arrangement,
     Game,
     JackpotLedgerEntry,
     PrizePart,
@@ -531,6 +532,9 @@ def test_a_jackpot_is_recorded_won_only_with_its_winner(tenant, open_occasion, p
 
 
 def test_the_demo_carries_the_sample_series_over_its_past_night_and_is_idempotent(tenant):
+    from tests.conftest import authorize_arrangements
+
+    authorize_arrangements(tenant.organization, "coverall")  # as the demo's organizations hold
     past = friday(tenant, 0)
     Occasion.objects.filter(pk=past.pk).update(status=Occasion.Status.CLOSED)
     past.refresh_from_db()
@@ -552,3 +556,32 @@ def test_the_demo_carries_the_sample_series_over_its_past_night_and_is_idempoten
         "pending",
     )
     assert Game.objects.filter(kind="progressive").count() == 2
+
+
+def test_a_series_on_an_arrangement_the_director_never_authorized_is_refused_at_its_start(tenant):
+    """The hole: the series started, and was refused only mid-night at the announcement."""
+    letter_x = Arrangement.objects.get(code="letter_x")
+    with pytest.raises(rules.RuleViolation) as refused:
+        jackpot_services.start_series(
+            organization=tenant.organization,
+            name="Letter X jackpot",
+            mode="growing_jackpot",
+            starting_amount=Decimal("500.00"),
+            increment=Decimal("50.00"),
+            cap=Decimal("1000.00"),
+            arrangement=letter_x,
+            calls_allowed=40,
+            calls_increment=0,
+            consolation_amount=Decimal("0.00"),
+            rules_text="Letter X within 40 numbers: $500 now, +$50 a week up to $1,000.",
+            started_on=dt.date(2026, 11, 27),
+            by=tenant.head,
+        )
+    assert {v.code for v in refused.value.violations} == {"G-6C-AUTHORIZED"}
+    assert refused.value.citations == ["961 CMR 3.04(6)(c)"]
+    assert not ProgressiveSeries.objects.filter(name="Letter X jackpot").exists()
+    assert RefusedAction.objects.get().action == "jackpot.series.start"
+    series = start_sample_series(tenant)  # the coverall, authorized
+    with pytest.raises(rules.RuleViolation) as changed:
+        jackpot_services.change_series_rules(series=series, arrangement=letter_x, by=tenant.head)
+    assert changed.value.citations == ["961 CMR 3.04(6)(c)"]

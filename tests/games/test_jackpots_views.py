@@ -40,6 +40,9 @@ def start_data(**changes) -> dict:
 
 
 def test_the_member_in_charge_starts_a_series_from_the_page(mic, tenant):
+    from tests.conftest import authorize_arrangements
+
+    authorize_arrangements(tenant.organization, "coverall")  # the Director's letter (6)(c)
     url = reverse("jackpot_start", args=[tenant.organization.pk])
     assert mic.get(url).status_code == 200
     response = mic.post(url, start_data())

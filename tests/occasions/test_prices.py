@@ -157,3 +157,24 @@ def test_an_empty_price_list_is_refused_with_a_message(client, tenant, occasion)
     client.force_login(tenant.member_in_charge)
     response = _post(client, tenant, occasion, [{"category": "", "label": "", "price": ""}])
     assert "The price list is empty" in response.content.decode()
+
+
+def test_a_price_change_posted_after_the_opening_is_refused_by_the_rules_and_logged(
+    client, tenant, occasion
+):
+    """The hole: the page refused it with its own message, so the refused-actions log never
+    heard of the attempt. Now the rules service refuses it (3.04(4)(c)) and logs it."""
+    from beano.rules.models import RefusedAction
+    from tests.conftest import open_for_tests
+
+    open_for_tests(occasion)
+    before = list(occasion.price_items.values_list("label", "price"))
+    client.force_login(tenant.member_in_charge)
+    response = _post(
+        client, tenant, occasion, [{"category": "admission", "label": "Admission", "price": "1.50"}]
+    )
+    assert response.status_code == 200
+    assert "its posted prices cannot be changed" in response.content.decode()
+    assert list(occasion.price_items.values_list("label", "price")) == before
+    refused = RefusedAction.objects.get(action="prices.set")
+    assert refused.citations == "961 CMR 3.04(4)(c)"
