@@ -34,7 +34,9 @@ def test_an_inspector_finds_the_person_on_four_lists_the_late_report_and_a_night
     monkeypatch.setattr(django.utils.timezone, "now", lambda: NOW)
     call_command("seed_demo", force=True)
     night = Occasion.objects.get(
-        organization__name="American Legion Post 171", status=Occasion.Status.CLOSED
+        organization__name="American Legion Post 171",
+        status=Occasion.Status.CLOSED,
+        paper_records__isnull=True,  # the night played live (another was brought in on paper)
     )
 
     def shot(name: str) -> None:
