@@ -224,6 +224,13 @@ class WinnersForm(forms.Form):
 
 class PayoutForm(forms.Form):
     verified_by = forms.ModelChoiceField(queryset=None, label="Verified by")  # type: ignore[arg-type]
+    verifier_secret = forms.CharField(
+        label="The verifier types their own password or PIN",
+        max_length=128,
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "off"}),
+    )
     amount = MoneyField(label="Amount paid")
     w2g_legal_name = _name("Winner's legal name")
     w2g_address = forms.CharField(label="Address", max_length=300, required=False)
@@ -287,7 +294,11 @@ class PayoutForm(forms.Form):
 
     def service_values(self) -> dict[str, Any]:
         d = self.cleaned_data
-        values: dict[str, Any] = {"verified_by": d["verified_by"], "amount": d["amount"]}
+        values: dict[str, Any] = {
+            "verified_by": d["verified_by"],
+            "verifier_secret": d.get("verifier_secret") or "",
+            "amount": d["amount"],
+        }
         if self.needs_w2g:
             values["w2g"] = W2GDetails(
                 legal_name=d["w2g_legal_name"],

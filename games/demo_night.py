@@ -27,6 +27,7 @@ from games.claims_services import PlayerEntry
 from games.models import Game, PrizePart, ProgressiveGame
 from occasions.demo_sales import demo_user
 from occasions.models import Occasion
+from organizations.demo import DEMO_PASSWORD
 from organizations.models import OrganizationRole, Role
 
 #: The pace of the night: seconds between two balls, and the steps after a claim.
@@ -285,6 +286,7 @@ def _award(
                 winner=winner,
                 by=by,
                 verified_by=night.head,
+                verifier_secret=DEMO_PASSWORD,  # the verifier types their own password
                 at=t + PAID + dt.timedelta(seconds=20 * paid),
             )
             paid += 1

@@ -21,6 +21,7 @@ from games.models import Payout, Winner
 from occasions import floor_selectors as floor
 from occasions.floor_selectors import hours_facts
 from occasions.models import WorkerPresence
+from occasions.second_person import second_person
 from occasions.services import enforce_at, moment_of
 from organizations.audit import acting_user, record_event
 from organizations.models import OrganizationRole
@@ -90,6 +91,7 @@ class PayoutSigners:
     verified_by: Any
     paid_by_worker: WorkerPresence | None = None
     verified_by_worker: WorkerPresence | None = None
+    verifier_secret: str = ""
 
 
 def _payout_facts(
@@ -124,11 +126,16 @@ def _payout_facts(
         ).exists()
     ):
         raise ValidationError({"verified_by": "The verifier must be a user of this organization."})
+    second = second_person(occasion, verified_by, signers.verifier_secret, moment)
     facts = PayoutFacts(
         paid_by_id=getattr(acting_user(signers.by), "pk", None),
         verified_by_id=getattr(verified_by, "pk", None),
         amount=amount,
         share=winner.share,
+        both_on_floor=verified_by is None or second.on_floor,
+        verifier_barred=second.barred,
+        verifier_confirmed=second.confirmed,
+        verifier_paused=second.paused,
     )
     return facts, None, None
 
@@ -158,6 +165,7 @@ def record_payout(
     at: dt.datetime | None = None,
     paid_by_worker: WorkerPresence | None = None,
     verified_by_worker: WorkerPresence | None = None,
+    verifier_secret: str = "",
 ) -> Payout:
     """Pay a winner their share, once: a second submission returns the payout already made and
     records nothing. Verified by another user of the organization (3.04(6)(e)); at or above the
@@ -176,7 +184,7 @@ def record_payout(
         return existing
     occasion = game.occasion
     amount = winner.share if amount is None else amount
-    signers = PayoutSigners(by, verified_by, paid_by_worker, verified_by_worker)
+    signers = PayoutSigners(by, verified_by, paid_by_worker, verified_by_worker, verifier_secret)
     facts, payer, checker = _payout_facts(occasion, winner, amount, signers, moment)
     if payer is not None:
         verified_by = None

@@ -12,6 +12,7 @@ from typing import Any
 
 from occasions import sales_services as services
 from occasions.models import AttendanceAnnouncement, Occasion, PriceListItem
+from organizations.demo import DEMO_PASSWORD
 from organizations.models import OrganizationRole, Role
 
 PLAYERS = 118
@@ -94,6 +95,7 @@ def seed_door(occasion: Occasion, today: dt.date) -> None:
                 sale=wrong,
                 reason="Rang up 3 special game cards instead of 1; resold on the next receipt.",
                 witness=witness,
+                witness_secret=DEMO_PASSWORD,  # the witness types their own password
                 by=in_charge,
                 at=clock(player * 7 + 2),
             )

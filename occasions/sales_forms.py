@@ -120,6 +120,9 @@ class VoidForm(forms.Form):
     )
     reason = forms.CharField(max_length=300, required=False)
     witness = forms.ModelChoiceField(queryset=None, required=False, empty_label="Witness…")
+    witness_secret = forms.CharField(
+        max_length=128, required=False, strip=False, widget=forms.PasswordInput
+    )
 
     def __init__(self, *args: Any, witnesses: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -39,9 +39,9 @@ from occasions.models import (
     WorkerPresence,
 )
 from occasions.sales_selectors import door_counts
+from occasions.second_person import second_person
 from occasions.services import moment_of, open_at, refuse_if_sealed, status_at
 from organizations.audit import record_event
-from organizations.models import OrganizationRole
 
 #: The most of one item a single sale may carry: beyond it, a typing slip, not a player's order.
 MAX_QUANTITY = 99
@@ -182,6 +182,7 @@ def void_sale(
     by: Any,
     at: dt.datetime | None = None,
     witness_worker: WorkerPresence | None = None,
+    witness_secret: str = "",
 ) -> Sale:
     """Take a sale out of the count, keeping it on record with its reason and its witness: a
     second person of the organization, neither the seller nor the one voiding (3.04(4)(d)2).
@@ -193,7 +194,7 @@ def void_sale(
     moment = moment_of(occasion, at, by=by, act="voiding a sale")
     reason = " ".join((reason or "").split())[:300]
     witness, worker, witness_facts = _void_witness(
-        occasion, sale, witness, witness_worker, by, moment
+        occasion, sale, witness, witness_worker, by, moment, witness_secret
     )
     rules.enforce(
         VOID_SALE,
@@ -250,9 +251,11 @@ def _void_witness(
     witness_worker: WorkerPresence | None,
     by: Any,
     moment: dt.datetime,
+    secret: str = "",
 ) -> tuple[Any | None, WorkerPresence | None, dict[str, bool]]:
     """The void's second person and the facts the rules judge of them: live, a user of the
-    organization; from paper, the worker of the night whose signature is on the sheet."""
+    organization confirming with their own password or PIN, on the floor then; from paper, the
+    worker of the night whose signature is on the sheet."""
     from occasions import paper
 
     if paper.current() is not None:
@@ -270,17 +273,19 @@ def _void_witness(
             },
         )
     witness_id = getattr(witness, "pk", None)
+    second = second_person(occasion, witness, secret, moment)
     return (
         witness,
         None,
         {
             "has_witness": witness_id is not None,
-            "witness_in_organization": witness_id is not None
-            and OrganizationRole.objects.filter(
-                user_id=witness_id, organization=occasion.organization
-            ).exists(),
+            "witness_in_organization": second.in_organization,
             "witness_is_seller": witness_id is not None and witness_id == sale.sold_by_id,
             "witness_is_voider": witness_id is not None and witness_id == getattr(by, "pk", None),
+            "witness_confirmed": second.confirmed,
+            "witness_paused": second.paused,
+            "witness_on_floor": witness_id is None or second.on_floor,
+            "witness_barred": second.barred,
         },
     )
 

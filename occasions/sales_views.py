@@ -169,6 +169,7 @@ def sale_void(request: HttpRequest, pk: int) -> HttpResponse:
                     sale=sale,
                     reason=form.cleaned_data["reason"],
                     witness=form.cleaned_data["witness"],
+                    witness_secret=form.cleaned_data["witness_secret"],
                     by=request.user,
                 )
             except ValidationError as error:

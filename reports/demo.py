@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from occasions import services as occasion_services
 from occasions.demo_floor import last_past_day
 from occasions.models import Occasion
+from organizations.demo import DEMO_PASSWORD
 from organizations.equipment_services import on_hand
 from organizations.models import CardPurchase, Equipment, Organization
 from reports import services
@@ -107,6 +108,9 @@ def _close_out_and_file(occasion: Occasion, books: object) -> None:
         counts=counts,
         explanation="One special game card was torn and kept out of the count; the cash box "
         "was $7.00 short, most likely change given at the door during the rush at 6:45.",
+        # Counted by the bookkeeper, verified by the member in charge typing her own password.
+        cash_verified_by=get_user_model().objects.get(username="post171-mic"),
+        cash_verifier_secret=DEMO_PASSWORD,
         by=books,
     )
     remaining = dict(counts)  # the cards counted, taken from the oldest stock first

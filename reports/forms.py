@@ -34,6 +34,19 @@ class CloseOutForm(forms.Form):
         label="Cash counted",
         help_text="All the cash in the box after the close, the opening bank included.",
     )
+    cash_verified_by = forms.ModelChoiceField(
+        queryset=None,
+        required=False,
+        label="Count verified by",
+        help_text="A second person who worked tonight; not a paid bookkeeper (3.04(1)(e), (g)).",
+    )
+    cash_verifier_secret = forms.CharField(
+        required=False,
+        max_length=128,
+        strip=False,
+        label="The verifier types their own password or PIN",
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "off"}),
+    )
     explanation = forms.CharField(
         required=False,
         max_length=2000,
@@ -43,9 +56,19 @@ class CloseOutForm(forms.Form):
         "the threshold.",
     )
 
-    def __init__(self, *args: Any, categories: list[dict[str, Any]], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, categories: list[dict[str, Any]], verifiers: Any = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.categories = categories
+        from django.contrib.auth import get_user_model
+
+        self.fields["cash_verified_by"].queryset = (
+            verifiers if verifiers is not None else get_user_model().objects.none()
+        )
+        self.fields["cash_verified_by"].label_from_instance = lambda u: (
+            f"{u.get_full_name()} ({u.get_username()})" if u.get_full_name() else u.get_username()
+        )
         for c in categories:
             self.fields[COUNT_PREFIX + c["category"]] = forms.IntegerField(
                 min_value=0,

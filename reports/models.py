@@ -87,6 +87,17 @@ class CloseOut(models.Model):
     cash_counted = models.DecimalField(
         **MONEY, null=True, blank=True, help_text="Cash counted after the close."
     )
+    cash_counted_by = _by()
+    cash_verified_by = _by()
+    cash_verified_by_worker = models.ForeignKey(
+        "occasions.WorkerPresence",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Entered from paper: the worker of the night whose signature verifies the count.",
+    )
+    cash_verified_at = models.DateTimeField(null=True, blank=True)
     explanation = models.TextField(
         blank=True, help_text="Why the counts or the cash differ from the records."
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -18,10 +19,12 @@ from beano.rules import names
 from beano.rules.limits import LimitName
 from beano.rules.models import LawLimit
 from beano.rules.reporting import (
+    COUNT_CASH,
     FILE_ANNUAL_REPORT,
     FILE_REPORT,
     RECORD_EXPENSE,
     AnnualFilingFacts,
+    CashCountFacts,
     ExpenseFacts,
     FilingFacts,
 )
@@ -96,13 +99,29 @@ def save_closeout(
     counts: Mapping[str, int | None],
     explanation: str,
     by: Any,
+    cash_verified_by: Any = None,
+    cash_verifier_secret: str = "",
+    cash_verified_by_worker: WorkerPresence | None = None,
 ) -> CloseOut:
-    """The bookkeeper's counts by category, the cash, and the explanation of any difference."""
+    """The bookkeeper's counts by category, the cash, and the explanation of any difference.
+    The cash counted (a new figure) is verified by a second person who confirms it themselves,
+    or, entered from paper, by the worker whose signature is on the sheet (3.04(1)(e))."""
     occasion, closeout = _locked_for_closeout(occasion)
     old = snapshot(closeout, ("opening_bank", "cash_counted", "explanation"))
     old["counts"] = {c.category: c.counted for c in closeout.counts.all()}
     closeout.opening_bank = money(opening_bank, "opening_bank")
-    closeout.cash_counted = None if cash_counted is None else money(cash_counted, "cash_counted")
+    counted = None if cash_counted is None else money(cash_counted, "cash_counted")
+    if counted is not None and (counted != closeout.cash_counted or not _cash_verified(closeout)):
+        _verify_cash_count(
+            occasion,
+            closeout,
+            by,
+            CashVerifier(cash_verified_by, cash_verifier_secret, cash_verified_by_worker),
+        )
+    elif counted is None:
+        closeout.cash_counted_by = closeout.cash_verified_by = None
+        closeout.cash_verified_by_worker = closeout.cash_verified_at = None
+    closeout.cash_counted = counted
     closeout.explanation = text(explanation, "explanation", required=False, limit=2000)
     closeout.updated_by = acting_user(by)
     valid = set(CountCategory.values)
@@ -123,6 +142,7 @@ def save_closeout(
         )
     new = snapshot(closeout, ("opening_bank", "cash_counted", "explanation"))
     new["counts"] = clean
+    new["cash_verified_by"] = _cash_verifier_name(closeout)
     record_event(
         organization=occasion.organization,
         actor=by,
@@ -132,6 +152,64 @@ def save_closeout(
         new=new,
     )
     return closeout
+
+
+@dataclass(frozen=True)
+class CashVerifier:
+    """The second person of the cash count, as given: a user and the secret they typed, or a
+    worker of the night attested on paper."""
+
+    user: Any
+    secret: str
+    worker: WorkerPresence | None
+
+
+def _cash_verified(closeout: CloseOut) -> bool:
+    return (
+        closeout.cash_verified_by_id is not None or closeout.cash_verified_by_worker_id is not None
+    )
+
+
+def _cash_verifier_name(closeout: CloseOut) -> str | None:
+    if closeout.cash_verified_by_worker_id:
+        return f"{closeout.cash_verified_by_worker.entry.person.legal_name} (attested on paper)"
+    user = closeout.cash_verified_by
+    return user.get_username() if user else None
+
+
+def _verify_cash_count(
+    occasion: Occasion, closeout: CloseOut, by: Any, verifier: CashVerifier
+) -> None:
+    """Judge the cash count's second person (3.04(1)(e)) and keep who counted and verified."""
+    from occasions import floor_selectors as floor
+    from occasions import paper
+    from occasions.second_person import second_person
+
+    if paper.current() is not None:
+        worker = floor.worker_of_the_night(occasion, verifier.worker) if verifier.worker else None
+        facts = CashCountFacts(
+            has_verifier=worker is not None,
+            verifier_barred=worker is not None and floor.barred_from_assisting(worker),
+        )
+        user = None
+    else:
+        worker = None
+        user = verifier.user
+        second = second_person(occasion, user, verifier.secret, None)
+        facts = CashCountFacts(
+            has_verifier=user is not None,
+            verifier_in_organization=second.in_organization,
+            verifier_is_counter=user is not None and user.pk == getattr(acting_user(by), "pk", 0),
+            verifier_confirmed=second.confirmed,
+            verifier_paused=second.paused,
+            verifier_worked_that_night=second.on_floor,
+            verifier_barred=second.barred,
+        )
+    enforce_at(COUNT_CASH, facts, occasion, by)
+    closeout.cash_counted_by = acting_user(by)
+    closeout.cash_verified_by = user
+    closeout.cash_verified_by_worker = worker
+    closeout.cash_verified_at = timezone.now()
 
 
 def _payee_entries(
@@ -355,7 +433,8 @@ def _filing_facts(
         status=occasion.status,
         played=played,
         missing_counts=tuple(c["label"].lower() for c in figures["counts"] if c["counted"] is None),
-        cash_counted=figures["cash"]["counted"] is not None,
+        cash_counted=figures["cash"]["counted"] is not None
+        and (not closeout or closeout.cash_counted is None or _cash_verified(closeout)),
         variance_above_threshold=bool(figures["variance"]["above_threshold"]),
         explanation_given=bool(closeout and closeout.explanation.strip()),
         amendment=amendment,

@@ -89,7 +89,9 @@ def _closeout_page(
     can_write = access.has_role(*CLOSES_OUT)
     if form is None:
         form = CloseOutForm(
-            initial=_closeout_initial(closeout, figures), categories=figures["counts"]
+            initial=_closeout_initial(closeout, figures),
+            categories=figures["counts"],
+            verifiers=_cash_verifiers(occasion),
         )
     if expense_form is None:
         expense_form = ExpenseForm(occasion=occasion)
@@ -119,6 +121,19 @@ def _closeout_page(
     )
 
 
+def _cash_verifiers(occasion: Occasion) -> Any:
+    """The users of the organization who may be named as the cash count's second person (the
+    rules judge them: they worked that night, confirm themselves, and are not a paid bookkeeper)."""
+    from django.contrib.auth import get_user_model
+
+    return (
+        get_user_model()
+        .objects.filter(org_roles__organization_id=occasion.organization_id)
+        .distinct()
+        .order_by("first_name", "last_name", "username")
+    )
+
+
 @org_view(write_roles=CLOSES_OUT)
 def closeout(request: HttpRequest, pk: int) -> HttpResponse:
     """The close-out page; a POST saves the counts, the cash and the explanation."""
@@ -126,7 +141,9 @@ def closeout(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method != "POST":
         return _closeout_page(request, occasion)
     figures = selectors.figures_preview(occasion)
-    form = CloseOutForm(request.POST, categories=figures["counts"])
+    form = CloseOutForm(
+        request.POST, categories=figures["counts"], verifiers=_cash_verifiers(occasion)
+    )
     if form.is_valid():
         try:
             services.save_closeout(
@@ -135,6 +152,8 @@ def closeout(request: HttpRequest, pk: int) -> HttpResponse:
                 cash_counted=form.cleaned_data.get("cash_counted"),
                 counts=form.counts(),
                 explanation=form.cleaned_data.get("explanation") or "",
+                cash_verified_by=form.cleaned_data.get("cash_verified_by"),
+                cash_verifier_secret=form.cleaned_data.get("cash_verifier_secret") or "",
                 by=request.user,
             )
         except ValidationError as error:

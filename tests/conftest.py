@@ -814,6 +814,60 @@ def worker_process(start_worker: Callable[[], CeleryWorker]) -> CeleryWorker:
     return start_worker()
 
 
+# A second person of a two-person act: a user of the organization on the floor that night
+
+
+def on_floor(user: Any, occasion: Any, role: str = "floor_worker", at: Any = None) -> Any:
+    """Put ``user`` on the floor of ``occasion`` as a worker of its list: the person their role
+    names (made for them if it names none), on the worker list, signed in from ``at`` (the
+    opening, or 5 PM). A second person (void witness, payout verifier) must be; their password
+    (``PASSWORD``) then confirms."""
+    from django.utils import timezone
+
+    from occasions.models import WorkerPresence
+    from organizations.models import OrganizationRole, WorkerList, WorkerListEntry
+
+    roles = OrganizationRole.objects.filter(user=user, organization=occasion.organization)
+    person = next((r.person for r in roles if r.person_id), None)
+    if person is None:
+        membership = services.add_member(
+            organization=occasion.organization,
+            by=None,
+            legal_name=f"{user.get_username().replace('-', ' ').title()} Floor",
+            date_of_birth=dt.date(1960, 1, 1),
+            kind="member",
+            since=dt.date(2015, 1, 1),
+        )
+        person = membership.person
+        roles.update(person=person)
+    worker_list, _ = WorkerList.objects.get_or_create(
+        organization=occasion.organization, year=occasion.date.year
+    )
+    entry, _ = WorkerListEntry.objects.get_or_create(
+        worker_list=worker_list,
+        person=person,
+        defaults={
+            "roles": [role],
+            "identification": f"F-{user.pk}",
+            "added_on": dt.date(occasion.date.year, 1, 2),
+        },
+    )
+    start = (
+        at
+        or occasion.opened_at
+        or timezone.make_aware(dt.datetime.combine(occasion.date, dt.time(17, 0)))
+    )
+    if not WorkerPresence.objects.filter(occasion=occasion, entry=entry).exists():
+        WorkerPresence.objects.create(
+            occasion=occasion,
+            entry=entry,
+            role=entry.roles[0],
+            identification=entry.identification or "F",
+            signed_in_at=start,
+        )
+    return user
+
+
 # The floor's crew on the 2026 worker list, and what a night on paper needs
 
 

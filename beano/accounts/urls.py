@@ -7,4 +7,5 @@ urlpatterns = [
     path("verify/", views.verify, name="otp_verify"),
     path("two-factor/", views.setup, name="otp_setup"),
     path("two-factor/off/", views.disable, name="otp_disable"),
+    path("pin/", views.pin, name="account_pin"),
 ]

@@ -9,7 +9,7 @@ import django_otp
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -20,7 +20,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from beano.accounts.forms import CodeForm
+from beano.accounts.forms import CodeForm, PinForm
+from beano.accounts.pins import has_pin, set_pin
 from beano.accounts.policy import (
     APP_DEVICE_NAME,
     confirmed_device,
@@ -167,6 +168,8 @@ def _account_context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
         "required": second_factor_required(user),
         "device": confirmed_device(user),
         "verified": is_verified(user),
+        "has_pin": has_pin(user),
+        "pin_form": PinForm(),
         **extra,
     }
 
@@ -177,6 +180,30 @@ def account(request: HttpRequest) -> HttpResponse:
     return render(
         request, "accounts/account.html", _account_context(request, disable_form=CodeForm())
     )
+
+
+@never_cache
+@login_required
+@require_POST
+def pin(request: HttpRequest) -> HttpResponse:
+    """Set or replace the personal PIN a person confirms two-person acts with."""
+    form = PinForm(request.POST)
+    if form.is_valid():
+        try:
+            set_pin(
+                user=request.user,
+                pin=form.cleaned_data["pin"],
+                current_password=form.cleaned_data["current_password"],
+            )
+        except ValidationError as error:
+            for field, errors in error.message_dict.items():
+                for message in errors:
+                    form.add_error(field if field in form.fields else None, message)
+        else:
+            messages.success(request, "Your personal PIN is set.")
+            return redirect("account")
+    context = _account_context(request, disable_form=CodeForm()) | {"pin_form": form}
+    return render(request, "accounts/account.html", context, status=400)
 
 
 @never_cache

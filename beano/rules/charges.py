@@ -267,6 +267,10 @@ class VoidFacts:
     #: where the witness is a worker of the night whose signature is on the sheet).
     witness_on_floor: bool = True
     witness_barred: bool = False
+    #: The witness confirmed with their own password or PIN on the laptop (live), or signed
+    #: the sheet (from paper); ``witness_paused``: too many wrong tries just now.
+    witness_confirmed: bool = True
+    witness_paused: bool = False
 
 
 @rule(
@@ -293,7 +297,9 @@ def void_while_open(f: VoidFacts, limits: Limits) -> Iterator[str]:
 def void_is_witnessed(f: VoidFacts, limits: Limits) -> Iterator[str]:
     """The organization keeps an accurate count of what was sold: a sale leaves the count only
     with its reason written and a second person of the organization, neither the seller nor the
-    one voiding, as witness."""
+    one voiding, as witness: signed in on the floor at that moment, confirming with their own
+    password or PIN (a name picked from a list is not a witness), and not a compensated
+    bookkeeper or accountant, who assists in no other capacity (3.04(1)(g))."""
     if not f.reason.strip():
         yield "Say why the sale is voided."
     if not f.has_witness:
@@ -303,6 +309,10 @@ def void_is_witnessed(f: VoidFacts, limits: Limits) -> Iterator[str]:
         yield "The witness must be a person of this organization."
     if f.witness_is_seller or f.witness_is_voider:
         yield "The witness must be someone other than the seller and the person voiding."
+    if f.witness_paused:
+        yield "Too many wrong passwords or PINs for the witness: wait 15 minutes, or ask another."
+    elif not f.witness_confirmed:
+        yield "The witness has not confirmed with their own password or PIN."
     if not f.witness_on_floor:
         yield "The witness was not signed in on the floor at the time of the void."
     if f.witness_barred:

@@ -389,6 +389,10 @@ class PayoutFacts:
     #: and the verifier is not a compensated bookkeeper or accountant (3.04(1)(g)).
     both_on_floor: bool = True
     verifier_barred: bool = False
+    #: The verifier confirmed with their own password or PIN on the laptop (live), or signed
+    #: the sheet (from paper); ``verifier_paused``: too many wrong tries just now.
+    verifier_confirmed: bool = True
+    verifier_paused: bool = False
 
 
 @rule(
@@ -399,13 +403,20 @@ class PayoutFacts:
 )
 def payout_verified_by_another(f: PayoutFacts, limits: Limits) -> Iterator[str]:
     """The winner is paid once the winning card is verified; the payout is counted out by one
-    worker and verified by another, so the person who pays never verifies their own payout."""
+    worker and verified by another, so the person who pays never verifies their own payout. The
+    verifier confirms with their own password or PIN (a name picked from a list is not a second
+    person), is signed in on the floor then, and is not a compensated bookkeeper or accountant,
+    who assists in no other capacity (3.04(1)(g))."""
     if f.verified_by_id is None:
         yield "Name the person who verifies the payout."
     elif f.paid_by_id == f.verified_by_id:
         yield "The person who pays cannot also verify the payout."
+    if f.verifier_paused:
+        yield "Too many wrong passwords or PINs for the verifier: wait 15 minutes, or ask another."
+    elif f.verified_by_id is not None and not f.verifier_confirmed:
+        yield "The verifier has not confirmed with their own password or PIN."
     if not f.both_on_floor:
-        yield "The person who pays and the verifier were not both signed in on the floor then."
+        yield "The verifier (and, on paper, the one who paid) was not on the floor then."
     if f.verifier_barred:
         yield (
             "A compensated bookkeeper or accountant does not assist in any other capacity "

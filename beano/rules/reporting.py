@@ -138,6 +138,58 @@ def rent_under_approved_lease(f: ExpenseFacts, limits: Limits) -> Iterator[str]:
         yield f"The approved lease's rental fee is ${f.lease_fee:,.2f}, not ${f.amount:,.2f}."
 
 
+# --- The cash count -------------------------------------------------------------------------
+
+COUNT_CASH = "report.count_cash"
+
+
+@dataclass(frozen=True)
+class CashCountFacts:
+    """The cash counted after the close: one person counts, a second verifies. Live, the
+    verifier is a user of the organization who confirms with their own password or PIN; from
+    paper, the worker of the night whose signature is on the sheet."""
+
+    has_verifier: bool
+    verifier_in_organization: bool = True
+    verifier_is_counter: bool = False
+    verifier_confirmed: bool = True
+    verifier_paused: bool = False
+    verifier_worked_that_night: bool = True
+    verifier_barred: bool = False
+
+
+@rule(
+    code="R-1E-CASH-COUNTED-BY-TWO",
+    citation="961 CMR 3.04(1)(e)",
+    title="The cash is counted by one person and verified by a second, each for themselves",
+    guards=(COUNT_CASH,),
+)
+def cash_counted_by_two(f: CashCountFacts, limits: Limits) -> Iterator[str]:
+    """The head of the organization or a designee is in full charge of the gross receipts: the
+    cash of the night is counted by one person and verified by a second person who worked that
+    night and confirms it themselves (a name picked from a list is not a second person), not
+    the one who counted, and not a compensated bookkeeper or accountant, who assists in no
+    other capacity (3.04(1)(g))."""
+    if not f.has_verifier:
+        yield "A second person verifies the cash counted: name them, and they confirm."
+        return
+    if not f.verifier_in_organization:
+        yield "The verifier of the cash must be a person of this organization."
+    if f.verifier_is_counter:
+        yield "The person who counted the cash cannot also verify the count."
+    if f.verifier_paused:
+        yield "Too many wrong passwords or PINs for the verifier: wait 15 minutes, or ask another."
+    elif not f.verifier_confirmed:
+        yield "The verifier has not confirmed the count with their own password or PIN."
+    if not f.verifier_worked_that_night:
+        yield "The verifier of the cash did not work at this occasion."
+    if f.verifier_barred:
+        yield (
+            "A compensated bookkeeper or accountant does not assist in any other capacity "
+            "(961 CMR 3.04(1)(g)): they cannot verify the cash count."
+        )
+
+
 # --- Filing -------------------------------------------------------------------------------
 
 

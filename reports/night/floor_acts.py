@@ -244,6 +244,9 @@ def closeout_acts(sheet: fmt.CloseOutSheet | None, closed_at: dt.datetime | None
             cash_counted=sheet.cash_counted,
             counts=sheet.counts,
             explanation=sheet.explanation,
+            cash_verified_by_worker=n.worker(sheet.cash_verified_by, what="The count's verifier")
+            if sheet.cash_verified_by
+            else None,
             by=n.by,
         )
         for row in sheet.expenses:

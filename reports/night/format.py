@@ -236,6 +236,7 @@ class CloseOutSheet:
     counts: dict[str, int]
     explanation: str = ""
     expenses: tuple[ExpenseRow, ...] = ()
+    cash_verified_by: str = ""  # the worker of the night whose signature verifies the count
 
 
 @dataclass(frozen=True)

@@ -220,7 +220,7 @@ def _closeout(data: Any, day: dt.date) -> CloseOutSheet | None:
     if data is None:
         return None
     c = Reader(data, "night.closeout", day).only(
-        "opening_bank", "cash_counted", "counts", "explanation", "expenses"
+        "opening_bank", "cash_counted", "counts", "explanation", "expenses", "cash_verified_by"
     )
     counts = c.raw("counts") or {}
     if not isinstance(counts, dict) or any(
@@ -232,6 +232,7 @@ def _closeout(data: Any, day: dt.date) -> CloseOutSheet | None:
         cash_counted=c.money("cash_counted", required=False),
         counts=dict(counts),
         explanation=c.text("explanation", required=False, limit=2000),
+        cash_verified_by=c.text("cash_verified_by", required=False),
         expenses=tuple(
             ExpenseRow(
                 kind=e.only(

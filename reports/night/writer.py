@@ -209,6 +209,7 @@ def _export_closeout(occasion: Occasion) -> dict[str, Any] | None:
         "cash_counted": write_money(closeout.cash_counted),
         "counts": {c.category: c.counted for c in closeout.counts.all()},
         "explanation": closeout.explanation,
+        "cash_verified_by": _cash_verifier(closeout),
         "expenses": [
             {
                 "kind": e.kind.code,
@@ -224,6 +225,15 @@ def _export_closeout(occasion: Occasion) -> dict[str, Any] | None:
             .order_by("pk")
         ],
     }
+
+
+def _cash_verifier(closeout: Any) -> str | None:
+    """Who verified the cash count, as the sheet names them: the worker of the night."""
+    if closeout.cash_verified_by_worker_id:
+        return closeout.cash_verified_by_worker.entry.person.legal_name
+    if closeout.cash_verified_by_id:
+        return _user_name(closeout.cash_verified_by, closeout.occasion.organization_id)
+    return None
 
 
 def _compact(value: Any) -> Any:

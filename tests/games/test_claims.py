@@ -22,9 +22,19 @@ from games.models import BallCall, CardVerification, Claim, Payout, PrizePart, W
 from games.payout_services import W2GDetails
 from organizations.models import AuditEvent, DirectorAuthorization
 from organizations.worker_services import add_to_worker_list
-from tests.conftest import WINNING_CORNERS, at_night, login
+from tests.conftest import PASSWORD, WINNING_CORNERS, at_night, login, on_floor
 
 WITNESS = [Witness("Rose Medeiros", "12")]
+
+
+@pytest.fixture(autouse=True)
+def _verifier_on_the_floor(request, tenant):
+    """The payouts' verifier (the head) is signed in on the floor of the night, as a second
+    person must be; they confirm with their own password."""
+    if "game_in_play" in request.fixturenames:
+        on_floor(tenant.head, request.getfixturevalue("game_in_play").occasion)
+
+
 D = Decimal
 
 
@@ -308,11 +318,11 @@ def test_an_expired_authorization_does_not_let_a_worker_win(claim, tenant, liste
 
 def test_a_payout_submitted_twice_is_paid_once(winner, tenant):
     first = payout_services.record_payout(
-        winner=winner, by=tenant.member_in_charge, verified_by=tenant.head
+        winner=winner, by=tenant.member_in_charge, verified_by=tenant.head, verifier_secret=PASSWORD
     )
     events = AuditEvent.objects.count()
     again = payout_services.record_payout(
-        winner=winner, by=tenant.member_in_charge, verified_by=tenant.head
+        winner=winner, by=tenant.member_in_charge, verified_by=tenant.head, verifier_secret=PASSWORD
     )
     assert again.pk == first.pk and Payout.objects.count() == 1
     assert AuditEvent.objects.count() == events
@@ -330,7 +340,11 @@ def test_the_payer_does_not_verify_their_own_payout(winner, tenant):
 def test_the_payout_is_the_share(winner, tenant):
     with pytest.raises(rules.RuleViolation) as refused:
         payout_services.record_payout(
-            winner=winner, by=tenant.member_in_charge, verified_by=tenant.head, amount=D("80")
+            winner=winner,
+            by=tenant.member_in_charge,
+            verified_by=tenant.head,
+            verifier_secret=PASSWORD,
+            amount=D("80"),
         )
     assert refused.value.citations == ["961 CMR 3.04(6)(f)"]
 
@@ -370,13 +384,20 @@ def big_win(winner):
 def test_a_win_at_the_threshold_needs_the_w2g_details(big_win, tenant):
     with pytest.raises(ValidationError) as missing:
         payout_services.record_payout(
-            winner=big_win, by=tenant.member_in_charge, verified_by=tenant.head
+            winner=big_win,
+            by=tenant.member_in_charge,
+            verified_by=tenant.head,
+            verifier_secret=PASSWORD,
         )
     assert "26 CFR 7.6041-1" in str(missing.value)
     no_tin = W2GDetails(**{**DETAILS.__dict__, "tin": ""})
     with pytest.raises(ValidationError) as refused:
         payout_services.record_payout(
-            winner=big_win, by=tenant.member_in_charge, verified_by=tenant.head, w2g=no_tin
+            winner=big_win,
+            by=tenant.member_in_charge,
+            verified_by=tenant.head,
+            verifier_secret=PASSWORD,
+            w2g=no_tin,
         )
     assert "tin" in refused.value.error_dict
     assert not Payout.objects.exists()
@@ -385,14 +406,22 @@ def test_a_win_at_the_threshold_needs_the_w2g_details(big_win, tenant):
 def test_backup_withholding_stands_for_a_missing_tin(big_win, tenant):
     details = W2GDetails(**{**DETAILS.__dict__, "tin": "", "backup_withholding": True})
     payout = payout_services.record_payout(
-        winner=big_win, by=tenant.member_in_charge, verified_by=tenant.head, w2g=details
+        winner=big_win,
+        by=tenant.member_in_charge,
+        verified_by=tenant.head,
+        verifier_secret=PASSWORD,
+        w2g=details,
     )
     assert payout.backup_withholding and payout.tin_sealed == "" and payout.masked_tin == ""
 
 
 def test_the_tin_is_encrypted_at_rest_and_never_audited(big_win, tenant):
     payout = payout_services.record_payout(
-        winner=big_win, by=tenant.member_in_charge, verified_by=tenant.head, w2g=DETAILS
+        winner=big_win,
+        by=tenant.member_in_charge,
+        verified_by=tenant.head,
+        verifier_secret=PASSWORD,
+        w2g=DETAILS,
     )
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT * FROM {Payout._meta.db_table} WHERE id = %s", [payout.pk])
@@ -410,7 +439,11 @@ def test_the_raw_row_holds_no_run_of_the_tins_digits_but_the_last_four(big_win, 
     """Read as the database stores it, column by column: no five consecutive digits of the TIN
     anywhere (nor of an ID number), and its last four only in tin_last4, for the masked display."""
     payout = payout_services.record_payout(
-        winner=big_win, by=tenant.member_in_charge, verified_by=tenant.head, w2g=DETAILS
+        winner=big_win,
+        by=tenant.member_in_charge,
+        verified_by=tenant.head,
+        verifier_secret=PASSWORD,
+        w2g=DETAILS,
     )
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT * FROM {Payout._meta.db_table} WHERE id = %s", [payout.pk])
@@ -623,6 +656,7 @@ def test_the_payout_form_shows_w2g_fields_and_only_a_masked_tin(client, tenant, 
     p = f"payout{big_win.pk}-"
     data = {
         f"{p}verified_by": tenant.head.pk,
+        f"{p}verifier_secret": PASSWORD,
         f"{p}amount": "75.00",
         f"{p}w2g_legal_name": DETAILS.legal_name,
         f"{p}w2g_address": DETAILS.address,
@@ -697,6 +731,7 @@ def test_a_payout_after_the_license_hours_is_refused(winner, tenant):
             winner=winner,
             by=tenant.member_in_charge,
             verified_by=tenant.head,
+            verifier_secret=PASSWORD,
             at=at_night(winner.claim.game.occasion, 22, 30),
         )
     assert refused.value.citations == ["961 CMR 3.04(7)"]

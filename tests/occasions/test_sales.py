@@ -19,7 +19,7 @@ from occasions import services as occasion_services
 from occasions.demo_sales import seed_sales
 from occasions.models import AttendanceAnnouncement, Occasion, Sale, SaleLine
 from organizations.models import AuditEvent
-from tests.conftest import make_user, open_for_tests
+from tests.conftest import PASSWORD, make_user, on_floor, open_for_tests
 
 
 def _items(occasion):
@@ -141,12 +141,9 @@ def test_it_refuses_extras_against_a_voided_missing_or_extras_only_receipt(
     tenant, open_occasion, sale
 ):
     extras = _sell(open_occasion, tenant.worker, ("bonus", 1), receipt=sale.number)
-    services.void_sale(
-        sale=extras, reason="wrong card", witness=tenant.head, by=tenant.member_in_charge
-    )
-    services.void_sale(
-        sale=sale, reason="player left", witness=tenant.head, by=tenant.member_in_charge
-    )
+    witness = {"witness": on_floor(tenant.head, open_occasion), "witness_secret": PASSWORD}
+    services.void_sale(sale=extras, reason="wrong card", by=tenant.member_in_charge, **witness)
+    services.void_sale(sale=sale, reason="player left", by=tenant.member_in_charge, **witness)
     before = _state()
     for receipt, message in ((sale.number, "was voided"), (99, "not an admission"), (2, "not")):
         with pytest.raises(rules.RuleViolation) as refused:
@@ -175,6 +172,9 @@ def test_bad_quantities_are_refused_before_anything_is_judged(tenant, open_occas
 
 def test_a_void_needs_a_reason_and_a_second_person_as_witness(tenant, other_tenant, sale):
     mic = tenant.member_in_charge
+    occasion = sale.occasion
+    on_floor(tenant.head, occasion)
+    on_floor(tenant.bookkeeper, occasion)
     before = _state()
     for reason, witness in (
         ("", tenant.head),
@@ -185,32 +185,39 @@ def test_a_void_needs_a_reason_and_a_second_person_as_witness(tenant, other_tena
         ("rang up wrong", make_user("stranger")),
     ):
         with pytest.raises(rules.RuleViolation) as refused:
-            services.void_sale(sale=sale, reason=reason, witness=witness, by=mic)
+            services.void_sale(
+                sale=sale, reason=reason, witness=witness, witness_secret=PASSWORD, by=mic
+            )
         assert refused.value.citations == ["961 CMR 3.04(4)(d)"]
     assert _nothing_saved_since(before)
     assert RefusedAction.objects.filter(action="sale.void").count() == 6
 
     voided = services.void_sale(
-        sale=sale, reason="  rang up   wrong ", witness=tenant.bookkeeper, by=mic
+        sale=sale,
+        reason="  rang up   wrong ",
+        witness=tenant.bookkeeper,
+        witness_secret=PASSWORD,
+        by=mic,
     )
     assert voided.is_voided and voided.void_reason == "rang up wrong"
     assert (voided.voided_by, voided.void_witness) == (mic, tenant.bookkeeper)
     event = AuditEvent.objects.filter(action="occasions.sale.voided").get()
     assert event.new_values["witness"] == tenant.bookkeeper.username
     with pytest.raises(rules.RuleViolation, match="already voided"):
-        services.void_sale(sale=sale, reason="again", witness=tenant.bookkeeper, by=mic)
+        services.void_sale(
+            sale=sale, reason="again", witness=tenant.bookkeeper, witness_secret=PASSWORD, by=mic
+        )
 
 
 def test_an_admission_is_voided_only_after_the_extras_sold_against_it(tenant, open_occasion, sale):
     extras = _sell(open_occasion, tenant.worker, ("special", 1), receipt=sale.number)
+    witness = {"witness": on_floor(tenant.head, open_occasion), "witness_secret": PASSWORD}
     with pytest.raises(rules.RuleViolation) as refused:
-        services.void_sale(sale=sale, reason="left", witness=tenant.head, by=tenant.bookkeeper)
+        services.void_sale(sale=sale, reason="left", by=tenant.bookkeeper, **witness)
     assert refused.value.citations == ["961 CMR 3.04(5)(b)"]
     assert "receipt 2" in refused.value.messages[0]
-    services.void_sale(sale=extras, reason="left", witness=tenant.head, by=tenant.bookkeeper)
-    assert services.void_sale(
-        sale=sale, reason="left", witness=tenant.head, by=tenant.bookkeeper
-    ).is_voided
+    services.void_sale(sale=extras, reason="left", by=tenant.bookkeeper, **witness)
+    assert services.void_sale(sale=sale, reason="left", by=tenant.bookkeeper, **witness).is_voided
 
 
 def test_no_void_once_the_occasion_is_closed(tenant, open_occasion, sale):
@@ -227,7 +234,13 @@ def test_counts_by_category_leave_out_voided_sales_in_one_query(
     _sell(open_occasion, tenant.worker, ("admission", 1), ("bonus", 2), ("winner_take_all", 1))
     _sell(open_occasion, tenant.worker, ("special", 3), receipt=sale.number)
     wrong = _sell(open_occasion, tenant.worker, ("admission", 1), ("special", 1))
-    services.void_sale(sale=wrong, reason="wrong", witness=tenant.head, by=tenant.member_in_charge)
+    services.void_sale(
+        sale=wrong,
+        reason="wrong",
+        witness=on_floor(tenant.head, open_occasion),
+        witness_secret=PASSWORD,
+        by=tenant.member_in_charge,
+    )
     with django_assert_num_queries(1):
         counts = selectors.door_counts(open_occasion)
     by_category = {c.category: (c.quantity, c.amount) for c in counts.categories}
@@ -305,6 +318,11 @@ def test_the_second_half_waits_for_the_attendance(tenant, open_occasion, sale):
 
 
 def test_the_demo_door_sells_a_realistic_night_once(tenant, open_occasion):
+    from organizations.demo import DEMO_PASSWORD
+
+    on_floor(tenant.head, open_occasion)  # the demo's witness, with the demo's password
+    tenant.head.set_password(DEMO_PASSWORD)
+    tenant.head.save()
     seed_sales(open_occasion, dt.date(2026, 12, 4))
     counts = selectors.door_counts(open_occasion)
     assert counts.admissions == 118

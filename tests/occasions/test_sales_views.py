@@ -18,7 +18,7 @@ from occasions import sales_services as services
 from occasions import services as occasion_services
 from occasions.models import AttendanceAnnouncement, FloorSubmission, Occasion, Sale, SaleLine
 from organizations.models import AuditEvent
-from tests.conftest import login, open_for_tests
+from tests.conftest import PASSWORD, login, on_floor, open_for_tests
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 KEY = "6f1c2a0e-8b7d-4c55-9a3e-2d4b6f8a1c90"
@@ -256,7 +256,13 @@ def test_the_member_in_charge_voids_before_a_witness_by_htmx(
 ):
     page = in_charge.get(_url("door_sales", open_occasion)).content.decode()
     assert "Void receipt 1" in page
-    data = {"receipt": "1", "reason": "rang up wrong", "witness": str(tenant.head.pk)}
+    on_floor(tenant.head, open_occasion)
+    data = {
+        "receipt": "1",
+        "reason": "rang up wrong",
+        "witness": str(tenant.head.pk),
+        "witness_secret": PASSWORD,  # the witness types their own password
+    }
     response = in_charge.post(_url("sale_void", open_occasion), data, **HTMX)
     page = response.content.decode()
     assert "Receipt 1 is voided." in page and 'id="recent-sales"' in page
@@ -373,7 +379,8 @@ def test_the_door_page_and_counts_run_a_constant_number_of_queries(
     services.void_sale(
         sale=Sale.objects.get(number=3),
         reason="rang up wrong",
-        witness=tenant.head,
+        witness=on_floor(tenant.head, open_occasion),
+        witness_secret=PASSWORD,
         by=tenant.member_in_charge,
     )
     page, counts = _url("door_sales", open_occasion), _url("sale_counts", open_occasion)

@@ -22,7 +22,7 @@ from occasions.models import (
     Sale,
     SaleLine,
 )
-from tests.conftest import open_for_tests
+from tests.conftest import PASSWORD, on_floor, open_for_tests
 from tests.occasions.conftest import clock, ready  # noqa: F401  (nights closed late)
 
 NIGHT = dt.date(2026, 12, 4)
@@ -203,6 +203,8 @@ def counted(known_occasion: Occasion, tenant: Any) -> Occasion:
         cash_counted=KNOWN["cash_expected_with_200_bank"],
         counts=COUNTS,
         explanation="",
+        cash_verified_by=on_floor(tenant.head, known_occasion),  # counted by two
+        cash_verifier_secret=PASSWORD,
         by=tenant.bookkeeper,
     )
     return known_occasion

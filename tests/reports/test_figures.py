@@ -6,6 +6,7 @@ import datetime as dt
 from decimal import Decimal
 
 from reports.figures import compute_figures, differences, digest, to_json
+from tests.conftest import PASSWORD
 from tests.reports.conftest import COUNTS, KNOWN
 
 D = Decimal
@@ -65,6 +66,8 @@ def test_a_short_count_is_valued_at_its_price_and_flagged_above_the_threshold(co
         cash_counted=D("580.00"),
         counts=COUNTS | {"special": 57},
         explanation="",
+        cash_verified_by=tenant.head,
+        cash_verifier_secret=PASSWORD,
         by=tenant.bookkeeper,
     )
     f = compute_figures(counted)

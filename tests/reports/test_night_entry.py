@@ -15,6 +15,7 @@ from organizations.models import AuditEvent, Person
 from reports.figures import compute_figures
 from reports.night import acts, engine, extras_acts, floor_acts, game_acts, reader, writer
 from reports.night import format as fmt
+from tests.conftest import PASSWORD
 from tests.reports.conftest import KNOWN
 from tests.reports.night_fixtures import known_night
 
@@ -452,7 +453,9 @@ def test_a_mixed_night_gives_the_known_figures_and_marks_only_the_outage(
         occasion=occasion, lines=[(items["admission"], 1)], admission_receipt=None, by=mic
     )
     live(18, 55)
-    void_sale(sale=wrong, reason="Rung twice", witness=tenant.head, by=mic)
+    # The head is Robert Medeiros, on the floor: he witnesses with his own password.
+    tenant.head.org_roles.update(person=crew["Robert Medeiros"].person)
+    void_sale(sale=wrong, reason="Rung twice", witness=tenant.head, witness_secret=PASSWORD, by=mic)
 
     # The Wi-Fi dropped from 7:00 to 8:00 PM; the hall went on on paper. At 8:02 the member in
     # charge enters the sheets of that hour.

@@ -25,6 +25,7 @@ from organizations.models import (
 )
 from reports import selectors, services
 from reports.models import Expense, ExpenseKind, FinancialReport, ReportObligation
+from tests.conftest import PASSWORD
 from tests.reports.conftest import COUNTS, KNOWN, at
 
 D = Decimal
@@ -325,6 +326,8 @@ def test_an_unexplained_difference_is_refused_and_an_explained_one_filed(counted
             cash_counted=D("570.00"),
             counts=COUNTS,
             explanation=explanation,
+            cash_verified_by=tenant.head,
+            cash_verifier_secret=PASSWORD,
             by=tenant.bookkeeper,
         )
 

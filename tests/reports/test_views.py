@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from organizations.models import AuditEvent
 from reports.models import CloseOut, Expense, FinancialReport, LawfulPurposeDisbursement
+from tests.conftest import PASSWORD, on_floor
 from tests.reports.conftest import COUNTS, KNOWN, at
 
 
@@ -20,8 +21,13 @@ def closeout_url(occasion) -> str:
 
 
 def post_counts(client, occasion, **changes):
+    """The close-out's counts and cash, the cash verified by the head (on the floor that night)
+    typing their own password."""
+    head = occasion.organization.user_roles.get(role="head").user
+    on_floor(head, occasion)
     data = {f"count_{k}": v for k, v in COUNTS.items()}
     data |= {"opening_bank": "200.00", "cash_counted": str(KNOWN["cash_expected_with_200_bank"])}
+    data |= {"cash_verified_by": str(head.pk), "cash_verifier_secret": PASSWORD}
     return client.post(closeout_url(occasion), data | changes)
 
 

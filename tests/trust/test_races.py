@@ -28,6 +28,7 @@ from organizations.audit import verify_chain
 from organizations.models import AuditChain, AuditEvent
 from reports import services as report_services
 from reports.models import FinancialReport
+from tests.conftest import PASSWORD, on_floor
 from tests.trust.conftest import errors, together
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -104,8 +105,13 @@ def test_sellers_at_the_same_moment_lose_no_count(open_occasion, tenant):
 
 
 def test_one_sale_voided_from_two_places_at_once_is_voided_once(sale, tenant):
+    on_floor(tenant.head, sale.occasion)
+    on_floor(tenant.member_in_charge, sale.occasion)
+
     def void(by: Any, witness: Any) -> Sale:
-        return sales_services.void_sale(sale=sale, reason="Rung twice", witness=witness, by=by)
+        return sales_services.void_sale(
+            sale=sale, reason="Rung twice", witness=witness, witness_secret=PASSWORD, by=by
+        )
 
     outcomes = together(
         lambda: void(tenant.member_in_charge, tenant.head),
@@ -157,9 +163,14 @@ def test_the_same_ball_from_several_consoles_at_once_is_recorded_once(draw_game,
 
 
 def test_a_payout_submitted_several_times_at_once_is_paid_once(winner, tenant):
+    on_floor(tenant.head, winner.claim.game.occasion)
+
     def pay() -> Payout:
         return payout_services.record_payout(
-            winner=winner, by=tenant.member_in_charge, verified_by=tenant.head
+            winner=winner,
+            by=tenant.member_in_charge,
+            verified_by=tenant.head,
+            verifier_secret=PASSWORD,
         )
 
     outcomes = together(*(pay for _ in range(SUBMISSIONS)))
@@ -188,7 +199,12 @@ def test_a_double_click_on_pay_pays_once(winner, tenant):
             "winner_pk": winner.pk,
         },
     )
-    data = {f"payout{winner.pk}-verified_by": tenant.head.pk, f"payout{winner.pk}-amount": "75.00"}
+    on_floor(tenant.head, game.occasion)
+    data = {
+        f"payout{winner.pk}-verified_by": tenant.head.pk,
+        f"payout{winner.pk}-verifier_secret": PASSWORD,
+        f"payout{winner.pk}-amount": "75.00",
+    }
     clients = [logged_in(tenant.member_in_charge) for _ in range(2)]
 
     outcomes = together(*(lambda c=c: c.post(url, data) for c in clients))
@@ -257,6 +273,7 @@ def test_a_double_click_on_file_files_once(counted, tenant, enqueued):
 def test_a_busy_hall_keeps_one_unbroken_audit_chain(winner, draw_game, tenant):
     occasion = draw_game.occasion
     items = {i.category: i for i in occasion.price_items.all()}
+    on_floor(tenant.head, winner.claim.game.occasion)  # the payout's verifier
     before = AuditChain.objects.get(organization=tenant.organization).length
 
     def sell(by: Any) -> int:
@@ -276,7 +293,10 @@ def test_a_busy_hall_keeps_one_unbroken_audit_chain(winner, draw_game, tenant):
 
     def pay() -> int:
         payout_services.record_payout(
-            winner=winner, by=tenant.member_in_charge, verified_by=tenant.head
+            winner=winner,
+            by=tenant.member_in_charge,
+            verified_by=tenant.head,
+            verifier_secret=PASSWORD,
         )
         return 1
 
