@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from occasions.floor_selectors import last_recorded_act
 from occasions.models import Occasion
+from organizations.demo import DEMO_PASSWORD
 from tests.browser.test_whole_night import amount_in, at, log_in, money
 
 TUESDAY = dt.date(2026, 12, 1)  # St. Anne's authorized day, left open by the demo
@@ -74,6 +75,9 @@ def test_a_forgotten_night_is_closed_three_days_later_and_its_report_filed_late(
     books.get_by_label("Cash counted").fill(
         f"{money(amount_in(cash, 'Cash expected').inner_text())}"
     )
+    # Counted by the bookkeeper, verified by the member in charge typing her own password.
+    books.get_by_label("Count verified by").select_option(label="Anne Sullivan (stanne-mic)")
+    books.get_by_label("The verifier types their own password or PIN").fill(DEMO_PASSWORD)
     books.get_by_role("button", name="Save the close-out").click()
     expect(amount_in(cash, "Over (+) / short (−)")).to_have_text("$0.00")
     books.get_by_role("button", name="File the report").click()

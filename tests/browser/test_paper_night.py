@@ -14,6 +14,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from occasions.models import Occasion, PriceListItem
+from organizations.models import WorkerListEntry
 from reports.models import FinancialReport
 from tests.conftest import PASSWORD, SAMPLE_PRICES
 from tests.reports.conftest import KNOWN, at
@@ -233,6 +234,15 @@ def test_a_bookkeeper_types_a_paper_night_in_and_files_it(
     # $200 bank + $440 door − $50 paid in cash: the known night without its charity and refund.
     assert expected == "$590.00"
     page.get_by_label("Cash counted").fill("590.00")
+    # Counted by the bookkeeper, verified by the member in charge (Linda Souza, on the sign-in
+    # sheet) typing her own password.
+    tenant.member_in_charge.org_roles.update(
+        person=WorkerListEntry.objects.get(person__legal_name="Linda Souza").person
+    )
+    page.get_by_label("Count verified by").select_option(
+        label=tenant.member_in_charge.get_username()
+    )
+    page.get_by_label("The verifier types their own password or PIN").fill(PASSWORD)
     page.get_by_role("button", name="Save the close-out").click()
     expect(page.get_by_text("The close-out is saved.")).to_be_visible()
     figures = page.locator(".card").filter(has=page.get_by_role("heading", name="The figures"))

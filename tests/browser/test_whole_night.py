@@ -234,6 +234,7 @@ def pay(page, player: str, share: Decimal, w2g: dict[str, str] | None = None) ->
     card = page.locator("[id^=payout_]").filter(has_text=player)
     expect(card.get_by_label("Amount paid")).to_have_value(f"{share:.2f}")
     card.get_by_label("Verified by").select_option(label="Robert Medeiros (post171-head)")
+    card.get_by_label("The verifier types their own password or PIN").fill(DEMO_PASSWORD)
     for label, value in (w2g or {}).items():
         card.get_by_label(label, exact=True).fill(value)
     card.get_by_role("button", name="Record the payout").click()
@@ -347,6 +348,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     workers = mic.locator("#workers-panel")
     for name, role, badge in (
         ("Linda Souza", "Member in charge", "P171-02"),
+        ("Robert Medeiros", "Head of organization or designee for gross receipts", "P171-01"),
         ("Karen Pacheco", "Bookkeeper", "P171-03"),
         ("Thomas Ferreira", "Caller", "P171-04"),
         ("Mary Gallagher", "Seller", "P171-06"),
@@ -520,6 +522,9 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     prizes_paid = Decimal("50") + Decimal("75") + JACKPOT
     assert expected_cash == Decimal("2000.00") + DOOR_TOTAL - prizes_paid
     books.get_by_label("Cash counted").fill(f"{expected_cash:.2f}")
+    # Counted by the bookkeeper, verified by the member in charge typing her own password.
+    books.get_by_label("Count verified by").select_option(label="Linda Souza (post171-mic)")
+    books.get_by_label("The verifier types their own password or PIN").fill(DEMO_PASSWORD)
     books.get_by_role("button", name="Save the close-out").click()
     expect(books.get_by_text("The close-out is saved.")).to_be_visible()
     expect(amount_in(cash, "Over (+) / short (−)")).to_have_text("$0.00")
