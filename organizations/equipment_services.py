@@ -369,3 +369,21 @@ def record_card_usage(
         | {"on_hand_after": available - quantity_used - quantity_voided},
     )
     return usage
+
+
+@rules.atomic()
+def take_back_card_usage(*, usage: CardUsage, by: Any, reason: str) -> None:
+    """Put cards recorded as used back on hand, because the act that recorded them was undone
+    (an amendment of a filed report withdrawn). The row goes; its audit events, and this one
+    saying why, stay. Putting cards back can never overdraw the purchase, so no rule judges it."""
+    CardPurchase.objects.select_for_update().get(pk=usage.purchase_id)
+    usage = CardUsage.objects.select_for_update().get(pk=usage.pk)
+    record_event(
+        organization=usage.purchase.organization,
+        actor=by,
+        action="organizations.card_usage.taken_back",
+        target=usage,
+        old=_values(usage, USAGE_FIELDS),
+        new={"reason": reason},
+    )
+    usage.delete()

@@ -42,7 +42,7 @@ from organizations.models import (
     WorkerListEntry,
 )
 from organizations.selectors import authorization_facts
-from reports import annual
+from reports import amendment_state, annual
 from reports.figures import compute_figures, differences, digest, late_filing, to_json
 from reports.models import (
     AnnualReport,
@@ -444,6 +444,7 @@ def open_amendment(*, occasion: Occasion, reason: str, by: Any) -> CloseOut:
     reason = text(reason, "reason", limit=2000)
     if len(reason) < 10:
         raise ValidationError({"reason": "Say why the filed report is corrected (a sentence)."})
+    state = amendment_state.filed_state(occasion, closeout, stock_label(occasion))
     closeout.amendment_reason = reason
     closeout.amendment_opened_at = timezone.now()
     closeout.amendment_opened_by = acting_user(by)
@@ -451,20 +452,27 @@ def open_amendment(*, occasion: Occasion, reason: str, by: Any) -> CloseOut:
     record_event(
         organization=occasion.organization,
         actor=by,
-        action="reports.amendment.opened",
+        action=amendment_state.OPENED,
         target=closeout,
-        new={"reason": reason},
+        new={"reason": reason, amendment_state.STATE_KEY: state},
     )
     return closeout
 
 
 @rules.atomic()
 def withdraw_amendment(*, occasion: Occasion, by: Any) -> None:
-    """Take back an open amendment that will not be filed. What was changed in the close-out
-    meanwhile stays recorded in the audit trail; the filed version stands."""
+    """Take back an open amendment that will not be filed: the close-out is put back exactly as
+    filed (its counts, cash, opening bank and explanation, the expenses added or removed, the
+    cards taken from stock), each change undone an audit event, so the page, the next
+    amendment and the filed version agree again. What was changed meanwhile stays in the
+    trail."""
+    occasion = (
+        Occasion.objects.select_for_update().select_related("organization").get(pk=occasion.pk)
+    )
     closeout = CloseOut.objects.select_for_update().filter(occasion=occasion).first()
     if closeout is None or not closeout.amendment_open:
         raise ValidationError("No amendment is open.")
+    undone = amendment_state.restore_filed_state(occasion, closeout, stock_label(occasion), by)
     old = {"reason": closeout.amendment_reason}
     closeout.amendment_reason = ""
     closeout.amendment_opened_at = None
@@ -476,6 +484,7 @@ def withdraw_amendment(*, occasion: Occasion, by: Any) -> None:
         action="reports.amendment.withdrawn",
         target=closeout,
         old=old,
+        new={"undone": undone},
     )
 
 

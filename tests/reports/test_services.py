@@ -24,7 +24,7 @@ from organizations.models import (
     WorkerListEntry,
 )
 from reports import selectors, services
-from reports.models import Expense, ExpenseKind, FinancialReport, ReportObligation
+from reports.models import CloseOut, Expense, ExpenseKind, FinancialReport, ReportObligation
 from tests.reports.conftest import COUNTS, KNOWN, at
 
 D = Decimal
@@ -401,6 +401,97 @@ def test_a_withdrawn_amendment_leaves_the_filed_version(filed_report, tenant):
     services.open_amendment(occasion=occasion, reason="Checking the count again.", by=tenant.head)
     services.withdraw_amendment(occasion=occasion, by=tenant.head)
     assert services.file_report(occasion=occasion, by=tenant.head).pk == filed_report.pk
+
+
+def _filed_figures_now(report: FinancialReport) -> dict:
+    """The figures computed now, as they were computed when ``report`` was filed: its due date
+    and the days it was late decide the interest."""
+    from reports.figures import compute_figures, to_json
+
+    filed_on = report.due_on + dt.timedelta(days=report.days_late)
+    return to_json(compute_figures(report.occasion, filed_on=filed_on, due_on=report.due_on))
+
+
+def test_a_withdrawn_amendment_restores_every_figure_of_the_filed_version(
+    counted, tenant, card_purchase
+):
+    """Issue 14 (5): an expense added in an amendment that was then withdrawn stayed in the
+    close-out. Everything the amendment changed is undone: the expenses added and removed,
+    the counts, the cash, the opening bank, the explanation and the cards taken from stock."""
+    from beano.backup.trail import differences
+    from organizations.audit import verify_chain
+    from organizations.models import CardUsage
+
+    rent = services.record_expense(
+        occasion=counted,
+        kind=kind("hall_rent"),
+        payee="Knights Hall Corp.",
+        amount=D("180.00"),
+        by=tenant.bookkeeper,
+        description="December",
+        invoice_reference="INV-12",
+    )
+    services.record_stock_used(
+        occasion=counted,
+        purchase=card_purchase,
+        quantity_used=90,
+        quantity_voided=2,
+        by=tenant.bookkeeper,
+    )
+    filed = services.file_report(occasion=counted, by=tenant.bookkeeper)
+    rent_row = Expense.objects.filter(pk=rent.pk).values().get()
+
+    services.open_amendment(
+        occasion=counted, reason="The supplies invoice arrived late.", by=tenant.bookkeeper
+    )
+    services.record_expense(
+        occasion=counted,
+        kind=kind("other"),
+        payee="Supplies Co.",
+        amount=D("6.10"),
+        by=tenant.bookkeeper,
+    )
+    services.remove_expense(expense=rent, by=tenant.bookkeeper)
+    services.save_closeout(
+        occasion=counted,
+        opening_bank=D("150.00"),
+        cash_counted=D("500.00"),
+        counts=COUNTS | {"admission": 97, "bonus": None},
+        explanation="Three admissions missing from the stock.",
+        by=tenant.bookkeeper,
+    )
+    services.record_stock_used(
+        occasion=counted,
+        purchase=card_purchase,
+        quantity_used=3,
+        quantity_voided=0,
+        by=tenant.bookkeeper,
+    )
+    assert _filed_figures_now(filed) != filed.figures
+
+    services.withdraw_amendment(occasion=counted, by=tenant.bookkeeper)
+
+    assert _filed_figures_now(filed) == filed.figures
+    # The expense taken back during the amendment is the same row again, every field of it.
+    assert Expense.objects.filter(pk=rent.pk).values().get() == rent_row
+    assert CardUsage.objects.filter(purchase=card_purchase).count() == 1
+    assert not CloseOut.objects.get(occasion=counted).amendment_open
+    assert services.file_report(occasion=counted, by=tenant.bookkeeper).pk == filed.pk
+    # Through audited writes: the chain holds and every record agrees with its last event.
+    assert verify_chain(tenant.organization).ok
+    assert differences(tenant.organization) == []
+
+
+def test_an_amendment_opened_without_its_filed_state_is_not_withdrawn(filed_report, tenant):
+    """One opened before the filed state was kept cannot be put back: it is refused, and the
+    amendment stays open to be corrected and filed."""
+    occasion = filed_report.occasion
+    CloseOut.objects.filter(occasion=occasion).update(
+        amendment_reason="Opened before the state was kept.", amendment_opened_at=at(23, 40)
+    )
+    with pytest.raises(ValidationError, match="file the amendment instead"):
+        services.withdraw_amendment(occasion=occasion, by=tenant.bookkeeper)
+    assert CloseOut.objects.get(occasion=occasion).amendment_open
 
 
 def test_an_amendment_reason_rule_refuses_a_missing_reason(db):
