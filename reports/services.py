@@ -17,6 +17,7 @@ from django.utils import timezone
 from beano import rules
 from beano.rules.limits import LimitName
 from beano.rules.models import LawLimit
+from beano.rules.money import CASH, DISBURSEMENT, EXPENSE, money, optional_money
 from beano.rules.reporting import (
     FILE_ANNUAL_REPORT,
     FILE_REPORT,
@@ -26,7 +27,7 @@ from beano.rules.reporting import (
     FilingFacts,
 )
 from beano.rules.workers import BookkeeperPresenceFacts
-from occasions.extras_services import money, text
+from occasions.extras_services import text
 from occasions.floor_selectors import list_entries
 from occasions.models import Occasion, WorkerPresence
 from occasions.services import enforce_at
@@ -105,8 +106,8 @@ def save_closeout(
     occasion, closeout = _locked_for_closeout(occasion)
     old = snapshot(closeout, ("opening_bank", "cash_counted", "explanation"))
     old["counts"] = {c.category: c.counted for c in closeout.counts.all()}
-    closeout.opening_bank = money(opening_bank, "opening_bank")
-    closeout.cash_counted = None if cash_counted is None else money(cash_counted, "cash_counted")
+    closeout.opening_bank = money(opening_bank, CASH, "opening_bank")
+    closeout.cash_counted = optional_money(cash_counted, CASH, "cash_counted")
     closeout.explanation = text(explanation, "explanation", required=False, limit=2000)
     closeout.updated_by = acting_user(by)
     valid = set(CountCategory.values)
@@ -164,9 +165,7 @@ def record_expense(
         raise ValidationError(
             {"kind": f"{kind.name} is taken from the occasion's records, not entered here."}
         )
-    amount = money(amount, "amount")
-    if amount <= 0:
-        raise ValidationError({"amount": "An expense is more than $0.00."})
+    amount = money(amount, EXPENSE, "amount", positive=True)
     description = text(description, "description", required=False, limit=300)
     invoice_reference = text(invoice_reference, "invoice_reference", required=False, limit=100)
     org = occasion.organization
@@ -564,9 +563,7 @@ def record_disbursement(
         raise ValidationError({"paid_on": "Give the date it was paid."})
     if paid_on > timezone.localdate():
         raise ValidationError({"paid_on": "A payment is recorded once it is made."})
-    amount = money(amount, "amount")
-    if amount <= 0:
-        raise ValidationError({"amount": "A disbursement is more than $0.00."})
+    amount = money(amount, DISBURSEMENT, "amount", positive=True)
     disbursement = LawfulPurposeDisbursement.objects.create(
         organization=organization,
         paid_on=paid_on,

@@ -71,6 +71,59 @@ def test_the_close_out_waits_for_the_close(tenant, occasion):
         )
 
 
+#: Amounts that reach a service without a form (a night file, a script): what issue 14 found
+#: saved as dollars, each refused by the shared parser with the field named.
+NOT_AMOUNTS = ["1e9", D("1E+9"), "1_000", "\uff11\uff12", "\u0661\u0662", 12.5]
+
+
+@pytest.mark.parametrize("value", NOT_AMOUNTS, ids=repr)
+@pytest.mark.parametrize("field", ["opening_bank", "cash_counted"])
+def test_the_close_out_refuses_what_is_not_an_amount_of_cash(known_occasion, tenant, field, value):
+    values = {"opening_bank": D("200.00"), "cash_counted": D("596.00")} | {field: value}
+    with pytest.raises(ValidationError) as error:
+        services.save_closeout(
+            occasion=known_occasion, counts={}, explanation="", by=tenant.bookkeeper, **values
+        )
+    assert list(error.value.message_dict) == [field]
+    assert not AuditEvent.objects.filter(action="reports.closeout.saved").exists()
+
+
+def test_the_cash_in_the_box_has_its_ceiling(known_occasion, tenant):
+    with pytest.raises(ValidationError, match=r"the cash in the box is at most \$100,000\.00"):
+        services.save_closeout(
+            occasion=known_occasion,
+            opening_bank=D("100000.01"),
+            cash_counted=None,
+            counts={},
+            explanation="",
+            by=tenant.bookkeeper,
+        )
+
+
+@pytest.mark.parametrize("value", [*NOT_AMOUNTS, D("25000.01"), D("0.00")], ids=repr)
+def test_an_expense_refuses_what_is_not_an_amount_over_its_ceiling_or_zero(counted, tenant, value):
+    with pytest.raises(ValidationError) as error:
+        services.record_expense(
+            occasion=counted, kind=kind("other"), payee="X", amount=value, by=tenant.bookkeeper
+        )
+    assert list(error.value.message_dict) == ["amount"]
+    assert not Expense.objects.exists()
+
+
+@pytest.mark.parametrize("value", [*NOT_AMOUNTS, D("1000000.01"), D("0")], ids=repr)
+def test_a_disbursement_refuses_what_is_not_an_amount_over_its_ceiling_or_zero(tenant, value):
+    with pytest.raises(ValidationError) as error:
+        services.record_disbursement(
+            organization=tenant.organization,
+            paid_on=dt.date(2025, 6, 1),
+            payee="Food pantry",
+            purpose="Food",
+            amount=value,
+            by=tenant.bookkeeper,
+        )
+    assert list(error.value.message_dict) == ["amount"]
+
+
 def test_the_close_out_is_saved_and_audited(counted, tenant):
     event = AuditEvent.objects.filter(action="reports.closeout.saved").get()
     assert event.actor == tenant.bookkeeper
