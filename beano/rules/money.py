@@ -124,7 +124,7 @@ def parse_money(value: Any, kind: AmountKind, *, positive: bool = False) -> Deci
         raise _refuse(TOO_MANY_DECIMALS, "decimals")
     if positive and amount == 0:
         raise _refuse(NOT_MORE_THAN_ZERO, "not_positive")
-    return amount.quantize(CENT)
+    return abs(amount.quantize(CENT))  # abs: "-0" is $0.00, never "-0.00" on a report
 
 
 def _parse_text(text: str) -> Decimal:
