@@ -10,12 +10,12 @@ from django import forms
 from django.db.models import QuerySet
 
 from beano.rules.claims import Witness
+from beano.rules.money import PRIZE, MoneyField, QuantityField
 from games.cards import ALL_SQUARES, FREE
 from games.claims_services import PlayerEntry
 from games.models import Claim, Game, PrizePart, Winner
 from games.payout_services import W2GDetails
 from occasions.floor_forms import request_key_field
-from organizations.equipment_forms import MoneyField
 from organizations.models import Person
 
 YES_NO = [("yes", "Yes — calling had begun"), ("no", "No — not yet begun")]
@@ -29,7 +29,7 @@ def _name(label: str, **kwargs: Any) -> forms.CharField:
 
 class ClaimForm(forms.Form):
     part = forms.ModelChoiceField(queryset=PrizePart.objects.none(), label="Prize claimed")
-    ball_in_hand = forms.IntegerField(
+    ball_in_hand = QuantityField(
         label="Ball in the caller's hand",
         required=False,
         min_value=1,
@@ -105,7 +105,7 @@ class CardForm(forms.Form):
         for square in ALL_SQUARES:
             if square == FREE:
                 continue
-            self.fields[square_field(square)] = forms.IntegerField(
+            self.fields[square_field(square)] = QuantityField(
                 label=square,
                 required=False,
                 min_value=1,
@@ -162,6 +162,7 @@ class WinnersForm(forms.Form):
     person where there is one); merchandise among several gets substitute prizes."""
 
     substitute_value = MoneyField(
+        kind=PRIZE,
         label="Value of each substitute prize",
         required=False,
         help_text="Blank: the equal share, to the cent.",
@@ -231,7 +232,7 @@ class PayoutForm(forms.Form):
         strip=False,
         widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "off"}),
     )
-    amount = MoneyField(label="Amount paid")
+    amount = MoneyField(kind=PRIZE, label="Amount paid")
     w2g_legal_name = _name("Winner's legal name")
     w2g_address = forms.CharField(label="Address", max_length=300, required=False)
     tin = forms.CharField(

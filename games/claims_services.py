@@ -31,6 +31,7 @@ from beano.rules.claims import (
     equal_substitute_value,
     split_to_the_dollar,
 )
+from beano.rules.money import PRIZE, optional_money
 from beano.rules.workers import RECORD_WINNER, PlayerFacts
 from games import claims_selectors as selectors
 from games.models import CardVerification, Claim, DrawVerification, Game, PrizePart, Winner
@@ -425,8 +426,7 @@ def record_winners(
     occasion = Occasion.objects.select_related("organization", "license").get(
         pk=first.game.occasion_id
     )
-    if substitute_value is not None and substitute_value < 0:
-        raise ValidationError({"substitute_value": "A value cannot be negative."})
+    substitute_value = optional_money(substitute_value, PRIZE, "substitute_value")
     shares = proposed_shares(part, len(pairs), substitute_value)
     player_names = [one_line(p.name, "players") for _, p in pairs]
     if any(not n for n in player_names):

@@ -7,7 +7,7 @@ its form with its citation, status 200, nothing saved."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
@@ -20,6 +20,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from beano.rules.money import PRIZE, parse_money
 from games import claims_selectors as selectors
 from games import claims_services as services
 from games import payout_services
@@ -299,21 +300,20 @@ def winners_split(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
 
 
 def _int(value: str | None) -> int | None:
-    try:
-        number = int(value) if value else None
-    except ValueError:
+    if not value or not (value.isascii() and value.isdigit()):
         return None
-    return number if number is not None and 0 < number < 2**31 else None
+    number = int(value)
+    return number if 0 < number < 2**31 else None
 
 
 def _money(value: str | None) -> Decimal | None:
+    """The substitute value typed so far, or None (the equal share) while it is not one."""
+    if not value:
+        return None
     try:
-        amount = Decimal(value) if value else None
-    except InvalidOperation:
+        return parse_money(value, PRIZE)
+    except ValidationError:
         return None
-    if amount is None or not amount.is_finite() or amount < 0 or amount > Decimal("1e9"):
-        return None
-    return amount.quantize(Decimal("0.01"))
 
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)

@@ -25,7 +25,7 @@ from occasions.models import FloorSubmission, Occasion
 from occasions.services import moment_of, refuse_if_sealed, status_at
 from organizations.audit import acting_user, record_event
 
-BALL_ENTRY = re.compile(r"^\s*(?:([BINGObingo])\s*-?\s*)?(\d{1,3})\s*$")
+BALL_ENTRY = re.compile(r"^\s*(?:([BINGObingo])\s*-?\s*)?([0-9]{1,3})\s*$")
 REASON_MAX = BallCall._meta.get_field("void_reason").max_length
 
 

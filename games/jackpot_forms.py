@@ -11,9 +11,9 @@ from django import forms
 from django.utils import timezone
 
 from beano.rules.jackpots import ALL_BALLS, JackpotMode
+from beano.rules.money import JACKPOT, MoneyField, QuantityField
 from games.jackpot_services import RULE_FIELDS
 from games.models import Arrangement, Game, ProgressiveSeries
-from organizations.equipment_forms import MoneyField
 from organizations.forms import DateInput
 
 
@@ -25,16 +25,19 @@ class SeriesRulesForm(forms.Form):
         widget=forms.RadioSelect,
         label="Element of 3.04(6)(h)",
     )
-    starting_amount = MoneyField(label="Jackpot at the first occasion")
+    starting_amount = MoneyField(kind=JACKPOT, label="Jackpot at the first occasion")
     increment = MoneyField(
-        label="Added each occasion it is not won", initial=Decimal("0"), required=False
+        kind=JACKPOT,
+        label="Added each occasion it is not won",
+        initial=Decimal("0"),
+        required=False,
     )
-    cap = MoneyField(label="Grows up to (cap)", required=False)
+    cap = MoneyField(kind=JACKPOT, label="Grows up to (cap)", required=False)
     arrangement = forms.ModelChoiceField(queryset=Arrangement.objects.all(), label="Arrangement")
-    calls_allowed = forms.IntegerField(
+    calls_allowed = QuantityField(
         min_value=1, max_value=ALL_BALLS, label="Within how many calls (first occasion)"
     )
-    calls_increment = forms.IntegerField(
+    calls_increment = QuantityField(
         min_value=0,
         max_value=ALL_BALLS,
         initial=0,
@@ -42,6 +45,7 @@ class SeriesRulesForm(forms.Form):
         label="Calls added each occasion it is not won",
     )
     consolation_amount = MoneyField(
+        kind=JACKPOT,
         label="Consolation to the first winner after the calls (0: none)",
         initial=Decimal("0"),
         required=False,

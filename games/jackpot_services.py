@@ -27,6 +27,7 @@ from beano.rules.jackpots import (
     SeriesRulesFacts,
     SettleFacts,
 )
+from beano.rules.money import JACKPOT, money, optional_money
 from beano.rules.operation import ArrangementFacts
 from games import jackpot_selectors as selectors
 from games.claims_selectors import counted_balls
@@ -42,7 +43,7 @@ from games.models import (
 )
 from games.program_selectors import authorized_arrangement_codes
 from occasions import live
-from occasions.extras_services import money, text
+from occasions.extras_services import text
 from occasions.models import Occasion
 from occasions.services import refuse_if_sealed
 from organizations.audit import acting_user, changed, record_event, snapshot
@@ -70,8 +71,8 @@ def _clean_rules(values: dict[str, Any]) -> dict[str, Any]:
         raise ValidationError({"arrangement": "Choose the arrangement."})
     out = dict(values)
     for name in ("starting_amount", "increment", "consolation_amount"):
-        out[name] = money(values[name], name)
-    out["cap"] = None if values["cap"] is None else money(values["cap"], "cap")
+        out[name] = money(values[name], JACKPOT, name)
+    out["cap"] = optional_money(values["cap"], JACKPOT, "cap")
     for name in ("calls_allowed", "calls_increment"):
         if not isinstance(values[name], int) or isinstance(values[name], bool):
             raise ValidationError({name: "Give a whole number of calls."})

@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 
 from beano import rules
 from beano.rules.claims import RECORD_PAYOUT, PayoutFacts
+from beano.rules.money import PRIZE, money
 from beano.sealed import seal
 from games import claims_selectors as selectors
 from games.claims_services import locked_game, one_line
@@ -60,7 +61,7 @@ def check_w2g(details: W2GDetails | None, threshold: Decimal, share: Decimal) ->
     if not details.address.strip():
         errors["w2g_address"] = f"{lead}: the winner's address."
     digits = _tin_digits(details.tin)
-    if digits and not re.fullmatch(r"\d{9}", digits):
+    if digits and not re.fullmatch(r"[0-9]{9}", digits):
         errors["tin"] = f"{W2G_CITATION}: a TIN has nine digits."
     elif digits and details.backup_withholding:
         errors["backup_withholding"] = f"{W2G_CITATION}: backup withholding is for no TIN."
@@ -183,7 +184,7 @@ def record_payout(
     if existing is not None:  # paid while this submission waited for the lock
         return existing
     occasion = game.occasion
-    amount = winner.share if amount is None else amount
+    amount = winner.share if amount is None else money(amount, PRIZE, "amount")
     signers = PayoutSigners(by, verified_by, paid_by_worker, verified_by_worker, verifier_secret)
     facts, payer, checker = _payout_facts(occasion, winner, amount, signers, moment)
     if payer is not None:

@@ -6,20 +6,13 @@ from typing import Any
 
 from django import forms
 
+from beano.rules.money import PRIZE, MoneyField, QuantityField
 from games.models import Arrangement, Game, PrizePart
 from occasions.models import Occasion
 
-MONEY_ERRORS = {
-    "invalid": "Give an amount in dollars and cents.",
-    "min_value": "Give an amount of $0.00 or more.",
-    "max_digits": "That amount is too large.",
-    "max_decimal_places": "Give the amount to the cent.",
-    "max_whole_digits": "That amount is too large.",
-}
-
 
 class GameForm(forms.Form):
-    number = forms.IntegerField(min_value=1, max_value=99, label="Game no.")
+    number = QuantityField(min_value=1, max_value=99, label="Game no.")
     half = forms.TypedChoiceField(
         choices=[(1, "First half"), (2, "Second half")], coerce=int, label="Half"
     )
@@ -32,14 +25,7 @@ class PrizePartForm(forms.Form):
 
     arrangement = forms.CharField(label="Arrangement", max_length=12, widget=forms.Select)
     kind = forms.ChoiceField(choices=PrizePart.Kind.choices, label="Prize")
-    amount = forms.DecimalField(
-        max_digits=12,
-        decimal_places=2,
-        min_value=0,
-        error_messages=MONEY_ERRORS,
-        label="Amount",
-        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
-    )
+    amount = MoneyField(kind=PRIZE, label="Amount")
     description = forms.CharField(max_length=200, required=False, label="Merchandise")
     donated = forms.BooleanField(required=False, label="Donated")
     is_bonus = forms.BooleanField(required=False, label="Bonus prize")

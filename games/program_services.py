@@ -6,7 +6,7 @@ lets the rules judge, saves and writes its audit event."""
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -14,6 +14,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from beano import rules
+from beano.rules.money import PRIZE, money
 from beano.rules.operation import ADD_PART, ANNOUNCE_PART, CONFIRM_BALLS, START_GAME
 from beano.rules.prizes import PrizePartFacts
 from games import program_selectors as selectors
@@ -27,7 +28,6 @@ from organizations.audit import record_event
 
 #: The most games one program holds: a typo beyond it, not a night.
 MAX_GAMES = 99
-MAX_AMOUNT = Decimal("9999999999.99")
 EDITABLE = (Occasion.Status.SCHEDULED, Occasion.Status.OPEN)
 
 
@@ -69,19 +69,6 @@ def _require_editable(occasion: Occasion) -> None:
 def _require_planned(game: Game, what: str) -> None:
     if game.status != Game.Status.PLANNED:
         raise ValidationError(f"Game {game.number} is {game.get_status_display().lower()}: {what}")
-
-
-def _money(value: Any, field: str) -> Decimal:
-    """A non-negative amount to the cent; anything else is refused on the field."""
-    try:
-        amount = value if isinstance(value, Decimal) else Decimal(str(value))
-    except (InvalidOperation, ValueError, TypeError):
-        raise ValidationError({field: "Give an amount in dollars and cents."}) from None
-    if not amount.is_finite() or amount < 0 or amount > MAX_AMOUNT:
-        raise ValidationError({field: "Give an amount of $0.00 or more."})
-    if amount != amount.quantize(Decimal("0.01")):
-        raise ValidationError({field: "Give the amount to the cent."})
-    return amount.quantize(Decimal("0.01"))
 
 
 def _part_row(part: PrizePart) -> dict[str, Any]:
@@ -148,7 +135,7 @@ def add_prize_part(
         raise ValidationError({"kind": "Cash or merchandise."})
     if not isinstance(arrangement, Arrangement):
         raise ValidationError({"arrangement": "Choose an arrangement."})
-    amount = _money(amount, "amount")
+    amount = money(amount, PRIZE, "amount")
     description = " ".join((description or "").split())[:200]
     occasion, game = _locked_game(game)
     _require_editable(occasion)

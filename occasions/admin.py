@@ -4,8 +4,10 @@ through ``AuditedAdmin``. Records the organizations keep are read here, never ed
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin
 
+from beano.rules.money import HOURLY_RATE, MoneyField
 from occasions.models import (
     CharityTicketSerialAssignment,
     PoliceDetail,
@@ -15,10 +17,23 @@ from occasions.models import (
 from organizations.admin import AuditedAdmin, ReadOnlyAdmin
 
 
+class PrevailingPoliceRateForm(forms.ModelForm):
+    """The rate as the Commission's staff type it, read by the one money parser: a rate of
+    "1e9" would make every police detail's pay lawful."""
+
+    hourly_rate = MoneyField(kind=HOURLY_RATE)
+
+    class Meta:
+        model = PrevailingPoliceRate
+        fields = ["town", "hourly_rate", "effective_from", "source"]
+
+
 @admin.register(PrevailingPoliceRate)
 class PrevailingPoliceRateAdmin(AuditedAdmin):
     """A change of rate is a new row from its effective date; the old row stays so that earlier
     occasions are still judged by the rate of their day."""
+
+    form = PrevailingPoliceRateForm
 
     list_display = ["town", "hourly_rate", "effective_from", "source"]
     list_filter = ["town"]

@@ -10,19 +10,30 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
+from beano.rules.money import (
+    DOOR_PRIZE,
+    HOURLY_RATE,
+    PRIZE,
+    REFUND,
+    SALE,
+    TICKET_PRICE,
+    HoursField,
+    MoneyField,
+    QuantityField,
+)
 from beano.rules.prizes import GiftKind
 from beano.rules.prohibited import RafflePrizeKind, SaleKind
 from occasions.models import Occasion, Raffle, RafflePermit
-from organizations.equipment_forms import MAX_PROOF_BYTES, MoneyField
+from organizations.equipment_forms import MAX_PROOF_BYTES
 from organizations.forms import DateInput
 
 MAX_COUNT = 100_000
 
 
-def _count(label: str, **kwargs: Any) -> forms.IntegerField:
+def _count(label: str, **kwargs: Any) -> QuantityField:
     kwargs.setdefault("min_value", 1)
     kwargs.setdefault("max_value", MAX_COUNT)
-    return forms.IntegerField(label=label, **kwargs)
+    return QuantityField(label=label, **kwargs)
 
 
 class TimeInput(forms.TimeInput):
@@ -77,7 +88,7 @@ class RefundForm(ExtrasForm):
     title = "Refund"
     submit_label = "Record refund"
     has_time = True
-    amount = MoneyField(min_value=Decimal("0.01"))
+    amount = MoneyField(kind=REFUND, positive=True)
     player_reference = forms.CharField(max_length=100, label="Player or admission receipt")
 
 
@@ -86,7 +97,7 @@ class DoorPrizeForm(ExtrasForm):
     submit_label = "Record door prize"
     has_time = True
     description = forms.CharField(max_length=200)
-    value = MoneyField(help_text="Cost, or fair market value if donated.")
+    value = MoneyField(kind=DOOR_PRIZE, help_text="Cost, or fair market value if donated.")
     winner_name = forms.CharField(max_length=200, required=False, label="Winner")
     donated = forms.BooleanField(required=False)
 
@@ -97,7 +108,7 @@ class GiftForm(ExtrasForm):
     has_time = True
     kind = forms.ChoiceField(choices=GiftKind.choices)
     description = forms.CharField(max_length=200)
-    value = MoneyField()
+    value = MoneyField(kind=DOOR_PRIZE)
     recipient = forms.CharField(max_length=200, required=False)
 
 
@@ -107,7 +118,7 @@ class RaffleForm(ExtrasForm):
     permit = forms.ModelChoiceField(queryset=RafflePermit.objects.none(), label="Raffle permit")
     prize_description = forms.CharField(max_length=200, label="Prize")
     prize_kind = forms.ChoiceField(choices=RafflePrizeKind.choices, label="Kind of prize")
-    ticket_price = MoneyField()
+    ticket_price = MoneyField(kind=TICKET_PRICE)
 
     def __init__(self, *args: Any, occasion: Occasion, **kwargs: Any) -> None:
         super().__init__(*args, occasion=occasion, **kwargs)
@@ -138,7 +149,7 @@ class CharitySaleForm(ExtrasForm):
     game_name = forms.CharField(max_length=100, label="Game")
     serial_number = forms.CharField(max_length=40, label="Serial number")
     quantity = _count("Tickets")
-    price = MoneyField(label="Resale value each")
+    price = MoneyField(kind=TICKET_PRICE, label="Resale value each")
     sold_on_premises = forms.BooleanField(
         required=False, initial=True, label="Sold on our premises"
     )
@@ -148,7 +159,7 @@ class CharityRedemptionForm(ExtrasForm):
     title = "Charity game ticket redeemed"
     submit_label = "Record redemption"
     serial_number = forms.CharField(max_length=40, label="Serial number")
-    prize_amount = MoneyField(label="Prize paid")
+    prize_amount = MoneyField(kind=PRIZE, label="Prize paid")
     redeemed_on = forms.DateField(widget=DateInput, label="Redeemed on")
 
     def __init__(self, *args: Any, occasion: Occasion, **kwargs: Any) -> None:
@@ -162,7 +173,7 @@ class OtherSaleForm(ExtrasForm):
     has_time = True
     kind = forms.ChoiceField(choices=SaleKind.choices)
     description = forms.CharField(max_length=200)
-    amount = MoneyField()
+    amount = MoneyField(kind=SALE)
     on_beano_portion = forms.BooleanField(
         required=False, initial=True, label="Where Beano is played"
     )
@@ -173,7 +184,7 @@ class PoliceDetailForm(ExtrasForm):
     submit_label = "Record police detail"
     officer_name = forms.CharField(max_length=200, label="Officer")
     department_town = forms.CharField(max_length=100, label="Department (city or town)")
-    hours = forms.DecimalField(
+    hours = HoursField(
         max_digits=5,
         decimal_places=2,
         min_value=Decimal("0.25"),
@@ -183,7 +194,7 @@ class PoliceDetailForm(ExtrasForm):
             "max_digits": "That is too many hours.",
         },
     )
-    hourly_rate = MoneyField(label="Hourly rate")
+    hourly_rate = MoneyField(kind=HOURLY_RATE, label="Hourly rate")
 
     def __init__(self, *args: Any, occasion: Occasion, **kwargs: Any) -> None:
         super().__init__(*args, occasion=occasion, **kwargs)

@@ -10,7 +10,7 @@ judge them before anything is saved, saves, and appends its audit event. A refus
 from __future__ import annotations
 
 import datetime as dt
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -19,6 +19,7 @@ from django.db import models
 from beano import rules
 from beano.rules import AuthorizationKind, Decision
 from beano.rules.facilities import RECORD_POLICE_DETAIL, PoliceDetailFacts
+from beano.rules.money import DOOR_PRIZE, HOURLY_RATE, REFUND, SALE, cents, money
 from beano.rules.prizes import (
     ANNOUNCE_VARYING,
     AWARD_DOOR_PRIZE,
@@ -50,27 +51,6 @@ from occasions.models import (
 from occasions.services import enforce_at, moment_of, refuse_if_sealed, status_at
 from organizations.audit import acting_user, record_event, snapshot
 from organizations.selectors import authorization_facts
-
-CENT = Decimal("0.01")
-MAX_MONEY = Decimal("9999999999.99")
-
-
-def money(value: Decimal, field: str) -> Decimal:
-    """Dollars and cents, never negative, never more than two decimals or twelve digits."""
-    if not isinstance(value, Decimal) or not value.is_finite():
-        raise ValidationError({field: "Give the amount as a number, e.g. 25.00."})
-    if value < 0:
-        raise ValidationError({field: "An amount cannot be negative."})
-    if value != value.quantize(CENT):
-        raise ValidationError({field: "Give the amount in dollars and cents (two decimals)."})
-    if value > MAX_MONEY:
-        raise ValidationError({field: "That amount is too large."})
-    return value.quantize(CENT)
-
-
-def to_cents(value: Decimal) -> Decimal:
-    """The project's rounding to the cent: half a cent rounds up."""
-    return value.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 def text(value: str, field: str, *, required: bool = True, limit: int = 200) -> str:
@@ -211,9 +191,7 @@ def record_refund(
     occasion, moment = lock_occasion_at(
         occasion, at, by=by, act="recording a refund", during_night=False
     )
-    amount = money(amount, "amount")
-    if amount <= 0:
-        raise ValidationError({"amount": "A refund is more than $0.00."})
+    amount = money(amount, REFUND, "amount", positive=True)
     player_reference = text(player_reference, "player_reference", limit=100)
     announced = VaryingPrizesAnnouncement.objects.filter(occasion=occasion).exists()
     enforce(RECORD_REFUND, RefundFacts(amount, announced), occasion, by)
@@ -249,7 +227,7 @@ def award_door_prize(
     one counts at fair market value (3.04(8)(c))."""
     occasion, moment = lock_occasion_at(occasion, at, by=by, act="awarding a door prize")
     description = text(description, "description")
-    value = money(value, "value")
+    value = money(value, DOOR_PRIZE, "value")
     before = selectors.door_prizes_total(occasion)
     enforce(AWARD_DOOR_PRIZE, DoorPrizeFacts(description, value, before), occasion, by)
     prize = DoorPrize.objects.create(
@@ -286,7 +264,7 @@ def give_gift(
     Director's written authorization valid on the date, which the row names (3.04(8)(e))."""
     occasion, moment = lock_occasion_at(occasion, at, by=by, act="giving a gift")
     description = text(description, "description")
-    value = money(value, "value")
+    value = money(value, DOOR_PRIZE, "value")
     decision = enforce(
         GIVE_GIFT,
         GiftFacts(kind, description, value),
@@ -343,7 +321,7 @@ def record_other_sale(
         occasion, at, by=by, act="recording another sale", own_window=True
     )
     description = text(description, "description")
-    amount = money(amount, "amount")
+    amount = money(amount, SALE, "amount")
     sold_at = moment
     if not within_sales_window(occasion, sold_at):
         raise ValidationError(
@@ -402,7 +380,7 @@ def record_police_detail(
     organization = occasion.organization
     officer_name = text(officer_name, "officer_name")
     department_town = text(department_town, "department_town", limit=100)
-    hourly_rate = money(hourly_rate, "hourly_rate")
+    hourly_rate = money(hourly_rate, HOURLY_RATE, "hourly_rate")
     if not isinstance(hours, Decimal) or not hours.is_finite() or not 0 < hours <= 24:
         raise ValidationError({"hours": "Hours are more than 0 and at most 24."})
     prevailing = selectors.prevailing_police_rate(department_town, occasion.date)
@@ -425,7 +403,7 @@ def record_police_detail(
         department_town=department_town,
         hours=hours,
         hourly_rate=hourly_rate,
-        amount=to_cents(hours * hourly_rate),
+        amount=cents(hours * hourly_rate),
         prevailing_rate=prevailing,
         recorded_by=acting_user(by),
     )

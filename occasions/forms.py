@@ -1,10 +1,10 @@
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
 
 from django import forms
 
+from beano.rules.money import PRICE, MoneyField
 from occasions.models import PriceListItem
 from organizations.forms import DateInput
 
@@ -32,16 +32,7 @@ class PriceRowForm(forms.Form):
         choices=[("", "—"), *list(PriceListItem.Category.choices)], required=False
     )
     label = forms.CharField(max_length=100, required=False)
-    price = forms.DecimalField(
-        max_digits=12,
-        decimal_places=2,
-        min_value=Decimal("0.00"),
-        required=False,
-        error_messages={
-            "max_decimal_places": "Use dollars and cents (at most two decimals).",
-            "max_digits": "That amount is too large.",
-        },
-    )
+    price = MoneyField(kind=PRICE, required=False)
     package_contents = forms.CharField(max_length=200, required=False)
 
     def clean(self) -> dict:
@@ -66,9 +57,10 @@ class BasePriceFormSet(forms.BaseFormSet):
             raise forms.ValidationError("The price list is empty.")
 
     def items(self) -> list[dict]:
+        # A price of $0.00 is a price (for the rules to judge), not a blank.
         return [
             {
-                k: f.cleaned_data.get(k) or ""
+                k: "" if f.cleaned_data.get(k) is None else f.cleaned_data[k]
                 for k in ("category", "label", "price", "package_contents")
             }
             for f in self.forms

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from beano import rules
 from beano.rules.facilities import CHARITY_SELL, CharityTicketSaleFacts
+from beano.rules.money import PRIZE, TICKET_PRICE, money
 from beano.rules.prizes import CHARITY_REDEEM, CharityRedemptionFacts
 from beano.rules.prohibited import (
     CREATE_RAFFLE,
@@ -29,7 +30,6 @@ from occasions.extras_services import (
     enforce,
     lock_occasion,
     lock_occasion_at,
-    money,
     text,
 )
 from occasions.models import (
@@ -127,7 +127,7 @@ def hold_raffle(
         permit=permit,
         prize_description=text(prize_description, "prize_description"),
         prize_kind=prize_kind,
-        ticket_price=money(ticket_price, "ticket_price"),
+        ticket_price=money(ticket_price, TICKET_PRICE, "ticket_price"),
         recorded_by=acting_user(by),
     )
     raffle.full_clean()
@@ -217,7 +217,7 @@ def sell_charity_tickets(
     )
     game_name = text(game_name, "game_name", limit=100)
     serial_number = text(serial_number, "serial_number", limit=40).upper()
-    price = money(price, "price")
+    price = money(price, TICKET_PRICE, "price")
     if quantity < 1:
         raise ValidationError({"quantity": "At least one ticket."})
     sold_at = moment
@@ -271,7 +271,7 @@ def redeem_charity_ticket(
     occasion = lock_occasion(occasion, during_night=False)
     organization = occasion.organization
     serial_number = text(serial_number, "serial_number", limit=40).upper()
-    prize_amount = money(prize_amount, "prize_amount")
+    prize_amount = money(prize_amount, PRIZE, "prize_amount")
     sale = selectors.latest_charity_sale(organization, serial_number, redeemed_on)
     sale_date = timezone.localdate(sale.sold_at) if sale else None
     enforce(

@@ -10,11 +10,12 @@ from typing import Any
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS
 
+from beano.rules.money import QuantityField
 from occasions.floor_forms import request_key_field
 from occasions.models import PriceListItem
 from occasions.sales_services import MAX_QUANTITY
 
-QUANTITY_FIELD = re.compile(r"qty_(\d{1,18})")
+QUANTITY_FIELD = re.compile(r"qty_([0-9]{1,18})")
 RECEIPT_MAX = 10**9
 QUANTITY_ERRORS = {
     "invalid": "Each quantity is a whole number.",
@@ -23,8 +24,8 @@ QUANTITY_ERRORS = {
 }
 
 
-def quantity_field(label: str) -> forms.IntegerField:
-    return forms.IntegerField(
+def quantity_field(label: str) -> QuantityField:
+    return QuantityField(
         required=False,
         min_value=0,
         max_value=MAX_QUANTITY,
@@ -37,7 +38,7 @@ class SaleForm(forms.Form):
     """One number box per posted item, and the admission receipt extras are sold against.
     There is deliberately no field for a card's numbers (961 CMR 3.04(4)(d)1)."""
 
-    admission_receipt = forms.IntegerField(
+    admission_receipt = QuantityField(
         required=False,
         min_value=1,
         max_value=RECEIPT_MAX,
@@ -113,7 +114,7 @@ class VoidForm(forms.Form):
     """The reason and the witness are left to the rules (961 CMR 3.04(4)(d)), so that a void
     missing either is refused with its citation and logged."""
 
-    receipt = forms.IntegerField(
+    receipt = QuantityField(
         min_value=1,
         max_value=RECEIPT_MAX,
         error_messages={"required": "Give the receipt number.", "invalid": "Not a receipt number."},
@@ -133,7 +134,7 @@ class VoidForm(forms.Form):
 
 
 class AttendanceForm(forms.Form):
-    players = forms.IntegerField(
+    players = QuantityField(
         min_value=0,
         max_value=100_000,
         label="Players in attendance",

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -14,6 +13,7 @@ from django.utils import timezone
 from beano import rules
 from beano.rules.charges import PackageFacts, PriceItemFact, PriceListFacts
 from beano.rules.hours import MOMENT, MomentFacts
+from beano.rules.money import PRICE, money
 from beano.rules.reporting import PaperPeriodFacts
 from occasions.models import Occasion, PriceListItem, ResumptionNotice
 from occasions.selectors import authorized_license
@@ -203,6 +203,7 @@ def set_price_list(
     opened (961 CMR 3.04(4)(c)). Each item: category, label, price, package_contents."""
     occasion = Occasion.objects.select_for_update().get(pk=occasion.pk)
     refuse_if_sealed(occasion)
+    items = [{**i, "price": money(i["price"], PRICE, "price")} for i in items]
     authorizations = authorization_facts(
         occasion.organization, kinds=(rules.AuthorizationKind.PACKAGES,)
     )
@@ -210,7 +211,7 @@ def set_price_list(
         PriceListFacts(
             occasion_open_or_closed=occasion.status != Occasion.Status.SCHEDULED,
             items=tuple(
-                PriceItemFact(i["category"], i["label"].strip(), Decimal(i["price"])) for i in items
+                PriceItemFact(i["category"], i["label"].strip(), i["price"]) for i in items
             ),
         ),
         PackageFacts(
@@ -235,7 +236,7 @@ def set_price_list(
             occasion=occasion,
             category=i["category"],
             label=i["label"].strip(),
-            price=Decimal(i["price"]),
+            price=i["price"],
             package_contents=i.get("package_contents", "").strip(),
             authorization_id=package_authorization
             if i["category"] == PriceListItem.Category.PACKAGE

@@ -6,10 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.db import models
 from django.forms import ModelForm
 from django.http import HttpRequest
 
 from beano.rules.models import LawLimit, RefusedAction
+from beano.rules.money import QuantityField
 from organizations.audit import record_event
 from organizations.models import (
     AuditEvent,
@@ -35,6 +37,9 @@ def _organization_of(obj: Any) -> Organization | None:
 
 
 class AuditedAdmin(admin.ModelAdmin):
+    # Whole numbers (serials, counts) in ASCII digits only, as in the organizations' forms.
+    formfield_overrides = {models.IntegerField: {"form_class": QuantityField}}
+
     def save_model(self, request: HttpRequest, obj: Any, form: ModelForm, change: bool) -> None:
         old = {name: form.initial.get(name) for name in form.changed_data} if change else {}
         super().save_model(request, obj, form, change)

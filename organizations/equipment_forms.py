@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
 from typing import Any
 
 from django import forms
 from django.core.files.uploadedfile import UploadedFile
 
+from beano.rules.money import CARD_COST, EXPENSE, MoneyField, QuantityField
 from organizations.equipment_selectors import lease_authorizations_of
 from organizations.forms import DateInput, _CrispyForm
 from organizations.models import CardPurchase, DirectorAuthorization, Equipment, Organization
@@ -18,25 +18,6 @@ from organizations.models.equipment import PROOF_EXTENSIONS, proof_validators
 MAX_PROOF_BYTES = 10 * 1024 * 1024
 MAX_QUANTITY = 1_000_000
 MAX_SERIAL = 2_147_483_647
-
-
-class MoneyField(forms.DecimalField):
-    """Dollars and cents: never negative, never more than two decimals."""
-
-    default_error_messages = {
-        "max_decimal_places": "Give the amount in dollars and cents, with at most two decimals.",
-        "max_digits": "That amount is too large.",
-        "max_whole_digits": "That amount is too large.",
-        "min_value": "An amount cannot be negative.",
-        "invalid": "Give the amount as a number, e.g. 150.00.",
-    }
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("max_digits", 12)
-        kwargs.setdefault("decimal_places", 2)
-        kwargs.setdefault("min_value", Decimal("0"))
-        super().__init__(**kwargs)
-        self.widget.attrs.update({"step": "0.01", "inputmode": "decimal"})
 
 
 class ProofField(forms.FileField):
@@ -81,7 +62,10 @@ class EquipmentForm(_CrispyForm, forms.Form):
         help_text="Leased equipment only. 961 CMR 3.04(4)(a).",
     )
     rental_fee = MoneyField(
-        required=False, label="Rental fee ($)", help_text="The lease's sum certain, in dollars."
+        kind=EXPENSE,
+        required=False,
+        label="Rental fee ($)",
+        help_text="The lease's sum certain, in dollars.",
     )
     pays_service_charge = forms.BooleanField(
         required=False, label="We pay a 'service charge' for this equipment"
@@ -134,10 +118,10 @@ class CardPurchaseForm(_CrispyForm, forms.Form):
     invoice_date = forms.DateField(widget=DateInput, initial=dt.date.today)
     card_type = forms.ChoiceField(choices=CardPurchase.CardType.choices)
     series = forms.CharField(max_length=60, required=False, help_text="Series or color.")
-    serial_from = forms.IntegerField(min_value=0, max_value=MAX_SERIAL, required=False)
-    serial_to = forms.IntegerField(min_value=0, max_value=MAX_SERIAL, required=False)
-    quantity = forms.IntegerField(min_value=1, max_value=MAX_QUANTITY, label="Cards bought")
-    unit_cost = MoneyField(label="Cost per card ($)")
+    serial_from = QuantityField(min_value=0, max_value=MAX_SERIAL, required=False)
+    serial_to = QuantityField(min_value=0, max_value=MAX_SERIAL, required=False)
+    quantity = QuantityField(min_value=1, max_value=MAX_QUANTITY, label="Cards bought")
+    unit_cost = MoneyField(kind=CARD_COST, label="Cost per card ($)")
     proof = ProofField(label="Invoice or receipt (file)", help_text="PDF, PNG or JPG.")
     proof_reference = forms.CharField(
         max_length=100,
@@ -154,10 +138,10 @@ class CardPurchaseForm(_CrispyForm, forms.Form):
 class CardUsageForm(_CrispyForm, forms.Form):
     submit_label = "Record"
     used_on = forms.DateField(widget=DateInput, initial=dt.date.today, label="Date")
-    quantity_used = forms.IntegerField(
+    quantity_used = QuantityField(
         min_value=0, max_value=MAX_QUANTITY, initial=0, label="Cards used"
     )
-    quantity_voided = forms.IntegerField(
+    quantity_voided = QuantityField(
         min_value=0, max_value=MAX_QUANTITY, initial=0, label="Cards voided"
     )
     occasion_label = forms.CharField(

@@ -28,6 +28,7 @@ from beano.rules.equipment import (
     CardUseFacts,
     EquipmentFacts,
 )
+from beano.rules.money import CARD_COST, EXPENSE, money, optional_money
 from organizations.audit import acting_user, changed, record_event
 from organizations.models import (
     CardPurchase,
@@ -149,7 +150,7 @@ def register_equipment(
         proof_reference=proof_reference.strip(),
         lessor=lessor.strip(),
         lease_authorization=_locked_authorization(lease_authorization),
-        rental_fee=rental_fee,
+        rental_fee=optional_money(rental_fee, EXPENSE, "rental_fee"),
         pays_service_charge=pays_service_charge,
         supplies_tie_in=supplies_tie_in,
         in_good_repair=in_good_repair,
@@ -182,6 +183,8 @@ def update_equipment(*, equipment: Equipment, by: Any, **values: Any) -> Equipme
         values.pop("proof_of_ownership", None)
     if "lease_authorization" in values:
         values["lease_authorization"] = _locked_authorization(values["lease_authorization"])
+    if "rental_fee" in values:
+        values["rental_fee"] = optional_money(values["rental_fee"], EXPENSE, "rental_fee")
     for name, value in values.items():
         setattr(equipment, name, value.strip() if isinstance(value, str) else value)
     _judge_and_save(equipment, action=UPDATE, by=by)
@@ -280,7 +283,7 @@ def record_card_purchase(
         serial_from=serial_from,
         serial_to=serial_to,
         quantity=quantity,
-        unit_cost=unit_cost,
+        unit_cost=money(unit_cost, CARD_COST, "unit_cost"),
         recorded_by=acting_user(by),
     )
     if proof is not None:
@@ -369,3 +372,21 @@ def record_card_usage(
         | {"on_hand_after": available - quantity_used - quantity_voided},
     )
     return usage
+
+
+@rules.atomic()
+def take_back_card_usage(*, usage: CardUsage, by: Any, reason: str) -> None:
+    """Put cards recorded as used back on hand, because the act that recorded them was undone
+    (an amendment of a filed report withdrawn). The row goes; its audit events, and this one
+    saying why, stay. Putting cards back can never overdraw the purchase, so no rule judges it."""
+    CardPurchase.objects.select_for_update().get(pk=usage.purchase_id)
+    usage = CardUsage.objects.select_for_update().get(pk=usage.pk)
+    record_event(
+        organization=usage.purchase.organization,
+        actor=by,
+        action="organizations.card_usage.taken_back",
+        target=usage,
+        old=_values(usage, USAGE_FIELDS),
+        new={"reason": reason},
+    )
+    usage.delete()

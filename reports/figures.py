@@ -27,7 +27,7 @@ import hashlib
 import json
 from collections import defaultdict
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -35,6 +35,7 @@ from django.db.models import Count, Prefetch, Sum
 from django.utils import timezone
 
 from beano.rules.limits import LimitName, limits_in_force
+from beano.rules.money import cents
 from beano.rules.workers import WorkerRole
 from games.models import Game, JackpotLedgerEntry, Winner
 from occasions.models import (
@@ -57,13 +58,7 @@ from reports.models import CloseOut, CountCategory, Expense, ExpenseKind
 
 SCHEMA = "beano-financial-report/1"
 ZERO = Decimal("0.00")
-CENT = Decimal("0.01")
 DAYS_A_YEAR = Decimal(365)
-
-
-def cents(value: Decimal) -> Decimal:
-    """The report's rounding to the cent: half a cent rounds up."""
-    return Decimal(value).quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 def variance_threshold() -> Decimal:

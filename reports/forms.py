@@ -7,9 +7,9 @@ from typing import Any
 
 from django import forms
 
+from beano.rules.money import CASH, DISBURSEMENT, EXPENSE, MoneyField, QuantityField
 from occasions.floor_selectors import list_entries
 from occasions.models import Occasion
-from organizations.equipment_forms import MoneyField
 from organizations.models import Equipment, Organization
 from reports.models import CountCategory, ExpenseKind
 
@@ -20,16 +20,12 @@ class CloseOutForm(forms.Form):
     """The opening bank, the counts of the categories sold, the cash counted, the explanation."""
 
     opening_bank = MoneyField(
-        max_digits=12,
-        decimal_places=2,
-        min_value=0,
+        kind=CASH,
         label="Opening bank",
         help_text="Cash in the box before the doors opened.",
     )
     cash_counted = MoneyField(
-        max_digits=12,
-        decimal_places=2,
-        min_value=0,
+        kind=CASH,
         required=False,
         label="Cash counted",
         help_text="All the cash in the box after the close, the opening bank included.",
@@ -70,7 +66,7 @@ class CloseOutForm(forms.Form):
             f"{u.get_full_name()} ({u.get_username()})" if u.get_full_name() else u.get_username()
         )
         for c in categories:
-            self.fields[COUNT_PREFIX + c["category"]] = forms.IntegerField(
+            self.fields[COUNT_PREFIX + c["category"]] = QuantityField(
                 min_value=0,
                 max_value=1_000_000,
                 required=False,
@@ -97,7 +93,7 @@ class CloseOutForm(forms.Form):
 class ExpenseForm(forms.Form):
     kind = forms.ModelChoiceField(queryset=ExpenseKind.objects.none(), label="Kind")
     payee = forms.CharField(max_length=200, required=False, label="Paid to")
-    amount = MoneyField(max_digits=12, decimal_places=2, min_value=0)
+    amount = MoneyField(kind=EXPENSE, positive=True)
     description = forms.CharField(max_length=300, required=False)
     invoice_reference = forms.CharField(
         max_length=100, required=False, label="Invoice, receipt or check number"
@@ -169,7 +165,7 @@ class DisbursementForm(forms.Form):
     )
     payee = forms.CharField(max_length=200, label="Paid to")
     purpose = forms.CharField(max_length=300, label="Lawful purpose")
-    amount = MoneyField(max_digits=12, decimal_places=2, min_value=0)
+    amount = MoneyField(kind=DISBURSEMENT, positive=True)
     reference = forms.CharField(max_length=100, required=False, label="Check or transfer number")
 
     def __init__(self, *args: Any, year: int, organization: Organization, **kwargs: Any) -> None:
@@ -193,7 +189,7 @@ class StockUsedForm(forms.Form):
     """Cards of one purchase used at the occasion (and voided), from the card inventory."""
 
     purchase = forms.ModelChoiceField(queryset=None, label="Cards from")
-    quantity_used = forms.IntegerField(
+    quantity_used = QuantityField(
         min_value=0,
         max_value=1_000_000,
         initial=0,
@@ -203,7 +199,7 @@ class StockUsedForm(forms.Form):
             "min_value": "A number of cards cannot be negative.",
         },
     )
-    quantity_voided = forms.IntegerField(
+    quantity_voided = QuantityField(
         min_value=0,
         max_value=1_000_000,
         initial=0,

@@ -18,6 +18,7 @@ from beano import rules
 from beano.rules import names
 from beano.rules.limits import LimitName
 from beano.rules.models import LawLimit
+from beano.rules.money import CASH, DISBURSEMENT, EXPENSE, money, optional_money
 from beano.rules.reporting import (
     COUNT_CASH,
     FILE_ANNUAL_REPORT,
@@ -29,7 +30,7 @@ from beano.rules.reporting import (
     FilingFacts,
 )
 from beano.rules.workers import BookkeeperPresenceFacts
-from occasions.extras_services import money, text
+from occasions.extras_services import text
 from occasions.floor_selectors import list_entries
 from occasions.models import Occasion, WorkerPresence
 from occasions.services import enforce_at
@@ -45,7 +46,7 @@ from organizations.models import (
     WorkerListEntry,
 )
 from organizations.selectors import authorization_facts
-from reports import annual
+from reports import amendment_state, annual
 from reports.figures import compute_figures, differences, digest, late_filing, to_json
 from reports.models import (
     AnnualReport,
@@ -109,8 +110,8 @@ def save_closeout(
     occasion, closeout = _locked_for_closeout(occasion)
     old = snapshot(closeout, ("opening_bank", "cash_counted", "explanation"))
     old["counts"] = {c.category: c.counted for c in closeout.counts.all()}
-    closeout.opening_bank = money(opening_bank, "opening_bank")
-    counted = None if cash_counted is None else money(cash_counted, "cash_counted")
+    closeout.opening_bank = money(opening_bank, CASH, "opening_bank")
+    counted = optional_money(cash_counted, CASH, "cash_counted")
     if counted is not None and (counted != closeout.cash_counted or not _cash_verified(closeout)):
         _verify_cash_count(
             occasion,
@@ -243,9 +244,7 @@ def record_expense(
         raise ValidationError(
             {"kind": f"{kind.name} is taken from the occasion's records, not entered here."}
         )
-    amount = money(amount, "amount")
-    if amount <= 0:
-        raise ValidationError({"amount": "An expense is more than $0.00."})
+    amount = money(amount, EXPENSE, "amount", positive=True)
     description = text(description, "description", required=False, limit=300)
     invoice_reference = text(invoice_reference, "invoice_reference", required=False, limit=100)
     org = occasion.organization
@@ -538,6 +537,7 @@ def open_amendment(*, occasion: Occasion, reason: str, by: Any) -> CloseOut:
     reason = text(reason, "reason", limit=2000)
     if len(reason) < 10:
         raise ValidationError({"reason": "Say why the filed report is corrected (a sentence)."})
+    state = amendment_state.filed_state(occasion, closeout, stock_label(occasion))
     closeout.amendment_reason = reason
     closeout.amendment_opened_at = timezone.now()
     closeout.amendment_opened_by = acting_user(by)
@@ -545,20 +545,27 @@ def open_amendment(*, occasion: Occasion, reason: str, by: Any) -> CloseOut:
     record_event(
         organization=occasion.organization,
         actor=by,
-        action="reports.amendment.opened",
+        action=amendment_state.OPENED,
         target=closeout,
-        new={"reason": reason},
+        new={"reason": reason, amendment_state.STATE_KEY: state},
     )
     return closeout
 
 
 @rules.atomic()
 def withdraw_amendment(*, occasion: Occasion, by: Any) -> None:
-    """Take back an open amendment that will not be filed. What was changed in the close-out
-    meanwhile stays recorded in the audit trail; the filed version stands."""
+    """Take back an open amendment that will not be filed: the close-out is put back exactly as
+    filed (its counts, cash, opening bank and explanation, the expenses added or removed, the
+    cards taken from stock), each change undone an audit event, so the page, the next
+    amendment and the filed version agree again. What was changed meanwhile stays in the
+    trail."""
+    occasion = (
+        Occasion.objects.select_for_update().select_related("organization").get(pk=occasion.pk)
+    )
     closeout = CloseOut.objects.select_for_update().filter(occasion=occasion).first()
     if closeout is None or not closeout.amendment_open:
         raise ValidationError("No amendment is open.")
+    undone = amendment_state.restore_filed_state(occasion, closeout, stock_label(occasion), by)
     old = {"reason": closeout.amendment_reason}
     closeout.amendment_reason = ""
     closeout.amendment_opened_at = None
@@ -570,6 +577,7 @@ def withdraw_amendment(*, occasion: Occasion, by: Any) -> None:
         action="reports.amendment.withdrawn",
         target=closeout,
         old=old,
+        new={"undone": undone},
     )
 
 
@@ -649,9 +657,7 @@ def record_disbursement(
         raise ValidationError({"paid_on": "Give the date it was paid."})
     if paid_on > timezone.localdate():
         raise ValidationError({"paid_on": "A payment is recorded once it is made."})
-    amount = money(amount, "amount")
-    if amount <= 0:
-        raise ValidationError({"amount": "A disbursement is more than $0.00."})
+    amount = money(amount, DISBURSEMENT, "amount", positive=True)
     disbursement = LawfulPurposeDisbursement.objects.create(
         organization=organization,
         paid_on=paid_on,

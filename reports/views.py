@@ -277,7 +277,7 @@ def withdraw_amendment(request: HttpRequest, pk: int) -> HttpResponse:
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        messages.success(request, "The amendment is withdrawn; the filed version stands.")
+        messages.success(request, "The amendment is withdrawn: the close-out is back as filed.")
     return redirect("report_closeout", org_id=occasion.organization_id, pk=occasion.pk)
 
 

@@ -1,9 +1,10 @@
 """Bad input, fuzzed: every form and POST endpoint the walk of the demo finds (tests/site_walk.py)
 is posted Hypothesis-made values as the organization's head: wrong types, negative and huge
-amounts, more than two decimals, far and impossible dates, unicode and control characters, very
-long text, missing fields and stale ids. Never a 500; a refusal (4xx) saves nothing (the logs of
-refused actions and page views aside); money with more than two decimals or more digits than
-the field holds is refused with a message that says so.
+amounts, more than two decimals, exponents, digit separators, full-width and Arabic-Indic
+digits, far and impossible dates, unicode and control characters, very long text, missing
+fields and stale ids. Never a 500; a refusal (4xx) saves nothing (the logs of refused actions
+and page views aside); money with more than two decimals, over its kind's ceiling, or written
+with anything but the digits 0 to 9 is refused with a message that says so.
 
 New forms are fuzzed without anyone adding them to a list. The counts of what was tried are
 printed (``-s``) and recorded in docs/TRUST.md."""
@@ -39,6 +40,9 @@ numbers = st.one_of(
     st.integers(min_value=-(10**20), max_value=10**20).map(str),
     st.decimals(allow_nan=True, allow_infinity=True, places=None).map(str),
     st.sampled_from(["1.005", "0.001", "-0.01", "99999999999999.99", "1e9", "1,000", "NaN", "ten"]),
+    # What issue 14 found read as numbers: a digit separator, full-width and Arabic-Indic digits.
+    st.sampled_from(["1_000", "１２", "١٢", "۱۲", "$1,250.00", "1,00", "+5", "5.0"]),
+    st.text(alphabet="0123456789０１２３٠١٢٣", min_size=1, max_size=6),
 )
 dates = st.one_of(
     st.dates(min_value=dt.date(1, 1, 1), max_value=dt.date(9999, 12, 31)).map(str),
@@ -141,6 +145,10 @@ def test_money_with_too_many_decimals_or_digits_is_refused_with_a_message(walked
         for value, words in (
             ("1.005", ("two decimals", "2 decimal places", "dollars and cents", "to the cent")),
             ("99999999999999.00", ("too large", "digits in total", "digits before")),
+            ("1e9", ("with the digits 0 to 9",)),
+            ("1_000", ("with the digits 0 to 9",)),
+            ("١٢", ("with the digits 0 to 9",)),
+            ("１２", ("with the digits 0 to 9",)),
         ):
             before = counts()
             response = client.post(url, dict.fromkeys(money, value))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from django.db import models
 
@@ -15,6 +15,7 @@ from beano.rules.authorizations import AuthorizationKind
 from beano.rules.base import rule
 from beano.rules.facilities import CHARITY_SELL, CharityTicketSaleFacts
 from beano.rules.limits import LimitName, Limits
+from beano.rules.money import CENT, cents
 from beano.rules.operation import ADD_PART, START_GAME
 
 ANNOUNCE_VARYING = "extras.varying_prizes.announce"
@@ -234,7 +235,6 @@ def redeem_within_one_year(f: CharityRedemptionFacts, limits: Limits) -> Iterato
 
 # The prizes of the program's games: 961 CMR 3.04(8)(a)1, (a)3, (b), (c).
 
-CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
 #: 3.04(8)(a)3: the deduction from a winner-take-all game's receipts (supplies and the tax), and
 #: the most of it that may cover the game's costs. Figures of 3.04 itself, not of the Beano Law.
@@ -256,7 +256,7 @@ def winner_take_all_figure(receipts: Decimal, limits: Limits) -> Decimal:
     deduction for the supplies and the tax (of which the game's costs take at most five percent
     of the receipts), rounded to the cent, half up, and never more than the maximum single-game
     prize in force."""
-    prize = (receipts * (1 - WINNER_TAKE_ALL_DEDUCTION)).quantize(CENT, rounding=ROUND_HALF_UP)
+    prize = cents(receipts * (1 - WINNER_TAKE_ALL_DEDUCTION))
     ceiling = limits.get(LimitName.MAX_PRIZE_SINGLE_GAME)
     if ceiling is not None and prize > ceiling:
         return ceiling.quantize(CENT)

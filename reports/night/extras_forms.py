@@ -7,12 +7,21 @@ from typing import Any
 
 from django import forms
 
+from beano.rules.money import (
+    DOOR_PRIZE,
+    HOURLY_RATE,
+    PRIZE,
+    REFUND,
+    SALE,
+    TICKET_PRICE,
+    HoursField,
+)
 from beano.rules.prohibited import RafflePrizeKind, SaleKind
 from occasions.models import Occasion
 from reports.night import format as fmt
 
 #: A time before this is the morning after the night (a night that runs past midnight).
-from reports.night.forms import MoneyField, RowForm, SheetTimeField, count_field, moment
+from reports.night.forms import RowForm, SheetTimeField, count_field, moment, money_field
 
 # Extras ---------------------------------------------------------------------------------------
 
@@ -21,7 +30,7 @@ class DoorPrizeRowForm(RowForm):
     key = "description"
     needs = ("value", "at")
     description = forms.CharField(label="Door prize", max_length=200, required=False)
-    value = MoneyField(label="Value ($)", required=False)
+    value = money_field("Value ($)", DOOR_PRIZE)
     donated = forms.BooleanField(label="Donated", required=False)
     winner = forms.CharField(label="Winner", max_length=200, required=False)
     at = SheetTimeField(label="Awarded at", required=False)
@@ -45,7 +54,7 @@ class RefundRowForm(RowForm):
     player = forms.CharField(
         label="Refunded to (receipt or player)", max_length=100, required=False
     )
-    amount = MoneyField(label="Amount ($)", required=False)
+    amount = money_field("Amount ($)", REFUND)
     at = SheetTimeField(label="At", required=False)
 
     def row(self, occasion: Occasion) -> fmt.RefundRow | None:
@@ -63,7 +72,7 @@ class CharityRowForm(RowForm):
     game_name = forms.CharField(label="Charity game", max_length=100, required=False)
     serial_number = forms.CharField(label="Serial", max_length=40, required=False)
     quantity = count_field("Tickets sold")
-    price = MoneyField(label="Price ($)", required=False)
+    price = money_field("Price ($)", TICKET_PRICE)
     at = SheetTimeField(label="At", required=False)
 
     def row(self, occasion: Occasion) -> fmt.CharitySaleRow | None:
@@ -83,7 +92,7 @@ class RedemptionRowForm(RowForm):
     key = "serial_number"
     needs = ("prize_amount", "at")
     serial_number = forms.CharField(label="Winning ticket's serial", max_length=40, required=False)
-    prize_amount = MoneyField(label="Prize paid ($)", required=False)
+    prize_amount = money_field("Prize paid ($)", PRIZE)
     at = SheetTimeField(label="At", required=False)
 
     def row(self, occasion: Occasion) -> fmt.RedemptionRow | None:
@@ -102,7 +111,7 @@ class OtherSaleRowForm(RowForm):
     needs = ("description", "amount", "at")
     kind = forms.ChoiceField(label="Kind", choices=[("", "—"), *SaleKind.choices], required=False)
     description = forms.CharField(label="What", max_length=200, required=False)
-    amount = MoneyField(label="Amount ($)", required=False)
+    amount = money_field("Amount ($)", SALE)
     on_beano_portion = forms.BooleanField(label="Where Beano is played", required=False)
     at = SheetTimeField(label="At", required=False)
 
@@ -124,8 +133,8 @@ class PoliceRowForm(RowForm):
     needs = ("department", "hours", "rate")
     officer = forms.CharField(label="Officer", max_length=200, required=False)
     department = forms.CharField(label="Department (town)", max_length=100, required=False)
-    hours = MoneyField(label="Hours", required=False)
-    rate = MoneyField(label="Rate ($ an hour)", required=False)
+    hours = HoursField(label="Hours", required=False, max_digits=5)
+    rate = money_field("Rate ($ an hour)", HOURLY_RATE)
 
     def row(self, occasion: Occasion) -> fmt.PoliceRow | None:
         d = self.cleaned_data
@@ -145,7 +154,7 @@ class RaffleRowForm(RowForm):
     prize_kind = forms.ChoiceField(
         label="Kind of prize", choices=[("", "—"), *RafflePrizeKind.choices], required=False
     )
-    ticket_price = MoneyField(label="Ticket price ($)", required=False)
+    ticket_price = money_field("Ticket price ($)", TICKET_PRICE)
     quantity = count_field("Tickets sold")
     at = SheetTimeField(label="Sold by", required=False)
 

@@ -10,14 +10,20 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from beano.rules import money
+from beano.rules.money import CENT, MAX_TYPED, AmountKind
+
 FORMAT = "beano-night/1"
-MONEY = re.compile(r"^\d{1,9}(\.\d{1,2})?$")
-TIME = re.compile(r"^(\+1 )?([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$")
+#: The file's strict form of an amount (and of hours): a string of ASCII digits, no "$", no
+#: commas, no exponent. What it may be then is the shared parser's (``beano.rules.money``).
+DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?", re.ASCII)
+TIME = re.compile(r"^(\+1 )?([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$", re.ASCII)
 SERIAL_MAX = 999_999_999
 
 
@@ -331,13 +337,23 @@ class Reader:
             raise self._err(key, f"expected a whole number from {low} to {high}.")
         return value
 
-    def money(self, key: str, *, required: bool = True) -> Decimal | None:
+    def money(self, key: str, kind: AmountKind, *, required: bool = True) -> Decimal | None:
         value = self.data.get(key)
         if value is None:
             if required:
                 raise self._err(key, 'an amount is missing (a dollar string such as "12.50").')
             return None
-        return parse_money(value, f"{self.where}.{key}")
+        return parse_money(value, kind, f"{self.where}.{key}")
+
+    def hours(self, key: str) -> Decimal:
+        """Hours worked, written as an amount is ("4.00"), at most two decimals."""
+        value = self.data.get(key)
+        if not isinstance(value, str) or not DECIMAL.fullmatch(value) or len(value) > MAX_TYPED:
+            raise self._err(key, f'{value!r} is not a number of hours; write e.g. "4.00".')
+        hours = Decimal(value)
+        if hours != hours.quantize(CENT):
+            raise self._err(key, f"{value!r}: give the hours with at most two decimals.")
+        return hours
 
     def time(self, key: str, *, required: bool = True) -> dt.datetime | None:
         value = self.data.get(key)
@@ -354,16 +370,17 @@ class Reader:
         return [Reader(v, f"{self.where}.{key}[{i}]", self.day) for i, v in enumerate(value)]
 
 
-def parse_money(value: Any, where: str) -> Decimal:
-    """A dollar amount written as a string of ASCII digits with at most two decimals."""
-    if not isinstance(value, str) or not MONEY.match(value):
+def parse_money(value: Any, kind: AmountKind, where: str) -> Decimal:
+    """A dollar amount: the file's strict string of ASCII digits, then what the shared parser
+    allows an amount of ``kind`` (at most two decimals, within its ceiling)."""
+    if not isinstance(value, str) or not DECIMAL.fullmatch(value) or len(value) > MAX_TYPED:
         raise NightFormatError(
             f'{where}: {value!r} is not an amount; write dollars as a string, e.g. "12.50".'
         )
     try:
-        return Decimal(value).quantize(Decimal("0.01"))
-    except InvalidOperation as error:  # pragma: no cover - the pattern admits only numbers
-        raise NightFormatError(f"{where}: {value!r} is not an amount.") from error
+        return money.parse_money(value, kind)
+    except ValidationError as error:
+        raise NightFormatError(f"{where}: {value!r}: {error.messages[0]}") from None
 
 
 def parse_time(value: Any, day: dt.date, where: str) -> dt.datetime:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from decimal import Decimal
 from typing import Any
 
 from django import forms
 from django.utils import timezone
 
+from beano.rules.money import PRICE, AmountKind, MoneyField, QuantityField
 from beano.rules.opening import CHECKLIST
 from beano.rules.workers import WorkerRole
 from occasions.models import Occasion, PriceListItem, WorkerPresence
@@ -22,9 +22,8 @@ from reports.night import format as fmt
 
 #: A time before this is the morning after the night (a night that runs past midnight).
 MORNING_AFTER_BEFORE = dt.time(6, 0)
-CLOCK = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*([AaPp]\.?[Mm]\.?)?\s*$")
-SERIALS = re.compile(r"^[\d,\s]*$")
-MONEY = re.compile(r"^\s*\$?\s*(\d{1,7}(?:\.\d{1,2})?)\s*$")
+CLOCK = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*([AaPp]\.?[Mm]\.?)?\s*$", re.ASCII)
+SERIALS = re.compile(r"^[\d,\s]*$", re.ASCII)
 
 
 def moment(occasion: Occasion, value: dt.time) -> dt.datetime:
@@ -58,28 +57,17 @@ class SheetTimeField(forms.CharField):
         return dt.time(hour, minute, second)
 
 
-class MoneyField(forms.CharField):
-    """Dollars and cents, ASCII digits, at most two decimals."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("max_length", 14)
-        super().__init__(**kwargs)
-        self.widget.attrs.update({"inputmode": "decimal", "size": 9})
-
-    def clean(self, value: Any) -> Decimal | None:  # type: ignore[override]
-        text = super().clean(value)
-        if not text:
-            return None
-        match = MONEY.match(text)
-        if match is None:
-            raise forms.ValidationError("Write dollars and cents, e.g. 25.00.")
-        return Decimal(match[1]).quantize(Decimal("0.01"))
+def money_field(label: str, kind: AmountKind) -> MoneyField:
+    """An amount of a sheet's row (blank while the row is), with the ceiling of its kind."""
+    field = MoneyField(kind=kind, label=label, required=False)
+    field.widget.attrs["size"] = 9
+    return field
 
 
-def count_field(label: str = "", **kwargs: Any) -> forms.IntegerField:
+def count_field(label: str = "", **kwargs: Any) -> QuantityField:
     kwargs.setdefault("required", False)
-    field = forms.IntegerField(label=label, min_value=0, max_value=99_999, **kwargs)
-    field.widget.attrs.update({"inputmode": "numeric", "size": 6})
+    field = QuantityField(label=label, min_value=0, max_value=99_999, **kwargs)
+    field.widget.attrs["size"] = 6
     return field
 
 
@@ -207,7 +195,7 @@ class PriceRowForm(RowForm):
         label="Category", choices=[("", "—"), *PriceListItem.Category.choices], required=False
     )
     label = forms.CharField(label="As posted", max_length=100, required=False)
-    price = MoneyField(label="Price ($)", required=False)
+    price = money_field("Price ($)", PRICE)
     package_contents = forms.CharField(label="Package contents", max_length=200, required=False)
 
     def row(self, occasion: Occasion) -> fmt.PriceRow | None:
@@ -250,7 +238,7 @@ class VaryingPrizesSheetForm(forms.Form):
     """Prizes varying with the number of players, announced before any game (3.04(8)(d))."""
 
     announced_at = SheetTimeField(label="Varying prizes announced at", required=False)
-    persons_entitled_to_play = forms.IntegerField(
+    persons_entitled_to_play = QuantityField(
         label="Persons entitled to play announced", min_value=0, max_value=100_000, required=False
     )
     prizes_announced = forms.CharField(
@@ -392,7 +380,7 @@ class VoidRowForm(forms.Form):
 
 
 class AttendanceSheetForm(forms.Form):
-    players = forms.IntegerField(label="Players announced", min_value=0, max_value=100_000)
+    players = QuantityField(label="Players announced", min_value=0, max_value=100_000)
     announced_at = SheetTimeField(label="Announced at")
     second_half_at = SheetTimeField(label="Second half started at", required=False)
 

@@ -9,12 +9,13 @@ from typing import Any
 
 from django import forms
 
+from beano.rules.money import PRIZE, QuantityField
 from games.models import Arrangement, Game, PrizePart
 from occasions.models import Occasion, WorkerPresence
 from reports.night import format as fmt
 
 #: A time before this is the morning after the night (a night that runs past midnight).
-from reports.night.forms import MoneyField, RowForm, SheetTimeField, moment, style
+from reports.night.forms import RowForm, SheetTimeField, moment, money_field, style
 from reports.night.reader import read_ball
 
 
@@ -25,7 +26,7 @@ class ProgramRowForm(RowForm):
     key = "number"
     needs = ("half", "kind", "arrangement", "amount")
 
-    number = forms.IntegerField(label="Game", min_value=1, max_value=99, required=False)
+    number = QuantityField(label="Game", min_value=1, max_value=99, required=False)
     half = forms.TypedChoiceField(
         label="Half", choices=[("", "—"), (1, "1"), (2, "2")], coerce=int, required=False
     )
@@ -36,7 +37,7 @@ class ProgramRowForm(RowForm):
     prize_kind = forms.ChoiceField(
         label="Prize", choices=PrizePart.Kind.choices, initial="cash", required=False
     )
-    amount = MoneyField(label="Amount or value ($)", required=False)
+    amount = money_field("Amount or value ($)", PRIZE)
     description = forms.CharField(label="Merchandise", max_length=200, required=False)
     donated = forms.BooleanField(label="Donated", required=False)
     bonus = forms.BooleanField(label="Bonus prize", required=False)
@@ -106,7 +107,7 @@ class ClaimRowForm(forms.Form):
     claimed_at = SheetTimeField(label="Claimed at", required=False)
     player = forms.CharField(label="Player", max_length=200, required=False)
     table = forms.CharField(label="Table", max_length=40, required=False)
-    ball_in_hand = forms.IntegerField(
+    ball_in_hand = QuantityField(
         label="Ball in the caller's hand", min_value=1, max_value=75, required=False
     )
     calling_begun = forms.BooleanField(label="Its calling had begun", required=False)
@@ -162,7 +163,7 @@ class ClaimRowForm(forms.Form):
             return None
         card = {}
         for token in re.split(r"[,\s]+", text):
-            match = re.match(r"^([BINGObingo][1-5])=(\d{1,2})$", token)
+            match = re.match(r"^([BINGObingo][1-5])=([0-9]{1,2})$", token)
             if match is None:
                 raise forms.ValidationError(f"{token!r}: write each square as B1=5.")
             card[match[1].upper()] = int(match[2])

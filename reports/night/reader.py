@@ -6,6 +6,17 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from beano.rules.money import (
+    CASH,
+    DOOR_PRIZE,
+    EXPENSE,
+    HOURLY_RATE,
+    PRICE,
+    PRIZE,
+    REFUND,
+    SALE,
+    TICKET_PRICE,
+)
 from beano.rules.opening import ITEMS
 from beano.rules.workers import WorkerRole
 from games.models import Game
@@ -42,7 +53,7 @@ from reports.night.format import (
 )
 
 CATEGORIES = set(PriceListItem.Category.values)
-BALL = __import__("re").compile(r"^\s*([BINGObingo])?\s*-?\s*(\d{1,2})\s*$")
+BALL = __import__("re").compile(r"^\s*([BINGObingo])?\s*-?\s*([0-9]{1,2})\s*$")
 W2G_KEYS = (
     "legal_name",
     "address",
@@ -159,7 +170,7 @@ def _extras(r: Reader) -> dict[str, Any]:
             DoorPrizeRow(
                 at=p.only("at", "description", "value", "donated", "winner").time("at"),
                 description=p.text("description"),
-                value=p.money("value"),
+                value=p.money("value", DOOR_PRIZE),
                 donated=p.flag("donated"),
                 winner=p.text("winner", required=False),
             )
@@ -168,7 +179,7 @@ def _extras(r: Reader) -> dict[str, Any]:
         "refunds": tuple(
             RefundRow(
                 at=f.only("at", "amount", "player").time("at"),
-                amount=f.money("amount"),
+                amount=f.money("amount", REFUND),
                 player_reference=f.text("player"),
             )
             for f in r.objects("refunds")
@@ -181,7 +192,7 @@ def _extras(r: Reader) -> dict[str, Any]:
                 game_name=c.text("game_name", limit=100),
                 serial_number=c.text("serial_number", limit=40),
                 quantity=c.whole("quantity", low=1, high=100_000),
-                price=c.money("price"),
+                price=c.money("price", TICKET_PRICE),
                 on_premises=c.flag("on_premises", True),
             )
             for c in r.objects("charity_tickets")
@@ -190,7 +201,7 @@ def _extras(r: Reader) -> dict[str, Any]:
             RedemptionRow(
                 at=c.only("at", "serial_number", "prize_amount").time("at"),
                 serial_number=c.text("serial_number", limit=40),
-                prize_amount=c.money("prize_amount"),
+                prize_amount=c.money("prize_amount", PRIZE),
             )
             for c in r.objects("charity_redemptions")
         ),
@@ -199,7 +210,7 @@ def _extras(r: Reader) -> dict[str, Any]:
                 at=o.only("at", "kind", "description", "amount", "on_beano_portion").time("at"),
                 kind=o.text("kind", limit=30),
                 description=o.text("description"),
-                amount=o.money("amount"),
+                amount=o.money("amount", SALE),
                 on_beano_portion=o.flag("on_beano_portion"),
             )
             for o in r.objects("other_sales")
@@ -208,8 +219,8 @@ def _extras(r: Reader) -> dict[str, Any]:
             PoliceRow(
                 officer=p.only("officer", "department", "hours", "rate").text("officer"),
                 department=p.text("department", limit=100),
-                hours=p.money("hours"),
-                rate=p.money("rate"),
+                hours=p.hours("hours"),
+                rate=p.money("rate", HOURLY_RATE),
             )
             for p in r.objects("police_details")
         ),
@@ -228,8 +239,8 @@ def _closeout(data: Any, day: dt.date) -> CloseOutSheet | None:
     ):
         raise NightFormatError("night.closeout.counts: whole numbers by category.")
     return CloseOutSheet(
-        opening_bank=c.money("opening_bank"),
-        cash_counted=c.money("cash_counted", required=False),
+        opening_bank=c.money("opening_bank", CASH),
+        cash_counted=c.money("cash_counted", CASH, required=False),
         counts=dict(counts),
         explanation=c.text("explanation", required=False, limit=2000),
         cash_verified_by=c.text("cash_verified_by", required=False),
@@ -239,7 +250,7 @@ def _closeout(data: Any, day: dt.date) -> CloseOutSheet | None:
                     "kind", "payee", "amount", "description", "invoice", "equipment", "worker"
                 ).text("kind", limit=40),
                 payee=e.text("payee", required=False),
-                amount=e.money("amount"),
+                amount=e.money("amount", EXPENSE),
                 description=e.text("description", required=False, limit=300),
                 invoice=e.text("invoice", required=False, limit=100),
                 equipment=e.text("equipment", required=False, limit=100),
@@ -273,7 +284,7 @@ def _price(p: Reader) -> PriceRow:
     return PriceRow(
         category=category,
         label=p.text("label", limit=100),
-        price=p.money("price"),
+        price=p.money("price", PRICE),
         package_contents=p.text("package_contents", required=False),
     )
 
@@ -403,13 +414,13 @@ def _part(p: Reader) -> Part:
     return Part(
         arrangement=p.text("arrangement", limit=50),
         kind=kind,
-        amount=p.money("amount"),
+        amount=p.money("amount", PRIZE),
         description=p.text("description", required=False),
         donated=p.flag("donated"),
         bonus=p.flag("bonus"),
         announced_at=p.time("announced_at", required=False),
         winners_at=p.time("winners_at", required=False),
-        substitute_value=p.money("substitute_value", required=False),
+        substitute_value=p.money("substitute_value", PRIZE, required=False),
     )
 
 
@@ -475,7 +486,7 @@ def _raffle(f: Reader) -> RaffleRow:
         permit=f.text("permit", limit=60),
         prize_description=f.text("prize_description"),
         prize_kind=f.text("prize_kind", limit=30),
-        ticket_price=f.money("ticket_price"),
+        ticket_price=f.money("ticket_price", TICKET_PRICE),
         sales=tuple(
             RaffleTickets(
                 at=s.only("at", "quantity", "admission_receipt").time("at"),

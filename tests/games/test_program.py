@@ -155,7 +155,14 @@ def test_a_progressive_game_is_not_held_to_200(occasion, mic, arrangements_autho
     assert add_part(game, mic, "1500.00", "coverall").amount == Decimal("1500.00")
 
 
-@pytest.mark.parametrize("amount", ["-1", "1.001", "NaN", "Infinity", "1e20", "abc"])
+@pytest.mark.parametrize(
+    "amount",
+    [
+        *("-1", "1.001", "NaN", "Infinity", "1e20", "abc", "1e9", Decimal("1E+9"), "1_000"),
+        *("\uff15\uff10", "\u0665\u0660", 50.0, Decimal("10000.01")),
+    ],
+    ids=repr,
+)
 def test_bad_amounts_are_refused_on_the_field(occasion, mic, arrangements_authorized, amount):
     game = services.add_game(occasion=occasion, number=1, half=1, kind="regular", by=mic)
     with pytest.raises(ValidationError) as caught:

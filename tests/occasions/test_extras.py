@@ -377,6 +377,51 @@ def test_a_winning_ticket_is_redeemed_within_a_year_of_its_sale_only(
     assert CharityRedemption.objects.count() == 2
 
 
+#: Amounts that reach a service without a form, which issue 14 found saved as dollars.
+NOT_AMOUNTS = ["1e9", Decimal("1E+9"), "1_000", "\uff11\uff12", "\u0661\u0662", 1.5]
+
+
+@pytest.mark.parametrize("value", [*NOT_AMOUNTS, Decimal("100.01")], ids=repr)
+def test_a_charity_ticket_price_is_an_amount_within_its_ceiling(
+    tenant, open_occasion, serials, value
+):
+    with pytest.raises(ValidationError) as error:
+        sell_charity(open_occasion, tenant.member_in_charge, price=value)
+    assert list(error.value.message_dict) == ["price"]
+    assert not CharityTicketSale.objects.exists()
+
+
+@pytest.mark.parametrize("value", [*NOT_AMOUNTS, Decimal("10000.01")], ids=repr)
+def test_an_other_sale_is_an_amount_within_its_ceiling(tenant, open_occasion, value):
+    with pytest.raises(ValidationError) as error:
+        extras_services.record_other_sale(
+            occasion=open_occasion,
+            kind="food",
+            description="Coffee",
+            amount=value,
+            on_beano_portion=True,
+            by=tenant.member_in_charge,
+            at=at(open_occasion, 16),
+        )
+    assert list(error.value.message_dict) == ["amount"]
+    assert not OtherSale.objects.exists()
+
+
+@pytest.mark.parametrize("value", [*NOT_AMOUNTS, Decimal("5000.01")], ids=repr)
+def test_a_door_prize_is_an_amount_within_its_ceiling(tenant, open_occasion, value):
+    with pytest.raises(ValidationError) as error:
+        extras_services.award_door_prize(
+            occasion=open_occasion,
+            description="Quilt",
+            value=value,
+            donated=True,
+            winner_name="",
+            by=tenant.member_in_charge,
+        )
+    assert list(error.value.message_dict) == ["value"]
+    assert not DoorPrize.objects.exists()
+
+
 # Other sales: 3.04(9)(e)
 
 

@@ -79,9 +79,9 @@ def test_a_refused_door_prize_shows_its_citation_and_saves_nothing(
         ("10.005", "at most two decimals"),
         ("12345678901234", "too large"),
         ("-1", "cannot be negative"),
-        ("ten dollars", "as a number"),
-        ("NaN", "as a number"),
-        ("1e400", "too large"),
+        ("ten dollars", "with the digits 0 to 9"),
+        ("NaN", "with the digits 0 to 9"),
+        ("1e400", "with the digits 0 to 9"),
         ("", "This field is required"),
     ],
 )

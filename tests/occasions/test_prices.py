@@ -2,6 +2,7 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from beano import rules
@@ -61,6 +62,19 @@ def test_a_package_needs_the_directors_permission_and_a_valid_one_waives_it(db):
     )
     assert rules.judge("prices.set", facts, on=DAY, authorizations=[granted]).allowed
     assert not rules.judge("prices.set", facts, on=DAY, authorizations=[expired]).allowed
+
+
+@pytest.mark.parametrize(
+    "price",
+    ["1e9", Decimal("1E+9"), "1_000", "\uff12", "\u0662", 2.0, Decimal("1000.01")],
+    ids=repr,
+)
+def test_a_price_given_without_a_form_is_an_amount_within_its_ceiling(tenant, occasion, price):
+    items = [{"category": "admission", "label": "Admission", "price": price}]
+    with pytest.raises(ValidationError) as error:
+        services.set_price_list(occasion=occasion, items=items, by=tenant.member_in_charge)
+    assert list(error.value.message_dict) == ["price"]
+    assert not PriceListItem.objects.exists()
 
 
 def test_the_member_in_charge_posts_the_price_list_and_it_is_audited(tenant, occasion):
@@ -138,9 +152,10 @@ def test_the_price_page_proposes_the_usual_prices_and_posts_them(client, tenant,
     [
         ("0.50", "961 CMR 3.04(5)(a)"),
         ("2.005", "at most two decimals"),
-        ("-1", "greater than or equal to 0"),
+        ("-1", "cannot be negative"),
         ("12345678901234", "too large"),
-        ("two dollars", "Enter a number"),
+        ("1e9", "with the digits 0 to 9"),
+        ("two dollars", "with the digits 0 to 9"),
     ],
 )
 def test_bad_prices_get_a_message_and_save_nothing(client, tenant, occasion, price, message):

@@ -358,9 +358,10 @@ def test_a_proof_of_the_wrong_type_is_refused(client, tenant, media_root):
     [
         ("150.005", "at most two decimals"),
         ("-5", "cannot be negative"),
-        ("abc", "as a number"),
-        ("NaN", "as a number"),
-        ("1e20", "too large"),
+        ("abc", "with the digits 0 to 9"),
+        ("NaN", "with the digits 0 to 9"),
+        ("1e20", "with the digits 0 to 9"),
+        ("25000.01", "too large: an expense is at most $25,000.00"),
     ],
 )
 def test_money_fields_refuse_bad_amounts_with_a_message(client, tenant, fee, message):

@@ -206,6 +206,28 @@ def test_a_dry_run_judges_every_act_and_saves_nothing(night_records, report_cloc
         ),
         (
             '{"format": "beano-night/1", "license": "L", "date": "2026-12-04",'
+            ' "prices": [{"category": "admission", "label": "A", "price": "\u0661\u0662"}]}',
+            "'١٢' is not an amount",
+        ),
+        (
+            '{"format": "beano-night/1", "license": "L", "date": "2026-12-04",'
+            ' "prices": [{"category": "admission", "label": "A", "price": "999999999"}]}',
+            "night.prices[0].price: '999999999': That amount is too large: a price is at most "
+            "$1,000.00.",
+        ),
+        (
+            '{"format": "beano-night/1", "license": "L", "date": "2026-12-04",'
+            ' "prices": [{"category": "admission", "label": "A", "price": "2.505"}]}',
+            "'2.505': Give the amount in dollars and cents, with at most two decimals.",
+        ),
+        (
+            '{"format": "beano-night/1", "license": "L", "date": "2026-12-04",'
+            ' "closeout": {"opening_bank": "100000.01", "counts": {}}}',
+            "night.closeout.opening_bank: '100000.01': That amount is too large: the cash in "
+            "the box is at most $100,000.00.",
+        ),
+        (
+            '{"format": "beano-night/1", "license": "L", "date": "2026-12-04",'
             ' "games": [{"number": 1, "half": 1, "kind": "regular", "balls": ["Z9"]}]}',
             "night.games[0].balls[0]: 'Z9' is not a ball",
         ),

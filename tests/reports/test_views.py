@@ -52,10 +52,15 @@ def test_the_bookkeeper_closes_out_and_files(client, tenant, known_occasion):
     [
         ({"opening_bank": "12.345"}, "at most two decimals"),
         ({"opening_bank": "-5"}, "cannot be negative"),
-        ({"cash_counted": "ten"}, "Give the amount as a number"),
+        ({"cash_counted": "ten"}, "with the digits 0 to 9"),
+        ({"cash_counted": "1e9"}, "with the digits 0 to 9"),
+        ({"opening_bank": "\uff12\uff10\uff10"}, "with the digits 0 to 9"),
         ({"count_admission": "-1"}, "A count cannot be negative"),
         ({"count_admission": "1.5"}, "whole number"),
+        ({"count_admission": "\u0661\u0660\u0660"}, "whole number"),
+        ({"count_admission": "1_000"}, "whole number"),
         ({"opening_bank": "99999999999999"}, "too large"),
+        ({"opening_bank": "$100,000.01"}, "the cash in the box is at most $100,000.00"),
     ],
 )
 def test_bad_input_gets_a_message_and_saves_nothing(
