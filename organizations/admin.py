@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.core.files import File
 from django.forms import ModelForm
 from django.http import HttpRequest
 
@@ -39,7 +40,11 @@ class AuditedAdmin(admin.ModelAdmin):
         old = {name: form.initial.get(name) for name in form.changed_data} if change else {}
         super().save_model(request, obj, form, change)
         new = {name: form.cleaned_data.get(name) for name in form.changed_data}
-        new = {k: (str(v) if hasattr(v, "pk") else v) for k, v in new.items()}
+        # A related row by its name; an uploaded file by the name it was stored under.
+        new = {
+            k: str(v) if hasattr(v, "pk") else getattr(obj, k).name if isinstance(v, File) else v
+            for k, v in new.items()
+        }
         record_event(
             organization=_organization_of(obj),
             actor=request.user,
