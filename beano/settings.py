@@ -78,6 +78,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "beano.accounts.middleware.IdleTimeoutMiddleware",
     "beano.accounts.middleware.SecondFactorMiddleware",
+    "beano.accounts.middleware.NoStoreMiddleware",  # signed-in pages are never cached
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

@@ -1,4 +1,4 @@
-"""Two middlewares that guard a logged-in session.
+"""The middlewares that guard a logged-in session.
 
 ``IdleTimeoutMiddleware``: a hall laptop is shared, and a member in charge walks away from it.
 A session ends after ``settings.IDLE_TIMEOUT_MINUTES`` without a real request from its user.
@@ -27,6 +27,13 @@ Commission's staff, anyone with the admin) or who chose to (enrolled a device) c
 the pages of ``OPEN_BEFORE_SECOND_FACTOR`` until the session is verified: the verify page asks
 for a code, or the set-up page enrols a first device. Everything else, the admin included,
 redirects there.
+
+``NoStoreMiddleware``: whatever is answered to a signed-in session is marked ``Cache-Control:
+no-store``, unless the view chose its own caching (the public flashboard's poll, ``no-cache``
+with an ETag, so that it costs a 304; the downloads, ``private, no-store``). After a member in
+charge signs out of a shared laptop, the browser's cache and its Back button keep nothing of
+the night's winners or takings for the next person. Static files never reach it: WhiteNoise
+answers them earlier in the chain, with their own caching.
 """
 
 from __future__ import annotations
@@ -150,3 +157,15 @@ class SecondFactorMiddleware:
         if next_url:
             url += "?" + urlencode({"next": next_url})
         return htmx_redirect(request, HttpResponseRedirect(resolve_url(url)))
+
+
+class NoStoreMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        # The session as the view left it: a login just made counts, a logout does not.
+        if "Cache-Control" not in response and SESSION_KEY in request.session:
+            response["Cache-Control"] = "no-store"
+        return response
