@@ -76,6 +76,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "beano.accounts.middleware.SessionLifetimeMiddleware",
     "beano.accounts.middleware.IdleTimeoutMiddleware",
     "beano.accounts.middleware.SecondFactorMiddleware",
     "beano.accounts.middleware.NoStoreMiddleware",  # signed-in pages are never cached
@@ -169,6 +170,9 @@ OTP_ADMIN_HIDE_SENSITIVE_DATA = True  # the admin never shows a device's key or 
 # Shared hall laptops: a session ends after this many minutes without a real request (polls do
 # not count; beano/accounts/middleware.py).
 IDLE_TIMEOUT_MINUTES = env_int("IDLE_TIMEOUT_MINUTES", 30, minimum=1)
+# However busy, a session ends this many hours after its login (a session cookie kept warm
+# cannot live for ever).
+SESSION_ABSOLUTE_HOURS = env_int("SESSION_ABSOLUTE_HOURS", 12, minimum=1)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env_timezone("TIME_ZONE", "America/New_York")
