@@ -147,7 +147,7 @@ LOGOUT_REDIRECT_URL = "login"
 # and an attacker elsewhere cannot lock a user out of their own hall.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "beano.accounts.backends.CeilingModelBackend",
 ]
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
@@ -162,6 +162,12 @@ TRUSTED_PROXY_COUNT = env_int(
     "TRUSTED_PROXY_COUNT", 1 if env_bool("BEHIND_TLS_PROXY", False) else 0
 )
 AXES_CLIENT_IP_CALLABLE = "beano.accounts.client_ip.client_ip"
+# Across addresses (beano/accounts/ceiling.py): after a few free tries each wrong password makes
+# the account wait twice as long before the next is checked, and ACCOUNT_FAILURE_LIMIT in a row
+# lock it for ACCOUNT_LOCK_MINUTES (or until a Commission admin lifts the lock), wherever the
+# guesses come from. Every password proved (the login, the password change) counts.
+ACCOUNT_FAILURE_LIMIT = env_int("ACCOUNT_FAILURE_LIMIT", 10, minimum=3)
+ACCOUNT_LOCK_MINUTES = env_int("ACCOUNT_LOCK_MINUTES", 60, minimum=1)
 
 # Two-factor authentication (django-otp, TOTP): required of the Commission's staff and of anyone
 # who can reach the Django admin, offered to everyone else (beano/accounts/policy.py).
