@@ -46,11 +46,10 @@ REFUSAL_ATTRIBUTE = "beano_password_refusal"
 
 @dataclass(frozen=True)
 class Refusal:
-    """Why no password was checked: a wait, or the lock; ``retry_after`` in seconds."""
+    """Why no password was checked (a wait, or the lock), and the seconds until the next try."""
 
     message: str
     retry_after: int
-    locked: bool
 
 
 def account_key(username: str) -> str:
@@ -79,7 +78,6 @@ def _refusal(row: PasswordFailures, now: dt.datetime) -> Refusal | None:
                 f"{until:%B %-d at %-I:%M %p}. A Commission admin can lift the lock sooner."
             ),
             retry_after=_seconds(row.locked_until, now),
-            locked=True,
         )
     if row.next_try_at is not None and row.next_try_at > now:
         seconds = _seconds(row.next_try_at, now)
@@ -89,7 +87,6 @@ def _refusal(row: PasswordFailures, now: dt.datetime) -> Refusal | None:
                 f"{seconds} second{'s' if seconds != 1 else ''}, then try again."
             ),
             retry_after=seconds,
-            locked=False,
         )
     return None
 

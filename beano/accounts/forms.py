@@ -14,7 +14,7 @@ from django.http import HttpRequest
 
 from beano.accounts.ceiling import refusal_of
 
-#: The error code of a password refused unchecked; its page answers 429.
+#: The error code of a password refused unchecked (a wait, a lock).
 THROTTLED = "throttled"
 
 
