@@ -6,6 +6,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     initial = True
 
     dependencies = [
@@ -14,26 +15,14 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name="PersonalPin",
+            name='PersonalPin',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("pin_hash", models.CharField(max_length=256)),
-                ("set_at", models.DateTimeField()),
-                ("failed_attempts", models.PositiveSmallIntegerField(default=0)),
-                ("locked_until", models.DateTimeField(blank=True, null=True)),
-                (
-                    "user",
-                    models.OneToOneField(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="personal_pin",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('pin_hash', models.CharField(max_length=256)),
+                ('set_at', models.DateTimeField()),
+                ('failed_attempts', models.PositiveSmallIntegerField(default=0)),
+                ('locked_until', models.DateTimeField(blank=True, null=True)),
+                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='personal_pin', to=settings.AUTH_USER_MODEL)),
             ],
         ),
     ]
