@@ -76,8 +76,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "beano.accounts.middleware.SessionLifetimeMiddleware",
     "beano.accounts.middleware.IdleTimeoutMiddleware",
     "beano.accounts.middleware.SecondFactorMiddleware",
+    "beano.accounts.middleware.NoStoreMiddleware",  # signed-in pages are never cached
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -145,7 +147,7 @@ LOGOUT_REDIRECT_URL = "login"
 # and an attacker elsewhere cannot lock a user out of their own hall.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "beano.accounts.backends.CeilingModelBackend",
 ]
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
@@ -160,6 +162,12 @@ TRUSTED_PROXY_COUNT = env_int(
     "TRUSTED_PROXY_COUNT", 1 if env_bool("BEHIND_TLS_PROXY", False) else 0
 )
 AXES_CLIENT_IP_CALLABLE = "beano.accounts.client_ip.client_ip"
+# Across addresses (beano/accounts/ceiling.py): after a few free tries each wrong password makes
+# the account wait twice as long before the next is checked, and ACCOUNT_FAILURE_LIMIT in a row
+# lock it for ACCOUNT_LOCK_MINUTES (or until a Commission admin lifts the lock), wherever the
+# guesses come from. Every password proved (the login, the password change) counts.
+ACCOUNT_FAILURE_LIMIT = env_int("ACCOUNT_FAILURE_LIMIT", 10, minimum=3)
+ACCOUNT_LOCK_MINUTES = env_int("ACCOUNT_LOCK_MINUTES", 60, minimum=1)
 
 # Two-factor authentication (django-otp, TOTP): required of the Commission's staff and of anyone
 # who can reach the Django admin, offered to everyone else (beano/accounts/policy.py).
@@ -168,6 +176,9 @@ OTP_ADMIN_HIDE_SENSITIVE_DATA = True  # the admin never shows a device's key or 
 # Shared hall laptops: a session ends after this many minutes without a real request (polls do
 # not count; beano/accounts/middleware.py).
 IDLE_TIMEOUT_MINUTES = env_int("IDLE_TIMEOUT_MINUTES", 30, minimum=1)
+# However busy, a session ends this many hours after its login (a session cookie kept warm
+# cannot live for ever).
+SESSION_ABSOLUTE_HOURS = env_int("SESSION_ABSOLUTE_HOURS", 12, minimum=1)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env_timezone("TIME_ZONE", "America/New_York")

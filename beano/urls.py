@@ -2,21 +2,15 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from beano.accounts import views as account_views
+
 admin.site.site_header = "Beano occasions — Commission administration"
 admin.site.site_title = "Beano occasions admin"
 
 urlpatterns = [
-    path(
-        "accounts/login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True),
-        name="login",
-    ),
+    path("accounts/login/", account_views.SignInView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path(
-        "accounts/password/",
-        auth_views.PasswordChangeView.as_view(),
-        name="password_change",
-    ),
+    path("accounts/password/", account_views.PasswordChangeView.as_view(), name="password_change"),
     path(
         "accounts/password/done/",
         auth_views.PasswordChangeDoneView.as_view(),

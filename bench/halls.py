@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import secrets
+import time
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -72,7 +73,10 @@ def _session_rows(
     from django.contrib.sessions.backends.db import SessionStore
     from django.contrib.sessions.models import Session
 
+    from beano.accounts.middleware import SIGNED_IN_AT_KEY
+
     store = SessionStore()
+    signed_in_at = int(time.time())  # the wall clock, as the absolute session lifetime reads it
     keys: dict[int, str] = {}
     rows = []
     for user in users:
@@ -81,6 +85,7 @@ def _session_rows(
             SESSION_KEY: str(user.pk),
             BACKEND_SESSION_KEY: backend,
             HASH_SESSION_KEY: user.get_session_auth_hash(),
+            SIGNED_IN_AT_KEY: signed_in_at,
         }
         if devices and user.pk in devices:
             data[django_otp.DEVICE_ID_SESSION_KEY] = devices[user.pk]
@@ -300,7 +305,7 @@ def build(n: int, *, seed: int = 9) -> Night:
                 for u in inspector_users
             ]
         )
-        backend = "django.contrib.auth.backends.ModelBackend"
+        backend = "beano.accounts.backends.CeilingModelBackend"
         expires = now + dt.timedelta(days=1)
         sessions = _session_rows(
             users + inspector_users,

@@ -163,15 +163,22 @@ def draw_correct(request: HttpRequest, pk: int, game_pk: int, call_pk: int) -> H
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
 def flashboard_link(request: HttpRequest, pk: int) -> HttpResponse:
-    """Make the flashboard's public link, replace it with a new one, or turn it off."""
+    """Make the flashboard's public link, replace it with a new one, or turn it off. A refusal
+    (the occasion sealed by its filed report while the page stayed open) comes back to the
+    occasion's page as its message."""
     access = request.access  # type: ignore[attr-defined]
     occasion = get_occasion(access, pk)
-    if request.POST.get("action") == "off":
-        services.revoke_flashboard_link(occasion=occasion, by=request.user)
-        messages.success(request, "The flashboard link is turned off.")
+    try:
+        if request.POST.get("action") == "off":
+            services.revoke_flashboard_link(occasion=occasion, by=request.user)
+            done = "The flashboard link is turned off."
+        else:
+            services.issue_flashboard_link(occasion=occasion, by=request.user)
+            done = "A new flashboard link is ready; any older link has stopped."
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
     else:
-        services.issue_flashboard_link(occasion=occasion, by=request.user)
-        messages.success(request, "A new flashboard link is ready; any older link has stopped.")
+        messages.success(request, done)
     return redirect("occasion_detail", org_id=access.organization.pk, pk=occasion.pk)
 
 

@@ -12,6 +12,7 @@ from django import forms
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import QueryDict
 
+from beano import date_filters
 from games.models import Winner
 from occasions.models import Occasion, WorkerPresence
 from organizations.models import License, Organization, WorkerListEntry
@@ -54,6 +55,7 @@ class OccasionFilterForm(forms.Form):
             data = data.copy()
             data["date_to"] = today.isoformat()
         super().__init__(data)
+        self.today = today
         organization = cast(forms.ModelChoiceField, self.fields["organization"])
         organization.queryset = Organization.objects.filter(pk__in=[o.pk for o in organizations])
         towns = sorted({o.town for o in organizations})
@@ -62,6 +64,18 @@ class OccasionFilterForm(forms.Form):
         for bound in self.fields.values():
             css = "form-select" if isinstance(bound.widget, forms.Select) else "form-control"
             bound.widget.attrs.setdefault("class", css)
+
+    def _bounded(self, name: str) -> dt.date | None:
+        day = self.cleaned_data.get(name)
+        if day is not None and not date_filters.in_range(day, self.today):
+            raise forms.ValidationError(date_filters.out_of_range(self.today))
+        return day
+
+    def clean_date_from(self) -> dt.date | None:
+        return self._bounded("date_from")
+
+    def clean_date_to(self) -> dt.date | None:
+        return self._bounded("date_to")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

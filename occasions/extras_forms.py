@@ -24,7 +24,7 @@ from beano.rules.money import (
 from beano.rules.prizes import GiftKind
 from beano.rules.prohibited import RafflePrizeKind, SaleKind
 from occasions.models import Occasion, Raffle, RafflePermit
-from organizations.equipment_forms import MAX_PROOF_BYTES
+from organizations.equipment_forms import ProofField
 from organizations.forms import DateInput
 
 MAX_COUNT = 100_000
@@ -229,13 +229,7 @@ class RafflePermitForm(forms.Form):
     town = forms.CharField(max_length=100, label="City or town")
     valid_from = forms.DateField(widget=DateInput)
     valid_to = forms.DateField(widget=DateInput)
-    document = forms.FileField(required=False, label="Scanned permit (PDF, PNG or JPG)")
-
-    def clean_document(self) -> Any:
-        document = self.cleaned_data.get("document")
-        if document is not None and document.size > MAX_PROOF_BYTES:
-            raise forms.ValidationError("The file is larger than 10 MB.")
-        return document
+    document = ProofField(label="Scanned permit (PDF, PNG or JPG)")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

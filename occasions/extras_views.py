@@ -5,20 +5,19 @@ A refusal is shown on its form with its citation, and nothing is saved."""
 
 from __future__ import annotations
 
-import mimetypes
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import PurePath
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from beano.uploads import serve_document
 from occasions import extras_selectors as selectors
 from occasions import extras_services, raffle_services
 from occasions.extras_forms import EXTRAS_FORMS, ExtrasForm, RafflePermitForm
@@ -169,14 +168,4 @@ def raffle_permits(request: HttpRequest) -> HttpResponse:
 def raffle_permit_document(request: HttpRequest, pk: int) -> FileResponse:
     """The scanned permit, served only after the organization's access check."""
     permit = get_for_org(RafflePermit.objects.all(), request.access, pk=pk)  # type: ignore[attr-defined]
-    if not permit.document:
-        raise Http404("No scanned permit is on record.")
-    try:
-        handle = permit.document.open("rb")
-    except FileNotFoundError as missing:
-        raise Http404("The scanned permit is missing from storage.") from missing
-    name = PurePath(permit.document.name).name
-    content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
-    response = FileResponse(handle, filename=name, content_type=content_type)
-    response["Cache-Control"] = "private, no-store"
-    return response
+    return serve_document(permit.document, missing="No scanned permit is on record.")

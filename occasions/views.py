@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from beano import date_filters
 from occasions import selectors, services
 from occasions.forms import NotPlayedForm, PriceFormSet, ResumptionNoticeForm
 from occasions.models import Occasion, PaperRecord, ResumptionNotice
@@ -26,11 +27,25 @@ def get_occasion(access: OrgAccess, pk: int) -> Occasion:
     return get_for_org(Occasion.objects.select_related("license", "organization"), access, pk=pk)
 
 
-def _month(value: str | None, today: dt.date) -> dt.date:
+def _month(request: HttpRequest, today: dt.date) -> dt.date:
+    """The month asked for (``?month=YYYY-MM``), or this one. A month outside
+    ``beano.date_filters``' bounds (whose neighbours Python's dates may not even hold) shows this
+    month, and the page says why."""
+    value = request.GET.get("month")
+    this_month = today.replace(day=1)
     try:
-        return dt.date.fromisoformat(f"{value}-01") if value else today.replace(day=1)
+        month = dt.date.fromisoformat(f"{value}-01") if value else this_month
     except ValueError:
-        return today.replace(day=1)
+        return this_month
+    if not date_filters.in_range(month, today):
+        last = date_filters.latest(today)
+        messages.warning(
+            request,
+            f"Give a month from {date_filters.EARLIEST:%B %Y} to {last:%B %Y}; "
+            "this month is shown.",
+        )
+        return this_month
+    return month
 
 
 @org_view()
@@ -38,7 +53,7 @@ def calendar(request: HttpRequest) -> HttpResponse:
     access = request.access  # type: ignore[attr-defined]
     org = access.organization
     today = timezone.localdate()
-    start = _month(request.GET.get("month"), today)
+    start = _month(request, today)
     end = (start + dt.timedelta(days=32)).replace(day=1) - dt.timedelta(days=1)
     facts = selectors.resumption_facts(org, today)
     return render(

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
+from django.core.files import File
+from django.core.validators import FileExtensionValidator
 from django.db import models
 from django.forms import ModelForm
 from django.http import HttpRequest
 
 from beano.rules.models import LawLimit, RefusedAction
 from beano.rules.money import QuantityField
+from beano.uploads import ContentMatchesName
 from organizations.audit import record_event
 from organizations.models import (
     AuditEvent,
@@ -40,11 +44,31 @@ class AuditedAdmin(admin.ModelAdmin):
     # Whole numbers (serials, counts) in ASCII digits only, as in the organizations' forms.
     formfield_overrides = {models.IntegerField: {"form_class": QuantityField}}
 
+    def formfield_for_dbfield(
+        self, db_field: models.Field, request: HttpRequest, **kwargs: Any
+    ) -> forms.Field | None:
+        """A file uploaded here (the Director's letter) is judged by its content as well as by
+        the extensions its model allows, as on the organizations' own pages."""
+        formfield = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if isinstance(db_field, models.FileField) and formfield is not None:
+            allowed = [
+                extension
+                for validator in db_field.validators
+                if isinstance(validator, FileExtensionValidator)
+                for extension in validator.allowed_extensions or ()
+            ]
+            formfield.validators.append(ContentMatchesName(allowed))
+        return formfield
+
     def save_model(self, request: HttpRequest, obj: Any, form: ModelForm, change: bool) -> None:
         old = {name: form.initial.get(name) for name in form.changed_data} if change else {}
         super().save_model(request, obj, form, change)
         new = {name: form.cleaned_data.get(name) for name in form.changed_data}
-        new = {k: (str(v) if hasattr(v, "pk") else v) for k, v in new.items()}
+        # A related row by its name; an uploaded file by the name it was stored under.
+        new = {
+            k: str(v) if hasattr(v, "pk") else getattr(obj, k).name if isinstance(v, File) else v
+            for k, v in new.items()
+        }
         record_event(
             organization=_organization_of(obj),
             actor=request.user,

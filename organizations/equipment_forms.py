@@ -10,6 +10,7 @@ from django import forms
 from django.core.files.uploadedfile import UploadedFile
 
 from beano.rules.money import CARD_COST, EXPENSE, MoneyField, QuantityField
+from beano.uploads import ContentMatchesName
 from organizations.equipment_selectors import lease_authorizations_of
 from organizations.forms import DateInput, _CrispyForm
 from organizations.models import CardPurchase, DirectorAuthorization, Equipment, Organization
@@ -21,11 +22,12 @@ MAX_SERIAL = 2_147_483_647
 
 
 class ProofField(forms.FileField):
-    """A scanned proof of ownership: PDF, PNG or JPG, at most 10 MB (961 CMR 3.04(4)(e))."""
+    """A scanned document: PDF, PNG or JPG by its name and by its content (``beano.uploads``),
+    at most 10 MB. Proofs of ownership and invoices (961 CMR 3.04(4)(e)), raffle permits."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("required", False)
-        kwargs.setdefault("validators", proof_validators)
+        kwargs.setdefault("validators", [*proof_validators, ContentMatchesName(PROOF_EXTENSIONS)])
         super().__init__(**kwargs)
         self.widget.attrs["accept"] = ",".join(f".{ext}" for ext in PROOF_EXTENSIONS)
 

@@ -4,17 +4,15 @@ bookkeeper. Proof files are served only here, after the same access check, never
 
 from __future__ import annotations
 
-import mimetypes
-from pathlib import PurePath
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.db.models.fields.files import FieldFile
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
+from beano.uploads import serve_document
 from organizations import equipment_selectors as selectors
 from organizations import equipment_services as services
 from organizations.access import get_for_org, org_view
@@ -46,20 +44,6 @@ def _form_page(
             **extra,
         },
     )
-
-
-def _serve_proof(file: FieldFile) -> FileResponse:
-    if not file:
-        raise Http404("No proof file is on record.")
-    try:
-        handle = file.open("rb")
-    except FileNotFoundError as missing:
-        raise Http404("The proof file is missing from storage.") from missing
-    name = PurePath(file.name).name
-    content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
-    response = FileResponse(handle, filename=name, content_type=content_type)
-    response["Cache-Control"] = "private, no-store"
-    return response
 
 
 @org_view()
@@ -150,7 +134,7 @@ def equipment_retire(request: HttpRequest, pk: int) -> HttpResponse:
 @org_view()
 def equipment_proof(request: HttpRequest, pk: int) -> FileResponse:
     item = get_for_org(Equipment.objects.all(), request.access, pk=pk)  # type: ignore[attr-defined]
-    return _serve_proof(item.proof_of_ownership)
+    return serve_document(item.proof_of_ownership, missing="No proof file is on record.")
 
 
 @org_view()
@@ -212,4 +196,4 @@ def card_usage_add(request: HttpRequest, pk: int) -> HttpResponse:
 @org_view()
 def card_purchase_proof(request: HttpRequest, pk: int) -> FileResponse:
     purchase = get_for_org(CardPurchase.objects.all(), request.access, pk=pk)  # type: ignore[attr-defined]
-    return _serve_proof(purchase.proof)
+    return serve_document(purchase.proof, missing="No proof file is on record.")

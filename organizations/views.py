@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -16,6 +14,7 @@ from django.views.decorators.http import require_safe
 
 from beano.rules.models import RefusedAction
 from beano.rules.views import refused_actions_page
+from beano.uploads import serve_document
 from organizations import selectors, services
 from organizations.access import commission_staff, get_for_org, org_view, visible_organizations
 from organizations.audit import verify_chain
@@ -225,13 +224,7 @@ def authorization_list(request: HttpRequest) -> HttpResponse:
 def authorization_document(request: HttpRequest, pk: int) -> FileResponse:
     access = request.access  # type: ignore[attr-defined]
     authorization = get_for_org(DirectorAuthorization.objects.all(), access, pk=pk)
-    if not authorization.document:
-        raise Http404("No scanned document is on file.")
-    return FileResponse(
-        authorization.document.open("rb"),
-        as_attachment=False,
-        filename=Path(authorization.document.name).name,
-    )
+    return serve_document(authorization.document, missing="No scanned document is on file.")
 
 
 @org_view()

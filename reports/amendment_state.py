@@ -27,7 +27,16 @@ from reports.models import CloseOut, ClosingCount, Expense
 
 #: The key of the amendment's opening event that holds the filed state.
 STATE_KEY = "filed_state"
-CLOSEOUT_FIELDS = ("opening_bank", "cash_counted", "explanation")
+CLOSEOUT_FIELDS = (
+    "opening_bank",
+    "cash_counted",
+    "explanation",
+    # who counted the cash filed and who verified it (961 CMR 3.04(1)(e)), with the cash
+    "cash_counted_by",
+    "cash_verified_by",
+    "cash_verified_by_worker",
+    "cash_verified_at",
+)
 OPENED = "reports.amendment.opened"
 
 
@@ -96,7 +105,8 @@ def _restore_closeout(occasion: Occasion, closeout: CloseOut, state: dict, by: A
     if old == new:
         return False
     for name, value in state["closeout"].items():
-        setattr(closeout, name, CloseOut._meta.get_field(name).to_python(value))
+        field = CloseOut._meta.get_field(name)
+        setattr(closeout, field.attname, field.to_python(value))
     closeout.updated_by = acting_user(by)
     closeout.save()
     ClosingCount.objects.filter(closeout=closeout).exclude(category__in=state["counts"]).delete()

@@ -9,7 +9,6 @@ import json
 import logging
 from typing import Any
 
-from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -92,8 +91,13 @@ def _declare_conformance(document: Any, pdf: Any) -> None:
 
 
 def html_to_pdf(html: str, attachment: dict[str, Any] | None = None) -> bytes:
-    """WeasyPrint, PDF/A-3b, the JSON attached as associated data."""
+    """WeasyPrint, PDF/A-3b, the JSON attached as associated data. WeasyPrint reads nothing but
+    the application's static files (``StaticFilesOnly``): a filed report's names and
+    explanations are typed by its organization, and whatever slipped into the HTML must never
+    make the worker fetch a URL or read another file of the server into the PDF."""
     from weasyprint import HTML, Attachment
+
+    from reports.static_fetcher import StaticFilesOnly, static_base_url
 
     attachments = []
     if attachment is not None:
@@ -106,7 +110,7 @@ def html_to_pdf(html: str, attachment: dict[str, Any] | None = None) -> bytes:
                 relationship="Data",
             )
         )
-    return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf(
+    return HTML(string=html, base_url=static_base_url(), url_fetcher=StaticFilesOnly()).write_pdf(
         pdf_variant=PDF_VARIANT,
         attachments=attachments,
         pdf_identifier=b"beano-occasions",

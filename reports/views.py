@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
+from beano import date_filters
 from occasions.models import Occasion
 from occasions.views import get_occasion
 from organizations.access import (
@@ -363,11 +364,21 @@ def rerender(request: HttpRequest, report_id: int) -> HttpResponse:
 # --- Reports owed -----------------------------------------------------------------------------
 
 
-def _date(value: str | None) -> dt.date | None:
-    try:
-        return dt.date.fromisoformat(value) if value else None
-    except ValueError:
-        return None
+def _range(request: HttpRequest) -> tuple[dt.date | None, dt.date | None, list[str]]:
+    """The ``from`` and ``to`` of the query string, within ``beano.date_filters``' bounds, and
+    what the page says of a date it ignores."""
+    today = timezone.localdate()
+    start, start_problem = date_filters.parse(request.GET.get("from"), today)
+    end, end_problem = date_filters.parse(request.GET.get("to"), today)
+    return start, end, list(dict.fromkeys(p for p in (start_problem, end_problem) if p))
+
+
+def _ranged(request: HttpRequest) -> tuple[dt.date | None, dt.date | None]:
+    """A page's range; a date ignored is said in the page's messages."""
+    start, end, problems = _range(request)
+    for problem in problems:
+        messages.warning(request, problem)
+    return start, end
 
 
 @org_view(write_roles=CLOSES_OUT)
@@ -376,10 +387,11 @@ def reports_home(request: HttpRequest) -> HttpResponse:
     access = _access(request)
     org = access.organization
     status = request.GET.get("status", "")
+    start, end = _ranged(request)
     rows = selectors.obligations(
         [org],
-        start=_date(request.GET.get("from")),
-        end=_date(request.GET.get("to")),
+        start=start,
+        end=end,
         statuses=[status] if status in selectors.STATUS_LABELS else [],
     )
     all_rows = rows if not status else selectors.obligations([org])
@@ -580,7 +592,7 @@ def commission_reports(request: HttpRequest) -> HttpResponse:
     if status not in selectors.STATUS_LABELS:
         status = "" if "status" in request.GET else "open"
     statuses = selectors.OPEN_STATUSES if status == "open" else ([status] if status else [])
-    start, end = _date(request.GET.get("from")), _date(request.GET.get("to"))
+    start, end = _ranged(request)
     rows = selectors.obligations(orgs, start=start, end=end, statuses=statuses)
     return render(
         request,
@@ -606,7 +618,9 @@ def commission_reports(request: HttpRequest) -> HttpResponse:
 def commission_reports_zip(request: HttpRequest) -> HttpResponse:
     """The current PDF of every filed report in scope for a date range, in one ZIP."""
     scope = _commission_scope(request)
-    start, end = _date(request.GET.get("from")), _date(request.GET.get("to"))
+    start, end, problems = _range(request)
+    if problems:
+        return HttpResponseBadRequest(" ".join(problems))
     if start is None or end is None or end < start:
         return HttpResponseBadRequest("Give the date range: from and to, e.g. 2026-11-01.")
     if (end - start).days > 366:

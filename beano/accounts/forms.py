@@ -1,8 +1,21 @@
-"""The one form of the second factor: a code from the authenticator app."""
+"""The sign-in forms: a code from the authenticator app; the login and the password change,
+whose passwords are proved through ``authenticate()`` and may be refused unchecked (a wait, a
+lock: ``THROTTLED``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.contrib.auth import authenticate
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest
+
+from beano.accounts.ceiling import refusal_of
+
+#: The error code of a password refused unchecked (a wait, a lock).
+THROTTLED = "throttled"
 
 
 class CodeForm(forms.Form):
@@ -57,3 +70,37 @@ class PinForm(forms.Form):
         if data.get("pin") and data.get("pin") != data.get("pin_again"):
             self.add_error("pin_again", "The two PINs are not the same.")
         return data
+
+
+class SignInForm(AuthenticationForm):
+    """Django's login form, saying why when the password was not even checked."""
+
+    def get_invalid_login_error(self) -> ValidationError:
+        refusal = refusal_of(self.request)
+        if refusal is not None:
+            return ValidationError(refusal.message, code=THROTTLED)
+        return super().get_invalid_login_error()
+
+
+class CurrentPasswordChangeForm(PasswordChangeForm):
+    """Django's password change form, whose current password is proved as a login's is: by
+    ``authenticate()``, under the address lock and the account's ceiling (``backends.py``),
+    instead of ``check_password``, which nothing limits."""
+
+    def __init__(self, user: Any, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.request = request
+
+    def clean_old_password(self) -> str:
+        old_password = self.cleaned_data["old_password"]
+        proved = authenticate(
+            self.request, username=self.user.get_username(), password=old_password
+        )
+        if proved is None or proved.pk != self.user.pk:
+            refusal = refusal_of(self.request)
+            if refusal is not None:
+                raise ValidationError(refusal.message, code=THROTTLED)
+            raise ValidationError(
+                self.error_messages["password_incorrect"], code="password_incorrect"
+            )
+        return old_password

@@ -1,4 +1,4 @@
-"""Two middlewares that guard a logged-in session.
+"""The middlewares that guard a logged-in session.
 
 ``IdleTimeoutMiddleware``: a hall laptop is shared, and a member in charge walks away from it.
 A session ends after ``settings.IDLE_TIMEOUT_MINUTES`` without a real request from its user.
@@ -22,11 +22,25 @@ without activity"); a public page (the flashboard) keeps working. An htmx reques
 redirected gets ``HX-Redirect`` instead, so the whole page goes to the login page rather than a
 fragment of it.
 
+``SessionLifetimeMiddleware``: whatever its activity, a session ends
+``settings.SESSION_ABSOLUTE_HOURS`` after its user logged in (the wall clock again, started by
+``start_session_clock`` on every login). The idle timeout ends a session left alone; this ends
+one kept busy for ever: a door page used every few minutes night after night, or a stolen
+session cookie kept warm. A session that has a user but no start (one made before this
+existed) starts its clock at its next request. It signs out as the idle timeout does, saying why.
+
 ``SecondFactorMiddleware``: after the password, a user who must use a second factor (the
 Commission's staff, anyone with the admin) or who chose to (enrolled a device) can reach only
 the pages of ``OPEN_BEFORE_SECOND_FACTOR`` until the session is verified: the verify page asks
 for a code, or the set-up page enrols a first device. Everything else, the admin included,
 redirects there.
+
+``NoStoreMiddleware``: whatever is answered to a signed-in session is marked ``Cache-Control:
+no-store``, unless the view chose its own caching (the public flashboard's poll, ``no-cache``
+with an ETag, so that it costs a 304; the downloads, ``private, no-store``). After a member in
+charge signs out of a shared laptop, the browser's cache and its Back button keep nothing of
+the night's winners or takings for the next person. Static files never reach it: WhiteNoise
+answers them earlier in the chain, with their own caching.
 """
 
 from __future__ import annotations
@@ -48,6 +62,7 @@ from beano.accounts.policy import confirmed_device, is_verified, second_factor_r
 #: The header a polling request sends; its value is not read.
 POLL_HEADER = "X-Beano-Poll"
 LAST_ACTIVITY_KEY = "beano_last_activity"
+SIGNED_IN_AT_KEY = "beano_signed_in_at"
 #: Seconds between two writes of the last activity (see the module's docstring).
 ACTIVITY_WRITE_EVERY = 60
 #: URL names reachable before the second factor: signing in and out, and the public flashboard
@@ -83,7 +98,20 @@ def htmx_redirect(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     return response
 
 
-class IdleTimeoutMiddleware:
+def _count(number: int, unit: str) -> str:
+    return f"{number} {unit}{'s' if number != 1 else ''}"
+
+
+def _sign_out(request: HttpRequest, why: str) -> None:
+    """End the session; the login page the user lands on says ``why``."""
+    logout(request)
+    messages.info(request, f"{why} Log in again to go on.")
+
+
+class _SessionClock:
+    """A middleware that may sign a session out before the view runs (``_check`` says so);
+    an htmx request so signed out sends its whole page to the login page."""
+
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
@@ -95,6 +123,39 @@ class IdleTimeoutMiddleware:
         return response
 
     def _check(self, request: HttpRequest) -> bool:
+        raise NotImplementedError
+
+
+def start_session_clock(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+    """``user_logged_in``: the absolute lifetime counts from this login."""
+    if request is not None and hasattr(request, "session"):
+        request.session[SIGNED_IN_AT_KEY] = int(time.time())
+
+
+class SessionLifetimeMiddleware(_SessionClock):
+    def _check(self, request: HttpRequest) -> bool:
+        """Sign out a session older than the lifetime (True), whatever its activity."""
+        session = request.session
+        if SESSION_KEY not in session:
+            return False
+        now = time.time()
+        started = session.get(SIGNED_IN_AT_KEY)
+        if not isinstance(started, int | float):
+            session[SIGNED_IN_AT_KEY] = int(now)
+            return False
+        hours = settings.SESSION_ABSOLUTE_HOURS
+        if now - started > hours * 3600:
+            _sign_out(
+                request,
+                f"You were signed out {_count(hours, 'hour')} after logging in: a session lasts "
+                "no longer, however busy.",
+            )
+            return True
+        return False
+
+
+class IdleTimeoutMiddleware(_SessionClock):
+    def _check(self, request: HttpRequest) -> bool:
         """Sign out an idle session (True) or note this request's activity."""
         session = request.session
         if SESSION_KEY not in session:  # no user: nothing to time (and no query for the user)
@@ -103,12 +164,9 @@ class IdleTimeoutMiddleware:
         timeout = settings.IDLE_TIMEOUT_MINUTES * 60
         last = session.get(LAST_ACTIVITY_KEY)
         if isinstance(last, int | float) and now - last > timeout:
-            logout(request)
             minutes = settings.IDLE_TIMEOUT_MINUTES
-            messages.info(
-                request,
-                f"You were signed out after {minutes} minute{'s' if minutes != 1 else ''} "
-                "without activity. Log in again to go on.",
+            _sign_out(
+                request, f"You were signed out after {_count(minutes, 'minute')} without activity."
             )
             return True
         if not isinstance(last, int | float) or (
@@ -150,3 +208,15 @@ class SecondFactorMiddleware:
         if next_url:
             url += "?" + urlencode({"next": next_url})
         return htmx_redirect(request, HttpResponseRedirect(resolve_url(url)))
+
+
+class NoStoreMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        # The session as the view left it: a login just made counts, a logout does not.
+        if "Cache-Control" not in response and SESSION_KEY in request.session:
+            response["Cache-Control"] = "no-store"
+        return response

@@ -22,3 +22,30 @@ class PersonalPin(models.Model):
 
     def __str__(self) -> str:
         return f"Personal PIN of {self.user}"
+
+
+class PasswordFailures(models.Model):
+    """The wrong passwords given for one account, from wherever they came (``ceiling.py``).
+
+    Keyed by the username as typed, folded to one case, whether or not such a user exists: the
+    answer to a guesser must not tell which usernames are real. django-axes keeps its own count
+    per username *and address*; this one is the account's across addresses."""
+
+    username_key = models.CharField(max_length=150, unique=True)
+    failures = models.PositiveIntegerField(
+        default=0, help_text="Wrong passwords in a row since the last right one or lock."
+    )
+    last_failure_at = models.DateTimeField(null=True, blank=True)
+    next_try_at = models.DateTimeField(
+        null=True, blank=True, help_text="No password is checked before this (the wait)."
+    )
+    locked_until = models.DateTimeField(
+        null=True, blank=True, help_text="No password is checked before this (the lock)."
+    )
+
+    class Meta:
+        verbose_name = "failed passwords of an account"
+        verbose_name_plural = "failed passwords of accounts"
+
+    def __str__(self) -> str:
+        return self.username_key

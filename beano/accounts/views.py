@@ -1,4 +1,5 @@
-"""The account page, the second factor (verify, set up, turn off) and the lockout page."""
+"""The login and the password change (their passwords under the lockout rules), the account
+page and the second factor (verify, set up, turn off)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from typing import Any
 import django_otp
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
@@ -20,7 +23,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from beano.accounts.forms import CodeForm, PinForm
+from beano.accounts.ceiling import refusal_of
+from beano.accounts.forms import CodeForm, CurrentPasswordChangeForm, PinForm, SignInForm
 from beano.accounts.pins import has_pin, set_pin
 from beano.accounts.policy import (
     APP_DEVICE_NAME,
@@ -30,6 +34,38 @@ from beano.accounts.policy import (
 )
 from beano.accounts.qr import qr_svg
 from organizations.access import commission_staff
+
+
+def _throttled(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """A form whose password was refused unchecked (a wait, a lock: the form says which)
+    answers 429 Too Many Requests, with the seconds to wait in Retry-After."""
+    refusal = refusal_of(request)
+    if refusal is not None:
+        response.status_code = 429
+        response["Retry-After"] = str(refusal.retry_after)
+    return response
+
+
+class SignInView(auth_views.LoginView):
+    """The login page (the admin has none of its own): its password under the lockout rules."""
+
+    authentication_form = SignInForm
+    redirect_authenticated_user = True
+
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        return _throttled(self.request, super().form_invalid(form))
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """The password change page: its current password under the lockout rules."""
+
+    form_class = CurrentPasswordChangeForm
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        return {**super().get_form_kwargs(), "request": self.request}
+
+    def form_invalid(self, form: CurrentPasswordChangeForm) -> HttpResponse:
+        return _throttled(self.request, super().form_invalid(form))
 
 
 def _next_url(request: HttpRequest) -> str:
@@ -194,6 +230,7 @@ def pin(request: HttpRequest) -> HttpResponse:
                 user=request.user,
                 pin=form.cleaned_data["pin"],
                 current_password=form.cleaned_data["current_password"],
+                request=request,
             )
         except ValidationError as error:
             for field, errors in error.message_dict.items():

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
@@ -17,6 +18,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
+from beano import date_filters
 from beano.rules.catalog import catalog
 from beano.rules.limits import limits_in_force
 from beano.rules.models import LawLimit, RefusedAction
@@ -65,12 +67,14 @@ def limits(request: HttpRequest) -> HttpResponse:
 class RefusedFilter:
     """The log's filter, read from the query string: a citation, an organization (among those
     offered: the viewer's scope) and a range of the dates the actions were judged for. A value
-    that does not parse is ignored, never an error page."""
+    that does not parse, or a date outside ``beano.date_filters``' bounds, is ignored, never an
+    error page; ``ignored`` says why, for the page to show."""
 
     citation: str = ""
     organization_id: int | None = None
     date_from: dt.date | None = None
     date_to: dt.date | None = None
+    ignored: tuple[str, ...] = ()
 
     @classmethod
     def from_query(
@@ -78,13 +82,17 @@ class RefusedFilter:
     ) -> RefusedFilter:
         offered = {pk for pk, _ in organizations}
         organization = params.get("organization", "")
+        today = timezone.localdate()
+        date_from, from_problem = date_filters.parse(params.get("date_from"), today)
+        date_to, to_problem = date_filters.parse(params.get("date_to"), today)
         return cls(
             citation=params.get("citation", "").strip()[:60],
             organization_id=int(organization)
             if organization.isdigit() and int(organization) in offered
             else None,
-            date_from=_date(params.get("date_from", "")),
-            date_to=_date(params.get("date_to", "")),
+            date_from=date_from,
+            date_to=date_to,
+            ignored=tuple(dict.fromkeys(p for p in (from_problem, to_problem) if p)),
         )
 
     def apply(self, queryset: QuerySet[RefusedAction]) -> QuerySet[RefusedAction]:
@@ -114,13 +122,6 @@ class RefusedFilter:
         )
 
 
-def _date(value: str) -> dt.date | None:
-    try:
-        return dt.date.fromisoformat(value) if value else None
-    except ValueError:
-        return None
-
-
 def refused_actions_page(
     request: HttpRequest,
     queryset: QuerySet[RefusedAction],
@@ -133,6 +134,8 @@ def refused_actions_page(
         {c for row in queryset.values_list("citations", flat=True) for c in row.split(", ") if c}
     )
     log_filter = RefusedFilter.from_query(request.GET, organizations)
+    for problem in log_filter.ignored:
+        messages.warning(request, problem)
     page = Paginator(log_filter.apply(queryset), 50).get_page(request.GET.get("page"))
     return render(
         request,

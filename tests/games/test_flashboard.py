@@ -201,6 +201,28 @@ def test_a_worker_opens_the_board_but_cannot_change_the_link(client, tenant, fla
     assert Flashboard.objects.get().revoked_at is None
 
 
+@pytest.mark.parametrize("action", ["new", "off"])
+def test_a_sealed_occasions_link_is_refused_with_a_message_not_an_error(
+    client, tenant, flash, action
+):
+    """A page left open while the bookkeeper filed the report (or a replayed form) asks for a
+    new link, or to turn it off, on a sealed occasion: the service refuses, and the page says
+    why instead of answering 500."""
+    occasion = flash.occasion
+    type(occasion).objects.filter(pk=occasion.pk).update(sealed_at=timezone.now())
+    client.force_login(tenant.member_in_charge)
+    link = reverse("flashboard_link", args=[tenant.organization.pk, occasion.pk])
+    client.raise_request_exception = False
+    response = client.post(link, {"action": action}, follow=True)
+    assert response.status_code == 200
+    assert response.redirect_chain[-1][0] == reverse(
+        "occasion_detail", args=[tenant.organization.pk, occasion.pk]
+    )
+    assert "is filed and the occasion is sealed" in response.content.decode()
+    board = Flashboard.objects.get(occasion=occasion)
+    assert board.token == flash.token and board.revoked_at is None
+
+
 def test_the_link_stops_when_the_occasion_closes(client, flash, open_occasion, tenant):
     assert client.get(_board(flash)).status_code == 200
     floor_services.close_occasion(occasion=open_occasion, by=tenant.member_in_charge)

@@ -83,3 +83,32 @@ def test_the_commission_reads_rule_judged_records_in_the_admin_but_cannot_edit_t
         assert client.get(url).status_code == 200
         assert client.post(url, {}).status_code == 403
         assert client.get(reverse(f"admin:organizations_{model}_add")).status_code == 403
+
+
+def test_a_directors_letter_added_in_the_admin_is_audited_by_its_stored_name(
+    client, tenant, commission_admin, media_root
+):
+    """The uploaded file went into the audit event as it was (not JSON): a 500 for every letter
+    added with its scan."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from organizations.models import DirectorAuthorization
+
+    login(client, commission_admin)
+    client.raise_request_exception = False
+    response = client.post(
+        reverse("admin:organizations_directorauthorization_add"),
+        {
+            "organization": tenant.organization.pk,
+            "kind": "6c_arrangement",
+            "reference_number": "MSLC-2026-0098",
+            "subject": "Letter X",
+            "valid_from": "2026-01-01",
+            "document": SimpleUploadedFile("letter.pdf", b"%PDF-1.4 letter"),
+        },
+    )
+    assert response.status_code == 302
+    stored = DirectorAuthorization.objects.get().document.name
+    assert stored.startswith("authorizations/") and stored.endswith(".pdf")
+    event = AuditEvent.objects.get(action="admin.directorauthorization.added")
+    assert event.new_values["document"] == stored

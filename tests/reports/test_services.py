@@ -534,6 +534,11 @@ def test_a_withdrawn_amendment_restores_every_figure_of_the_filed_version(
     )
     filed = services.file_report(occasion=counted, by=tenant.bookkeeper)
     rent_row = Expense.objects.filter(pk=rent.pk).values().get()
+    cash_count = (
+        CloseOut.objects.filter(occasion=counted)
+        .values("cash_counted", "cash_counted_by", "cash_verified_by", "cash_verified_at")
+        .get()
+    )
 
     services.open_amendment(
         occasion=counted, reason="The supplies invoice arrived late.", by=tenant.bookkeeper
@@ -552,6 +557,8 @@ def test_a_withdrawn_amendment_restores_every_figure_of_the_filed_version(
         cash_counted=D("500.00"),
         counts=COUNTS | {"admission": 97, "bonus": None},
         explanation="Three admissions missing from the stock.",
+        cash_verified_by=tenant.head,
+        cash_verifier_secret=PASSWORD,
         by=tenant.bookkeeper,
     )
     services.record_stock_used(
@@ -570,6 +577,8 @@ def test_a_withdrawn_amendment_restores_every_figure_of_the_filed_version(
     assert Expense.objects.filter(pk=rent.pk).values().get() == rent_row
     assert CardUsage.objects.filter(purchase=card_purchase).count() == 1
     assert not CloseOut.objects.get(occasion=counted).amendment_open
+    # The cash as filed, with the two who counted it (not the amendment's verifier).
+    assert CloseOut.objects.filter(occasion=counted).values(*cash_count).get() == cash_count
     assert services.file_report(occasion=counted, by=tenant.bookkeeper).pk == filed.pk
     # Through audited writes: the chain holds and every record agrees with its last event.
     assert verify_chain(tenant.organization).ok
