@@ -18,6 +18,7 @@ from beano.env import (
     BROKER_SCHEMES,
     CACHE_SCHEMES,
     DATABASE_SCHEMES,
+    audit_keys,
     cache_settings,
     env_bool,
     env_int,
@@ -37,6 +38,13 @@ DEBUG = env_bool("DEBUG", True)
 SECRET_KEY = env_secret(
     "SECRET_KEY", debug=DEBUG, dev_default="dev-only-insecure-key-for-the-embedded-default"
 )
+# The audit trail's events are hashed with HMAC-SHA256 under a key kept out of the database
+# (organizations/audit.py, SECURITY.md): AUDIT_KEY, and the keys of earlier rotations in
+# AUDIT_KEY_FALLBACKS. Required in production; the embedded default keeps one in var/audit.key.
+_audit_keys = audit_keys(debug=DEBUG, key_file=DATA_DIR / "audit.key", secret_key=SECRET_KEY)
+AUDIT_KEY_ID = _audit_keys.current
+AUDIT_KEYS = _audit_keys.keys
+AUDIT_KEY_FILE = _audit_keys.file
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
