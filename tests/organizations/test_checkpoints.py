@@ -1,5 +1,5 @@
 """Checkpoints of the audit chains, written outside the database (a file of JSON lines, and an
-e-mail to the Commission)."""
+e-mail to the Commission), and the check against the last of them."""
 
 from __future__ import annotations
 
@@ -7,11 +7,14 @@ import io
 import json
 import stat
 
+import pytest
 from django.core import mail
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from organizations import checkpoints, services
-from organizations.models import AuditChain
+from organizations.audit import verify_chain
+from organizations.models import AuditChain, AuditEvent
 
 
 def lines(path) -> list[dict]:
@@ -88,3 +91,64 @@ def test_the_last_checkpoint_of_each_chain_is_read_from_the_end(tmp_path):
     assert len(newest) == 199 and {c.length for c in newest.values()} == {28}
     assert checkpoints.last(file, chains=["org:7"]) == {"org:7": newest["org:7"]}
     assert checkpoints.last(tmp_path / "none.jsonl") == {}
+
+
+def test_the_check_passes_while_every_chain_holds_its_checkpoint(tenant, member):
+    checkpoints.write()
+    services.update_membership(membership=member, by=tenant.head, kind="lapsed", until=None)
+    out = io.StringIO()
+    call_command("check_audit_chains", stdout=out)
+    assert "Holds its checkpoint of" in out.getvalue()
+
+
+def test_a_chain_cut_short_and_its_old_head_put_back_is_found_by_the_checkpoint(tenant, member):
+    """Someone with an old copy of the database puts back its head row (length, head and the
+    seal the key made then) and the record as it was, over the events deleted since: the chain
+    and the trail check again, and only the checkpoint kept outside the database tells."""
+    org = tenant.organization
+    old = AuditChain.objects.get(organization=org)
+    for kind in ("lapsed", "member", "lapsed", "member", "lapsed"):
+        services.update_membership(membership=member, by=tenant.head, kind=kind, until=None)
+    checkpoints.write()
+    AuditEvent.objects.filter(organization=org, sequence__gt=old.length).delete()
+    old.save()
+    type(member).objects.filter(pk=member.pk).update(kind="member")
+    assert verify_chain(org).ok
+
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="1 problem"):
+        call_command("check_audit_chains", stdout=out)
+    assert (
+        "Checkpoint: cut short: the checkpoint of" in out.getvalue()
+        and f"recorded {old.length + 5} events" in out.getvalue()
+        and f"the chain now holds {old.length}." in out.getvalue()
+    )
+
+
+def test_a_checkpoint_kept_elsewhere_can_be_named(tenant, member, tmp_path):
+    kept = tmp_path / "from-the-email.jsonl"
+    checkpoints.append(checkpoints.take(), kept)
+    org = tenant.organization
+    chain = AuditChain.objects.get(organization=org)
+    AuditEvent.objects.filter(organization=org, sequence=chain.length).delete()
+    # A chain whose checkpoint is elsewhere is not compared with it unless named.
+    with pytest.raises(CommandError):
+        call_command("check_audit_chains", "--checkpoint", str(kept), stdout=io.StringIO())
+    with pytest.raises(CommandError, match="No checkpoint file at"):
+        call_command("check_audit_chains", "--checkpoint", str(tmp_path / "x"))
+
+
+def test_a_checkpointed_chain_that_is_gone_is_named(tenant, settings):
+    checkpoints.append(
+        [checkpoints.Checkpoint("2026-01-01T03:15:00+00:00", "org:999999", 999999, "Gone", 4, "a")]
+    )
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="1 checkpointed chain"):
+        call_command("check_audit_chains", stdout=out)
+    assert "The chain org:999999 (Gone) recorded by the checkpoint of" in out.getvalue()
+
+
+def test_a_damaged_checkpoint_file_stops_the_check(tenant, settings):
+    settings.AUDIT_CHECKPOINT_FILE.write_text("not json\n")
+    with pytest.raises(CommandError, match="has a line that is not a checkpoint"):
+        call_command("check_audit_chains", stdout=io.StringIO())

@@ -181,3 +181,94 @@ def test_a_payouts_amount_changed_in_its_table_is_found(post):
         f"games.payout #{payout.pk}: amount is '{payout.amount + 5}', but audit event "
         f"{event.sequence} recorded '{payout.amount}'"
     ) in output
+
+
+def test_a_sale_lines_amount_changed_in_its_table_is_found(post):
+    from occasions.models import SaleLine
+
+    line = SaleLine.objects.filter(sale__occasion__organization=post, quantity__gt=1).first()
+    SaleLine.objects.filter(pk=line.pk).update(amount=line.amount * 10)
+    number = list(line.sale.lines.order_by("pk")).index(line) + 1
+
+    ok, output = check()
+    assert not ok
+    assert (
+        f"occasions.sale #{line.sale_id}: line {number} amount is '{line.amount * 10}', but audit "
+        f"event"
+    ) in output
+
+
+def test_a_line_added_to_a_sale_is_found(post):
+    from occasions.models import SaleLine
+
+    line = SaleLine.objects.filter(sale__occasion__organization=post).first()
+    count = line.sale.lines.count()
+    line.pk = None
+    line.save()
+
+    ok, output = check()
+    assert not ok
+    assert f"occasions.sale #{line.sale_id}: it has {count + 1} line(s), but audit event" in output
+
+
+def test_a_close_out_count_changed_is_found(post):
+    from reports.models import ClosingCount
+
+    count = ClosingCount.objects.filter(closeout__occasion__organization=post).first()
+    ClosingCount.objects.filter(pk=count.pk).update(counted=count.counted + 1)
+
+    ok, output = check()
+    assert not ok
+    assert (
+        f"reports.closeout #{count.closeout_id}: count of {count.category} is "
+        f"{count.counted + 1}, but audit event"
+    ) in output
+
+
+def test_a_money_record_with_no_event_and_one_gone_are_found(post):
+    from reports.models import Expense, LawfulPurposeDisbursement
+
+    expense = Expense.objects.filter(occasion__organization=post).first()
+    expense.pk = None
+    expense.save()
+    gone = LawfulPurposeDisbursement.objects.filter(organization=post).first()
+    LawfulPurposeDisbursement.objects.filter(pk=gone.pk).delete()
+
+    ok, output = check()
+    assert not ok
+    assert f"reports.expense #{expense.pk}: no audit event records it" in output
+    assert (
+        f"reports.lawfulpurposedisbursement #{gone.pk}: it is gone, but audit event" in output
+        and "(reports.disbursement.recorded) is its last" in output
+    )
+
+
+def test_filed_figures_changed_are_found_even_with_their_sha256_recomputed(post):
+    from reports.figures import digest
+    from reports.models import FinancialReport
+
+    report = FinancialReport.objects.filter(organization=post).order_by("version").first()
+    figures = report.figures
+    figures["net"]["net_proceeds"] = "9999.00"
+    FinancialReport.objects.filter(pk=report.pk).update(figures=figures)
+    ok, output = check()
+    assert not ok
+    assert "Its figures do not match their SHA-256" in output
+
+    FinancialReport.objects.filter(pk=report.pk).update(figures_sha256=digest(figures))
+    ok, output = check()
+    assert not ok
+    assert "Its figures do not match their SHA-256" not in output
+    assert "Its figures' SHA-256 is not the one its filing recorded (audit event" in output
+    assert f"reports.financialreport #{report.pk}: figures_sha256 is" in output
+
+
+def test_a_filed_reports_recorded_chain_head_changed_is_found(post):
+    from reports.models import FinancialReport
+
+    report = FinancialReport.objects.filter(organization=post).first()
+    FinancialReport.objects.filter(pk=report.pk).update(chain_head_hash="f" * 64)
+
+    ok, output = check()
+    assert not ok
+    assert f"recorded at filing is not event {report.chain_length} of the chain" in output
