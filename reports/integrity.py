@@ -9,6 +9,7 @@ filing against the event it names. A disagreement is said in words, never passed
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
@@ -46,6 +47,13 @@ def problems(documents: Iterable[Document]) -> dict[Document, list[str]]:
 
 def document_problems(document: Document) -> list[str]:
     return problems([document])[document]
+
+
+def pdf_problems(data: bytes, recorded_sha256: str) -> list[str]:
+    """The PDF file against the SHA-256 recorded when it was made."""
+    if recorded_sha256 and hashlib.sha256(data).hexdigest() != recorded_sha256:
+        return ["The PDF file is not the one made for it (its SHA-256 differs): it was replaced."]
+    return []
 
 
 def _key(document: Document) -> tuple[str, str]:
