@@ -1057,6 +1057,7 @@ def main(argv: list[str]) -> int:
             "DJANGO_SETTINGS_MODULE": "beano.settings",
             "DEBUG": "off",
             "SECRET_KEY": "statewide-bench-" + "k3y" * 20,
+            "AUDIT_KEY": "statewide-bench-audit-" + "a7d1t" * 8,
             "ALLOWED_HOSTS": "127.0.0.1",
             "DATABASE_URL": url,
             "DB_CONN_MAX_AGE": "60",
