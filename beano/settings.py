@@ -91,6 +91,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
+    "organizations.middleware.AuditActorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "beano.accounts.middleware.IdleTimeoutMiddleware",
     "beano.accounts.middleware.SecondFactorMiddleware",

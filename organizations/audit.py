@@ -26,6 +26,9 @@ from organizations.models.audit import UnknownAuditKey
 
 #: Where the acts being recorded come from, when not live (set by ``provenance``).
 _provenance: ContextVar[dict[str, Any] | None] = ContextVar("audit_provenance", default=None)
+#: The request being answered (set by ``acting_in``): whose act a change made outside the
+#: services (a signal on a model the admin or a package saves) is recorded as.
+_request: ContextVar[Any] = ContextVar("audit_request", default=None)
 
 SECRET_FIELD_WORDS = ("password", "secret", "token", "tin", "ssn", "taxpayer")
 MASK = "•••"
@@ -81,6 +84,23 @@ def provenance(values: Mapping[str, Any]) -> Iterator[None]:
 
 def current_provenance() -> dict[str, Any]:
     return dict(_provenance.get() or {})
+
+
+@contextmanager
+def acting_in(request: Any) -> Iterator[None]:
+    """Changes recorded while ``request`` is answered are its user's acts (``current_actor``).
+    The user is read when an event is recorded, not before: most requests record nothing."""
+    token = _request.set(request)
+    try:
+        yield
+    finally:
+        _request.reset(token)
+
+
+def current_actor() -> Any:
+    """The user of the request being answered, or None (a command, the shell, a task)."""
+    request = _request.get()
+    return getattr(request, "user", None) if request is not None else None
 
 
 def chain_key(organization: Organization | None) -> str:
