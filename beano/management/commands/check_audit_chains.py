@@ -62,8 +62,8 @@ class Command(BaseCommand):
         records = sum(r.records_checked for r in reports)
         self.stdout.write(
             self.style.SUCCESS(
-                f"All {len(reports)} audit chains are intact; {documents} filed reports and "
-                f"{records} money records check."
+                f"All {len(reports)} audit chains are intact; {_count(documents, 'filed report')} "
+                f"and {_count(records, 'money record')} check."
             )
         )
 
@@ -82,8 +82,12 @@ class Command(BaseCommand):
             )
         if report.organization is not None:
             self.stdout.write(
-                f"  {report.reports_checked} filed reports and {report.records_checked} money "
-                "records checked against the trail."
+                f"  {_count(report.reports_checked, 'filed report')} and "
+                f"{_count(report.records_checked, 'money record')} checked against the trail."
             )
         for problem in report.problems[0 if report.chain.ok else 1 :]:
             self.stdout.write(self.style.ERROR(f"  {problem}"))
+
+
+def _count(number: int, thing: str) -> str:
+    return f"{number} {thing}" + ("" if number == 1 else "s")
