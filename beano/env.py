@@ -166,12 +166,10 @@ def audit_key_id(key: bytes) -> str:
 @dataclass(frozen=True)
 class AuditKeys:
     """The audit keys this installation holds: ``current`` (the id new events are keyed with)
-    and every key by its id, the fallbacks kept to check events written before a rotation.
-    ``file`` is where the embedded default keeps its key (None: from the environment)."""
+    and every key by its id, the fallbacks kept to check events written before a rotation."""
 
     current: str
     keys: dict[str, bytes]
-    file: Path | None
 
 
 def _audit_key_checked(name: str, value: str, secret_key: str) -> bytes:
@@ -223,17 +221,16 @@ def audit_keys(
     rotations (``AUDIT_KEY_FALLBACKS``, a comma list). Required when DEBUG is off; the embedded
     default makes one in ``key_file`` and keeps it."""
     value = _raw("AUDIT_KEY", environ)
-    file = None
     if value is None:
         if not debug:
             raise ImproperlyConfigured(
                 "AUDIT_KEY must be set when DEBUG is off (at least "
                 f"{AUDIT_KEY_MIN_LENGTH} characters, not SECRET_KEY): see SECURITY.md."
             )
-        value, file = _audit_key_file(key_file), key_file
+        value = _audit_key_file(key_file)
     current = _audit_key_checked("AUDIT_KEY", value, secret_key)
     keys = {audit_key_id(current): current}
     for old in env_list("AUDIT_KEY_FALLBACKS", [], environ):
         key = _audit_key_checked("AUDIT_KEY_FALLBACKS", old, secret_key)
         keys.setdefault(audit_key_id(key), key)
-    return AuditKeys(current=audit_key_id(current), keys=keys, file=file)
+    return AuditKeys(current=audit_key_id(current), keys=keys)

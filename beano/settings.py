@@ -45,7 +45,6 @@ SECRET_KEY = env_secret(
 _audit_keys = audit_keys(debug=DEBUG, key_file=DATA_DIR / "audit.key", secret_key=SECRET_KEY)
 AUDIT_KEY_ID = _audit_keys.current
 AUDIT_KEYS = _audit_keys.keys
-AUDIT_KEY_FILE = _audit_keys.file
 # Checkpoints of every audit chain (its length and head), appended nightly to a file outside the
 # database and e-mailed to the Commission, so that a chain cut short is noticed.
 AUDIT_CHECKPOINT_FILE = Path(

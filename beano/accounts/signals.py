@@ -31,7 +31,9 @@ from organizations.models import CommissionStaff, Organization
 User = get_user_model()
 
 
-def _record(action: str, target: Model, *, old: dict | None = None, new: dict | None = None):
+def _record(
+    action: str, target: Model, *, old: dict | None = None, new: dict | None = None
+) -> None:
     with transaction.atomic():
         record_event(
             organization=None, actor=current_actor(), action=action, target=target, old=old, new=new
@@ -58,7 +60,9 @@ def _staff_loaded(sender: type, instance: CommissionStaff, **kwargs: Any) -> Non
 
 
 @receiver(post_save, sender=CommissionStaff)
-def _staff_saved(sender: type, instance: CommissionStaff, created: bool, raw: bool, **kwargs):
+def _staff_saved(
+    sender: type, instance: CommissionStaff, created: bool, raw: bool, **kwargs: Any
+) -> None:
     if raw:
         return
     if created:
@@ -120,7 +124,9 @@ def _device_loaded(sender: type, instance: TOTPDevice, **kwargs: Any) -> None:
 
 
 @receiver(post_save, sender=TOTPDevice)
-def _device_saved(sender: type, instance: TOTPDevice, created: bool, raw: bool, **kwargs: Any):
+def _device_saved(
+    sender: type, instance: TOTPDevice, created: bool, raw: bool, **kwargs: Any
+) -> None:
     """Enrolment is the device confirmed (a pending one, not yet confirmed with a code, is not
     a second factor); taking the confirmation back is a removal."""
     was = False if created else instance._audit_confirmed
