@@ -1,4 +1,5 @@
-"""`make run`: the web server and a real Celery worker together, stopped together on Ctrl-C.
+"""`make run`: the web server, a real Celery worker and `celery beat` (the periodic work, such as
+the nightly audit checkpoint) together, stopped together on Ctrl-C.
 
 Run as ``python -m beano.devserver [PORT]`` after migrate and seed_demo."""
 
@@ -29,8 +30,10 @@ def main() -> int:
             "--hostname=beano-dev@%h",
         ],
     )
+    # Beat's schedule file is CELERY_BEAT_SCHEDULE_FILENAME, under the data folder.
+    beat = subprocess.Popen([python, "-m", "celery", "-A", "beano", "beat", "--loglevel=INFO"])
     web = subprocess.Popen([python, "manage.py", "runserver", f"127.0.0.1:{port}"])
-    time.sleep(3)  # let both banners print first, so the address is the last thing on screen
+    time.sleep(3)  # let the banners print first, so the address is the last thing on screen
     manage = f"{os.path.relpath(python)} manage.py"
     print(
         f"\n  Beano occasions is running at http://127.0.0.1:{port}/  (Ctrl-C stops it)\n"
@@ -42,15 +45,15 @@ def main() -> int:
         f"  in another terminal, {manage} totp_code inspector  prints it.\n",
         flush=True,
     )
-    children = [web, worker]
+    children = [web, worker, beat]
     code = 0
     try:
         while all(child.poll() is None for child in children):
             time.sleep(0.5)
         code = next(child.returncode for child in children if child.poll() is not None) or 1
-        print("\nA process stopped on its own; stopping the other.", file=sys.stderr)
+        print("\nA process stopped on its own; stopping the others.", file=sys.stderr)
     except KeyboardInterrupt:
-        print("\nStopping the web server and the Celery worker…", flush=True)
+        print("\nStopping the web server, the Celery worker and beat…", flush=True)
     finally:
         for child in children:
             if child.poll() is None:

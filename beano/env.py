@@ -6,9 +6,14 @@ not quietly run with a default that records regulated money somewhere unexpected
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
+import secrets
 from collections.abc import Mapping
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -49,7 +54,12 @@ def env_bool(name: str, default: bool, environ: Mapping[str, str] | None = None)
 
 
 def env_int(
-    name: str, default: int, environ: Mapping[str, str] | None = None, *, minimum: int = 0
+    name: str,
+    default: int,
+    environ: Mapping[str, str] | None = None,
+    *,
+    minimum: int = 0,
+    maximum: int | None = None,
 ) -> int:
     value = _raw(name, environ)
     if value is None:
@@ -60,6 +70,8 @@ def env_int(
         raise ImproperlyConfigured(f"{name}={value!r} is not a whole number.") from None
     if number < minimum:
         raise ImproperlyConfigured(f"{name}={number} is below its minimum of {minimum}.")
+    if maximum is not None and number > maximum:
+        raise ImproperlyConfigured(f"{name}={number} is above its maximum of {maximum}.")
     return number
 
 
@@ -137,3 +149,88 @@ def env_money(name: str, default: str, environ: Mapping[str, str] | None = None)
     if not value.is_finite() or value < 0 or value != value.quantize(Decimal("0.01")):
         raise ImproperlyConfigured(f"{name} must be an amount in dollars and cents, e.g. 5.00")
     return value
+
+
+#: The key id of the events hashed with plain SHA-256, before the audit key existed.
+LEGACY_AUDIT_KEY_ID = "sha256-legacy"
+AUDIT_KEY_MIN_LENGTH = 32
+
+
+def audit_key_id(key: bytes) -> str:
+    """The name an audit event stores for the key its hash is keyed with. It is derived from the
+    key, so two keys never share a name and rotating cannot reuse one by mistake; being an HMAC
+    of a fixed text, it tells nothing of the key."""
+    return "k" + hmac.new(key, b"beano-occasions audit key id", hashlib.sha256).hexdigest()[:15]
+
+
+@dataclass(frozen=True)
+class AuditKeys:
+    """The audit keys this installation holds: ``current`` (the id new events are keyed with)
+    and every key by its id, the fallbacks kept to check events written before a rotation."""
+
+    current: str
+    keys: dict[str, bytes]
+
+
+def _audit_key_checked(name: str, value: str, secret_key: str) -> bytes:
+    if len(value) < AUDIT_KEY_MIN_LENGTH or len(set(value)) < 5:
+        raise ImproperlyConfigured(
+            f"{name} is too weak: at least {AUDIT_KEY_MIN_LENGTH} characters, 5 distinct."
+        )
+    if value == secret_key:
+        raise ImproperlyConfigured(
+            f"{name} must not be SECRET_KEY: the audit key is kept apart from every other secret."
+        )
+    return value.encode()
+
+
+def _audit_key_file(path: Path) -> str:
+    """The embedded default's key: made once, readable by its owner only, never printed. It is
+    written under another name and linked into place, so two processes starting at once (the
+    web server, the worker, beat) both read the one key, whole."""
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    draft = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    handle = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(handle, (secrets.token_urlsafe(48) + "\n").encode())
+        os.fsync(handle)
+    finally:
+        os.close(handle)
+    try:
+        os.link(draft, path)
+    except FileExistsError:
+        pass  # another process made it first: its key is the one
+    finally:
+        draft.unlink()
+    return path.read_text().strip()
+
+
+def audit_keys(
+    *,
+    debug: bool,
+    key_file: Path,
+    secret_key: str,
+    environ: Mapping[str, str] | None = None,
+) -> AuditKeys:
+    """The key audit events are hashed with (``AUDIT_KEY``), kept out of the database so that
+    someone holding the database alone cannot rewrite the chain, and the keys of earlier
+    rotations (``AUDIT_KEY_FALLBACKS``, a comma list). Required when DEBUG is off; the embedded
+    default makes one in ``key_file`` and keeps it."""
+    value = _raw("AUDIT_KEY", environ)
+    if value is None:
+        if not debug:
+            raise ImproperlyConfigured(
+                "AUDIT_KEY must be set when DEBUG is off (at least "
+                f"{AUDIT_KEY_MIN_LENGTH} characters, not SECRET_KEY): see SECURITY.md."
+            )
+        value = _audit_key_file(key_file)
+    current = _audit_key_checked("AUDIT_KEY", value, secret_key)
+    keys = {audit_key_id(current): current}
+    for old in env_list("AUDIT_KEY_FALLBACKS", [], environ):
+        key = _audit_key_checked("AUDIT_KEY_FALLBACKS", old, secret_key)
+        keys.setdefault(audit_key_id(key), key)
+    return AuditKeys(current=audit_key_id(current), keys=keys)

@@ -11,6 +11,7 @@ import datetime as dt
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from csp.constants import NONE, SELF
 
 from beano import broker
@@ -18,6 +19,7 @@ from beano.env import (
     BROKER_SCHEMES,
     CACHE_SCHEMES,
     DATABASE_SCHEMES,
+    audit_keys,
     cache_settings,
     env_bool,
     env_int,
@@ -37,6 +39,19 @@ DEBUG = env_bool("DEBUG", True)
 SECRET_KEY = env_secret(
     "SECRET_KEY", debug=DEBUG, dev_default="dev-only-insecure-key-for-the-embedded-default"
 )
+# The audit trail's events are hashed with HMAC-SHA256 under a key kept out of the database
+# (organizations/audit.py, SECURITY.md): AUDIT_KEY, and the keys of earlier rotations in
+# AUDIT_KEY_FALLBACKS. Required in production; the embedded default keeps one in var/audit.key.
+_audit_keys = audit_keys(debug=DEBUG, key_file=DATA_DIR / "audit.key", secret_key=SECRET_KEY)
+AUDIT_KEY_ID = _audit_keys.current
+AUDIT_KEYS = _audit_keys.keys
+# Checkpoints of every audit chain (its length and head), appended nightly to a file outside the
+# database and e-mailed to the Commission, so that a chain cut short is noticed.
+AUDIT_CHECKPOINT_FILE = Path(
+    env_str("AUDIT_CHECKPOINT_FILE", str(DATA_DIR / "audit-checkpoints.jsonl"))
+)
+AUDIT_CHECKPOINT_EMAIL = env_list("AUDIT_CHECKPOINT_EMAIL", [])
+AUDIT_CHECKPOINT_HOUR = env_int("AUDIT_CHECKPOINT_HOUR", 3, maximum=23)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -75,6 +90,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
+    "organizations.middleware.AuditActorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "beano.accounts.middleware.SessionLifetimeMiddleware",
     "beano.accounts.middleware.IdleTimeoutMiddleware",
@@ -233,11 +249,35 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TRACK_STARTED = True
 CELERY_TIMEZONE = TIME_ZONE
+# Periodic work, sent by one `celery beat` process (make run starts it beside the worker).
+CELERY_BEAT_SCHEDULE = {
+    "audit-checkpoint": {
+        "task": "organizations.write_audit_checkpoint",
+        "schedule": crontab(hour=AUDIT_CHECKPOINT_HOUR, minute=15),
+    },
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 
 # The close-out asks for an explanation when the counts or the cash differ from the records by
 # more than this many dollars: a house policy of the deployment, not a legal figure.
 CLOSEOUT_VARIANCE_THRESHOLD = env_money("CLOSEOUT_VARIANCE_THRESHOLD", "5.00")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# E-mail (the audit checkpoints to the Commission): SMTP in production; the embedded default
+# writes each message to a file under var/mail/ instead of sending it.
+EMAIL_BACKEND = env_str(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.filebased.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend",
+)
+EMAIL_FILE_PATH = DATA_DIR / "mail"
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "beano-occasions@localhost")
 
 # Security: production values pass `check --deploy --fail-level WARNING`.
 SESSION_COOKIE_HTTPONLY = True

@@ -114,6 +114,7 @@ def production_env(args: argparse.Namespace, data_dir: Path) -> dict[str, str]:
         "DJANGO_SETTINGS_MODULE": "bench.settings",
         "DEBUG": "off",
         "SECRET_KEY": secrets.token_urlsafe(48),
+        "AUDIT_KEY": secrets.token_urlsafe(48),
         "ALLOWED_HOSTS": HOST,
         "DATABASE_URL": args.database_url,
         "DB_CONN_MAX_AGE": "60",

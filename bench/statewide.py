@@ -639,6 +639,8 @@ def _refused(p: Plan, w: Callable) -> None:
 def _audit(p: Plan, w: Callable, weeks: int) -> int:
     """The first organization's audit trail over its last ``weeks`` nights: an event for each
     sale and each ball, chained."""
+    from django.conf import settings
+
     from organizations.models import GENESIS_HASH, AuditChain, AuditEvent
 
     org = p.org_id(0)
@@ -670,6 +672,7 @@ def _audit(p: Plan, w: Callable, weeks: int) -> int:
                     new_values={"n": i},
                     created_at=p.at(day, 18, 0, i * 5),
                     prev_hash=chain["head"],
+                    key_id=settings.AUDIT_KEY_ID,
                 )
                 event.hash = event.compute_hash()
                 chain["head"] = event.hash
@@ -689,6 +692,7 @@ def _audit(p: Plan, w: Callable, weeks: int) -> int:
                         event.created_at,
                         event.prev_hash,
                         event.hash,
+                        event.key_id,
                     )
                 )
 
@@ -696,13 +700,15 @@ def _audit(p: Plan, w: Callable, weeks: int) -> int:
         AuditEvent,
         cols(
             "id organization_id sequence actor_id actor_label action target_type target_id "
-            "target_repr old_values new_values created_at prev_hash hash"
+            "target_repr old_values new_values created_at prev_hash hash key_id"
         ),
         events(),
     )
-    AuditChain.objects.create(
+    head = AuditChain(
         key=f"org:{org}", organization_id=org, length=chain["n"], head_hash=chain["head"]
     )
+    head.reseal()
+    head.save()
     return chain["n"]
 
 
@@ -1051,6 +1057,7 @@ def main(argv: list[str]) -> int:
             "DJANGO_SETTINGS_MODULE": "beano.settings",
             "DEBUG": "off",
             "SECRET_KEY": "statewide-bench-" + "k3y" * 20,
+            "AUDIT_KEY": "statewide-bench-audit-" + "a7d1t" * 8,
             "ALLOWED_HOSTS": "127.0.0.1",
             "DATABASE_URL": url,
             "DB_CONN_MAX_AGE": "60",

@@ -1,8 +1,13 @@
 """Writing and checking the audit trail. Every service write calls ``record_event`` inside its
-own transaction, so the event and the change commit or roll back together."""
+own transaction, so the event and the change commit or roll back together.
+
+Hashes are keyed with the installation's audit key (see ``organizations.models.audit``), so the
+check below tells an event rewritten by someone without the key (with plain SHA-256, or under a
+key of their own) from one the installation wrote."""
 
 from __future__ import annotations
 
+import hmac
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -10,14 +15,20 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
 from django.utils import timezone
 
+from beano.env import LEGACY_AUDIT_KEY_ID
 from organizations.models import GENESIS_HASH, AuditChain, AuditEvent, Organization
+from organizations.models.audit import UnknownAuditKey
 
 #: Where the acts being recorded come from, when not live (set by ``provenance``).
 _provenance: ContextVar[dict[str, Any] | None] = ContextVar("audit_provenance", default=None)
+#: The request being answered (set by ``acting_in``): whose act a change made outside the
+#: services (a signal on a model the admin or a package saves) is recorded as.
+_request: ContextVar[Any] = ContextVar("audit_request", default=None)
 
 SECRET_FIELD_WORDS = ("password", "secret", "token", "tin", "ssn", "taxpayer")
 MASK = "•••"
@@ -75,7 +86,24 @@ def current_provenance() -> dict[str, Any]:
     return dict(_provenance.get() or {})
 
 
-def _chain_key(organization: Organization | None) -> str:
+@contextmanager
+def acting_in(request: Any) -> Iterator[None]:
+    """Changes recorded while ``request`` is answered are its user's acts (``current_actor``).
+    The user is read when an event is recorded, not before: most requests record nothing."""
+    token = _request.set(request)
+    try:
+        yield
+    finally:
+        _request.reset(token)
+
+
+def current_actor() -> Any:
+    """The user of the request being answered, or None (a command, the shell, a task)."""
+    request = _request.get()
+    return getattr(request, "user", None) if request is not None else None
+
+
+def chain_key(organization: Organization | None) -> str:
     return f"org:{organization.pk}" if organization is not None else "commission"
 
 
@@ -94,7 +122,7 @@ def record_event(
     writers append one after the other."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("record_event must be called inside the service's transaction")
-    key = _chain_key(organization)
+    key = chain_key(organization)
     AuditChain.objects.get_or_create(key=key, defaults={"organization": organization})
     chain = AuditChain.objects.select_for_update().get(key=key)
     actor_user = acting_user(actor)
@@ -112,12 +140,14 @@ def record_event(
         provenance=current_provenance(),
         created_at=timezone.now(),
         prev_hash=chain.head_hash,
+        key_id=settings.AUDIT_KEY_ID,
     )
     event.hash = event.compute_hash()
     event.save()
     chain.length = event.sequence
     chain.head_hash = event.hash
-    chain.save(update_fields=["length", "head_hash"])
+    chain.reseal()
+    chain.save(update_fields=["length", "head_hash", "seal", "seal_key_id"])
     return event
 
 
@@ -140,11 +170,21 @@ class ChainCheck:
         return f"Broken at event {self.broken_at}: {self.reason}"
 
 
+def _unknown_key(key_id: str) -> str:
+    return (
+        f"it is hashed with audit key {key_id}, which this installation does not hold (a "
+        "key of another installation belongs in AUDIT_KEY_FALLBACKS, or it was forged)."
+    )
+
+
 def verify_chain(organization: Organization | None) -> ChainCheck:
-    """Recompute every hash of the chain in order; name the first event that does not check."""
+    """Recompute every hash of the chain in order under the keys the events name; name the first
+    event that does not check. Legacy events (plain SHA-256) are accepted only ahead of the
+    chain's first keyed event; then the head row must name the last event and carry its seal."""
     events = AuditEvent.objects.filter(organization=organization).order_by("sequence")
     prev_hash = GENESIS_HASH
     expected_sequence = 1
+    keyed = False
     for event in events.iterator(chunk_size=2000):
         if event.sequence != expected_sequence:
             return ChainCheck(
@@ -156,16 +196,60 @@ def verify_chain(organization: Organization | None) -> ChainCheck:
             return ChainCheck(
                 expected_sequence - 1, event.sequence, "it does not follow the event before it."
             )
-        if event.compute_hash() != event.hash:
+        if event.key_id == LEGACY_AUDIT_KEY_ID and keyed:
             return ChainCheck(
                 expected_sequence - 1,
                 event.sequence,
-                "its content was changed after it was written.",
+                "it is hashed without the audit key (sha256-legacy) after keyed events: it was "
+                "rewritten by someone who does not hold the key.",
+            )
+        keyed = keyed or event.key_id != LEGACY_AUDIT_KEY_ID
+        try:
+            intact = event.compute_hash() == event.hash
+        except UnknownAuditKey:
+            return ChainCheck(expected_sequence - 1, event.sequence, _unknown_key(event.key_id))
+        if not intact:
+            return ChainCheck(
+                expected_sequence - 1,
+                event.sequence,
+                "its content was changed after it was written (or its hash recomputed without "
+                "the audit key).",
             )
         prev_hash = event.hash
         expected_sequence += 1
     length = expected_sequence - 1
-    head = AuditChain.objects.filter(key=_chain_key(organization)).first()
-    if head is not None and head.length > length:
+    return _check_head(organization, length, prev_hash)
+
+
+def _check_head(organization: Organization | None, length: int, last_hash: str) -> ChainCheck:
+    """The head row against the events found: it names the last of them, and its seal (which
+    only the key makes) says the installation put it there."""
+    head = AuditChain.objects.filter(key=chain_key(organization)).first()
+    if head is None:
+        if length:
+            return ChainCheck(length, length + 1, "the chain's head row is missing.")
+        return ChainCheck(0)
+    if head.length > length:
         return ChainCheck(length, length + 1, f"event {length + 1} is missing from the end.")
+    if head.length < length or head.head_hash != last_hash:
+        return ChainCheck(
+            length,
+            length,
+            f"the chain's head says event {head.length}, not the last event stored ({length}).",
+        )
+    if length == 0:
+        return ChainCheck(0)
+    if not head.seal:
+        return ChainCheck(length, length + 1, "the chain's head is not sealed.")
+    try:
+        sealed = hmac.compare_digest(head.compute_seal(), head.seal)
+    except UnknownAuditKey:
+        return ChainCheck(length, length + 1, "its head's seal " + _unknown_key(head.seal_key_id))
+    if not sealed:
+        return ChainCheck(
+            length,
+            length + 1,
+            f"the chain's head (event {length}) does not carry its seal: it was moved, most "
+            "likely back over events removed from the end, by someone without the audit key.",
+        )
     return ChainCheck(length)

@@ -1,7 +1,8 @@
 """Every page a Commission user opens is logged (``RecordView``): who viewed which record, when.
 
 The row is written after the page is answered, in one insert; if it cannot be written the page
-is answered all the same and the failure goes to the error log."""
+is answered all the same and the failure goes to the error log. And the acting user of a request
+is known to the audit trail's signals (``AuditActorMiddleware``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
 from organizations.access import commission_staff
+from organizations.audit import acting_in
 from organizations.models import RecordView
 
 logger = logging.getLogger(__name__)
@@ -65,3 +67,16 @@ class RecordViewMiddleware:
         except Exception:  # the log must never cost the inspector the page
             logger.exception("The Commission's page view of %s was not logged", request.path)
         return response
+
+
+class AuditActorMiddleware:
+    """Changes recorded while a request is answered are its user's acts, those recorded from
+    signals too (beano/accounts/signals.py: the admin's changes of Commission staff, an
+    authenticator enrolled, a user deactivated), which no service hands a user to."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        with acting_in(request):
+            return self.get_response(request)

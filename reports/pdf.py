@@ -1,6 +1,7 @@
 """The PDFs of filed reports: PDF/A-3b made by WeasyPrint from one template per kind, with page
 numbers and the figures embedded as a JSON attachment. The HTML is rendered from the figures
-frozen in the filed row, so the PDF always shows what was filed."""
+frozen in the filed row, so the PDF always shows what was filed; those figures are verified first
+(reports.integrity), and a PDF of figures that do not check says so on its first page."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from reports.integrity import document_problems
 from reports.models import AnnualReport, FinancialReport
 from reports.templatetags.report_tags import isodate
 
@@ -70,6 +72,7 @@ def _context(document: Document, *, authority_copy: bool = False) -> dict[str, A
         "header_left": f"{org['name']} · License {org['license_number']}",
         "header_right": header_right,
         "footer_left": f"Filed {filed_at:%Y-%m-%d %H:%M} · figures {document.figures_sha256[:16]}",
+        "problems": document_problems(document),
     }
 
 

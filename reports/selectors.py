@@ -14,6 +14,7 @@ from django.utils import timezone
 from occasions.models import Occasion
 from organizations.models import Organization
 from reports import services
+from reports.figures import digest
 from reports.models import AnnualReport, FinancialReport, ReportObligation
 
 #: Status of an obligation, in the order an inspector cares about them.
@@ -253,6 +254,8 @@ class OccasionReport:
     versions: int
     net_proceeds: str | None
     gross_receipts: str | None
+    #: The current version's figures match their SHA-256 (False: shown with a warning).
+    intact: bool = True
 
     @property
     def label(self) -> str:
@@ -270,28 +273,27 @@ def reports_of_occasions(occasions: Iterable[Occasion]) -> dict[int, OccasionRep
     today = timezone.localdate()
     latest: dict[int, tuple] = {}
     first_filed: dict[int, Any] = {}
-    for occasion_id, version, filed_at, net, gross in (
+    for occasion_id, version, filed_at, figures, figures_sha256 in (
         FinancialReport.objects.filter(occasion__in=occasions)
         .order_by("occasion_id", "version")
-        .values_list(
-            "occasion_id",
-            "version",
-            "filed_at",
-            "figures__net__net_proceeds",
-            "figures__receipts__gross_receipts",
-        )
+        .values_list("occasion_id", "version", "filed_at", "figures", "figures_sha256")
     ):
         first_filed.setdefault(occasion_id, filed_at)
-        latest[occasion_id] = (version, net, gross)
+        latest[occasion_id] = (
+            version,
+            figures["net"]["net_proceeds"],
+            figures["receipts"]["gross_receipts"],
+            digest(figures) == figures_sha256,
+        )
     due_on = services.due_dates()
     out = {}
     for o in occasions:
         due = due_on(o.date)
         if o.pk in latest:
             filed_on = timezone.localtime(first_filed[o.pk]).date()
-            version, net, gross = latest[o.pk]
+            version, net, gross, intact = latest[o.pk]
             status = FILED_LATE if filed_on > due else FILED
-            out[o.pk] = OccasionReport(status, version, net, gross)
+            out[o.pk] = OccasionReport(status, version, net, gross, intact)
             continue
         if o.license.practice:
             status = PRACTICE

@@ -4,6 +4,7 @@ head of the organization and the bookkeeper. A refusal comes back on its form, n
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import io
 import zipfile
@@ -30,7 +31,7 @@ from organizations.access import (
 from organizations.forms import show_refusal
 from organizations.models import Role
 from organizations.selectors import licensees
-from reports import annual, selectors, services
+from reports import annual, integrity, selectors, services
 from reports.figures import variance_threshold
 from reports.forms import (
     AmendmentForm,
@@ -330,13 +331,39 @@ def report_status(request: HttpRequest, report_id: int) -> HttpResponse:
     )
 
 
-def _pdf_response(field: Any, filename: str) -> FileResponse:
+#: The query that downloads a PDF although it does not check, once its warning was read.
+DESPITE = "despite"
+
+
+def _pdf_response(
+    request: HttpRequest, document: Any, field: Any, filename: str, *, sha256: str = ""
+) -> HttpResponse:
+    """The PDF, once its figures check (reports.integrity) and the file is the one made
+    (``sha256``, when recorded). Otherwise a page says what does not check, with a link to
+    download it anyway: a PDF that does not check is never handed out silently."""
     if not field:
         raise Http404("The PDF is not made yet.")
     try:
         handle = field.open("rb")
     except FileNotFoundError:
         raise Http404("The PDF file is missing; make it again.") from None
+    problems = integrity.document_problems(document) + integrity.pdf_problems(handle.read(), sha256)
+    handle.seek(0)
+    if problems and request.GET.get(DESPITE) != "problems":
+        handle.close()
+        query = request.GET.copy()
+        query[DESPITE] = "problems"
+        return render(
+            request,
+            "reports/pdf_warning.html",
+            {
+                "org": _access(request).organization,
+                "doc": document,
+                "problems": problems,
+                "anyway": f"?{query.urlencode()}",
+            },
+            status=409,
+        )
     return FileResponse(
         handle, as_attachment=True, filename=filename, content_type="application/pdf"
     )
@@ -348,7 +375,7 @@ def report_pdf(request: HttpRequest, report_id: int) -> HttpResponse:
     report = get_for_org(FinancialReport.objects.select_related("occasion"), access, pk=report_id)
     license_number = report.figures["organization"]["license_number"]
     name = f"beano-report-{license_number}-{report.occasion.date:%Y-%m-%d}-v{report.version}.pdf"
-    return _pdf_response(report.pdf, name)
+    return _pdf_response(request, report, report.pdf, name, sha256=report.pdf_sha256)
 
 
 @org_view(write_roles=CLOSES_OUT, form_page=True)
@@ -559,10 +586,18 @@ def annual_pdf(request: HttpRequest, report_id: int) -> HttpResponse:
     report = get_for_org(AnnualReport.objects.all(), access, pk=report_id)
     if request.GET.get("copy") == "authority":
         return _pdf_response(
+            request,
+            report,
             report.authority_pdf,
             f"beano-annual-{report.year}-v{report.version}-local-licensing-authority.pdf",
         )
-    return _pdf_response(report.pdf, f"beano-annual-{report.year}-v{report.version}.pdf")
+    return _pdf_response(
+        request,
+        report,
+        report.pdf,
+        f"beano-annual-{report.year}-v{report.version}.pdf",
+        sha256=report.pdf_sha256,
+    )
 
 
 # --- The Commission: reports owed across the inspector's organizations -----------------------
@@ -613,10 +648,24 @@ def commission_reports(request: HttpRequest) -> HttpResponse:
     )
 
 
+MANIFEST_COLUMNS = (
+    "organization",
+    "license",
+    "occasion",
+    "version",
+    "filed_at",
+    "figures_sha256",
+    "pdf_sha256",
+    "verified",
+)
+
+
 @require_safe
 @login_required
 def commission_reports_zip(request: HttpRequest) -> HttpResponse:
-    """The current PDF of every filed report in scope for a date range, in one ZIP."""
+    """The PDF of every filed report in scope for a date range, in one ZIP; each verified first
+    (its figures, its PDF file), the manifest saying so and WARNINGS.txt naming any that do not
+    check."""
     scope = _commission_scope(request)
     start, end, problems = _range(request)
     if problems:
@@ -625,7 +674,7 @@ def commission_reports_zip(request: HttpRequest) -> HttpResponse:
         return HttpResponseBadRequest("Give the date range: from and to, e.g. 2026-11-01.")
     if (end - start).days > 366:
         return HttpResponseBadRequest("At most a year at a time.")
-    reports = (
+    reports = list(
         FinancialReport.objects.filter(
             organization__in=scope, occasion__date__gte=start, occasion__date__lte=end
         )
@@ -633,22 +682,45 @@ def commission_reports_zip(request: HttpRequest) -> HttpResponse:
         .select_related("occasion", "organization")
         .order_by("organization__name", "occasion__date", "version")
     )
+    problems = integrity.problems(reports)
     buffer = io.BytesIO()
+    manifest = io.StringIO()
+    rows = csv.writer(manifest, lineterminator="\n")
+    rows.writerow(MANIFEST_COLUMNS)
+    warnings: list[str] = []
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        manifest = ["organization,license,occasion,version,filed_at,figures_sha256,pdf_sha256"]
         for r in reports:
             license_number = r.figures["organization"]["license_number"]
             name = f"{license_number}/{r.occasion.date:%Y-%m-%d}-v{r.version}.pdf"
             try:
                 with r.pdf.open("rb") as handle:
-                    archive.writestr(name, handle.read())
+                    data = handle.read()
             except FileNotFoundError:
                 continue
-            manifest.append(
-                f'"{r.organization.name}",{license_number},{r.occasion.date},{r.version},'
-                f"{r.filed_at.isoformat()},{r.figures_sha256},{r.pdf_sha256}"
+            archive.writestr(name, data)
+            found = problems[r] + integrity.pdf_problems(data, r.pdf_sha256)
+            if found:
+                warnings.append(f"{name} ({r.organization.name}, {r}):\n  " + "\n  ".join(found))
+            rows.writerow(
+                [
+                    r.organization.name,
+                    license_number,
+                    r.occasion.date,
+                    r.version,
+                    r.filed_at.isoformat(),
+                    r.figures_sha256,
+                    r.pdf_sha256,
+                    "NO: " + " ".join(found) if found else "yes",
+                ]
             )
-        archive.writestr("manifest.csv", "\n".join(manifest) + "\n")
+        if warnings:
+            archive.writestr(
+                "WARNINGS.txt",
+                f"{len(warnings)} report(s) in this archive do not check against the audit "
+                "trail: their figures or their PDF are not what was filed. Do not rely on them."
+                "\n\n" + "\n\n".join(warnings) + "\n",
+            )
+        archive.writestr("manifest.csv", manifest.getvalue())
     response = HttpResponse(buffer.getvalue(), content_type="application/zip")
     response["Content-Disposition"] = (
         f'attachment; filename="beano-reports-{start:%Y%m%d}-{end:%Y%m%d}.zip"'

@@ -203,6 +203,13 @@ def _fast_password_hashing(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _own_checkpoint_file(settings: Any, tmp_path: Path) -> None:
+    """Each test keeps its audit checkpoints apart: a checkpoint names chains by their
+    organization's id, which the next test's database gives to other organizations."""
+    settings.AUDIT_CHECKPOINT_FILE = tmp_path / "audit-checkpoints.jsonl"
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache() -> None:
     """Each test starts with an empty cache (the process's own, unless CACHE_URL names one): a
     flashboard's kept answer belongs to the test that made it."""

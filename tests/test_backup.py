@@ -201,10 +201,16 @@ def test_users_are_exported_without_passwords_or_rights(exports):
 # -- an empty second database, in its own processes --------------------------------------
 
 
-class Target:
-    """An empty, migrated database and media folder, reached only through ``manage.py``."""
+def source_audit_key() -> str:
+    return settings.AUDIT_KEYS[settings.AUDIT_KEY_ID].decode()
 
-    def __init__(self, root: Path, database_url: str) -> None:
+
+class Target:
+    """An empty, migrated database and media folder, reached only through ``manage.py``: another
+    installation, with an audit key of its own (made in its data folder) that holds the source's
+    as a fallback, as an installation receiving an archive is set up to (docs/BACKUP.md)."""
+
+    def __init__(self, root: Path, database_url: str, *, source_key: bool = True) -> None:
         self.root = root
         self.media = root / "media"
         self.env = {
@@ -214,6 +220,8 @@ class Target:
             "MEDIA_ROOT": str(self.media),
             "BEANO_DATA_DIR": str(root / "data"),
         }
+        if source_key:
+            self.env["AUDIT_KEY_FALLBACKS"] = source_audit_key()
 
     def run(self, *args: str) -> subprocess.CompletedProcess:
         return subprocess.run(
@@ -358,7 +366,7 @@ def test_an_organization_restores_into_an_empty_database_whole(exports, empty_da
     assert done.returncode == 0, done.stderr
     assert _manifest(again)["data"]["sha256"] == manifest["data"]["sha256"]
     done = target.run("check_audit_chains")
-    assert done.returncode == 0 and "All 1 audit chains are intact." in done.stdout
+    assert done.returncode == 0 and "All 1 audit chains are intact;" in done.stdout
 
     # The same organization again: refused, clearly.
     done = target.run("import_organization", str(archive))
@@ -462,18 +470,32 @@ def test_a_changed_amount_fails_the_import_loudly_and_writes_nothing(exports, em
 # -- the pieces, in this process -------------------------------------------------------------
 
 
+def test_an_archive_whose_audit_key_the_target_does_not_hold_is_refused(exports, empty_database):
+    """The events are keyed with the source's audit key: an installation without it cannot
+    tell them from forgeries, and says which key it lacks."""
+    from beano.env import audit_key_id
+
+    made = empty_database("keyless")
+    target = Target(made.root, made.env["DATABASE_URL"], source_key=False)
+    done = target.run("import_organization", str(exports.archives[STANNE]))
+    assert done.returncode != 0
+    key = audit_key_id(source_audit_key().encode())
+    assert "Audit chain check failed: Broken at event 1" in done.stderr
+    assert f"audit key {key}, which this installation does not hold" in done.stderr
+
+
 def test_check_audit_chains_exits_non_zero_on_a_break(tenant, other_tenant):
     from organizations.models import AuditEvent
 
     out = io.StringIO()
     call_command("check_audit_chains", stdout=out)
-    assert "All 2 audit chains are intact." in out.getvalue()
+    assert "All 2 audit chains are intact;" in out.getvalue()
     event = AuditEvent.objects.filter(organization=other_tenant.organization).order_by("sequence")[
         1
     ]
     AuditEvent.objects.filter(pk=event.pk).update(action="organizations.role.removed")
     out = io.StringIO()
-    with pytest.raises(CommandError, match="1 of 2 audit chains are broken"):
+    with pytest.raises(CommandError, match="1 of 2 audit chains have them"):
         call_command("check_audit_chains", stdout=out)
     assert f"Parish Two (#{other_tenant.organization.pk}): Broken at event 2" in out.getvalue()
     call_command("check_audit_chains", "--organization", str(tenant.organization.pk), stdout=out)

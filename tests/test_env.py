@@ -5,6 +5,8 @@ from beano.env import (
     BROKER_SCHEMES,
     CACHE_SCHEMES,
     DATABASE_SCHEMES,
+    audit_key_id,
+    audit_keys,
     cache_settings,
     env_bool,
     env_int,
@@ -89,3 +91,44 @@ def test_a_cache_url_names_its_backend() -> None:
     assert cache_settings("dummy://")["BACKEND"].endswith("DummyCache")
     with pytest.raises(ImproperlyConfigured, match="CACHE_URL"):
         env_url("CACHE_URL", "locmem://", CACHE_SCHEMES, {"CACHE_URL": "memcached://h"})
+
+
+KEY = "an-audit-key-of-forty-characters-012345"
+OLD = "the-audit-key-before-the-rotation-678901"
+
+
+def test_the_audit_key_comes_from_the_environment_with_its_fallbacks(tmp_path) -> None:
+    keys = audit_keys(
+        debug=False,
+        key_file=tmp_path / "audit.key",
+        secret_key="s" * 50,
+        environ={"AUDIT_KEY": KEY, "AUDIT_KEY_FALLBACKS": OLD},
+    )
+    assert keys.current == audit_key_id(KEY.encode()) != audit_key_id(OLD.encode())
+    assert keys.keys == {keys.current: KEY.encode(), audit_key_id(OLD.encode()): OLD.encode()}
+    assert not (tmp_path / "audit.key").exists()
+    assert KEY[:8] not in keys.current  # the id says nothing of the key
+
+
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({}, "AUDIT_KEY must be set when DEBUG is off"),
+        ({"AUDIT_KEY": "short"}, "AUDIT_KEY is too weak"),
+        ({"AUDIT_KEY": "a" * 40}, "AUDIT_KEY is too weak"),
+        ({"AUDIT_KEY": KEY, "AUDIT_KEY_FALLBACKS": "short"}, "AUDIT_KEY_FALLBACKS is too weak"),
+        ({"AUDIT_KEY": "s" * 20 + KEY}, "AUDIT_KEY must not be SECRET_KEY"),
+    ],
+)
+def test_a_missing_weak_or_shared_audit_key_stops_the_start(tmp_path, environ, message) -> None:
+    with pytest.raises(ImproperlyConfigured, match=message):
+        audit_keys(debug=False, key_file=tmp_path / "k", secret_key="s" * 20 + KEY, environ=environ)
+
+
+def test_the_embedded_default_keeps_one_key_in_its_data_folder(tmp_path) -> None:
+    first = audit_keys(debug=True, key_file=tmp_path / "audit.key", secret_key="dev", environ={})
+    again = audit_keys(debug=True, key_file=tmp_path / "audit.key", secret_key="dev", environ={})
+    assert first == again
+    assert [p.name for p in tmp_path.iterdir()] == ["audit.key"]  # no draft left behind
+    key = (tmp_path / "audit.key").read_text().strip().encode()
+    assert first.keys == {first.current: key} and first.current == audit_key_id(key)

@@ -1,6 +1,7 @@
 """The settings module as a whole, loaded in a fresh process with a given environment."""
 
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +10,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PRODUCTION = {
     "DEBUG": "off",
     "SECRET_KEY": "production-" + "x1y2z3w4v5" * 5,
+    "AUDIT_KEY": "audit-" + "k9j8h7g6f5" * 4,
     "ALLOWED_HOSTS": "beano.example.org",
     "DATABASE_URL": "postgres://beano@127.0.0.1:5432/beano",
     "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
@@ -98,3 +100,28 @@ def test_it_refuses_a_visibility_timeout_that_is_not_a_number(tmp_path: Path) ->
     result = run_manage(["check"], {"CELERY_BROKER_VISIBILITY_TIMEOUT": "1h"}, tmp_path)
     assert result.returncode != 0
     assert "CELERY_BROKER_VISIBILITY_TIMEOUT='1h' is not a whole number" in result.stderr
+
+
+def test_production_requires_an_audit_key_apart_from_the_secret_key(tmp_path: Path) -> None:
+    env = {k: v for k, v in PRODUCTION.items() if k != "AUDIT_KEY"}
+    result = run_manage(["check", "--deploy", "--fail-level", "WARNING"], env, tmp_path)
+    assert result.returncode != 0
+    assert "AUDIT_KEY must be set when DEBUG is off" in result.stderr
+    same = {**PRODUCTION, "AUDIT_KEY": PRODUCTION["SECRET_KEY"]}
+    result = run_manage(["check"], same, tmp_path)
+    assert result.returncode != 0 and "AUDIT_KEY must not be SECRET_KEY" in result.stderr
+    assert not (tmp_path / "audit.key").exists()
+
+
+def test_the_embedded_default_makes_its_audit_key_once_and_prints_it_nowhere(
+    tmp_path: Path,
+) -> None:
+    show = "from django.conf import settings as s; print(s.AUDIT_KEY_ID)"
+    first = run_manage(["shell", "--no-imports", "-c", show], {}, tmp_path)
+    assert first.returncode == 0, first.stderr
+    key_file = tmp_path / "audit.key"
+    key = key_file.read_text().strip()
+    assert len(key) >= 32 and stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert key not in first.stdout + first.stderr
+    again = run_manage(["shell", "--no-imports", "-c", show], {}, tmp_path)
+    assert again.stdout == first.stdout and key_file.read_text().strip() == key

@@ -12,3 +12,6 @@ class AccountsConfig(AppConfig):
         from beano.accounts.middleware import start_session_clock
 
         user_logged_in.connect(start_session_clock, dispatch_uid="beano_session_clock")
+
+        # Commission staff, authenticators and deactivations, recorded on the Commission's chain.
+        from beano.accounts import signals  # noqa: F401

@@ -1,22 +1,53 @@
 """The audit trail: one event per service write, chained per organization by hashes.
 
 Each event stores the hash of the previous event of the same chain, and its own hash over its
-content; changing or deleting any stored event breaks the chain from that point on.
+content; changing or deleting any stored event breaks the chain from that point on. The hashes
+are HMAC-SHA256 under the installation's audit key (``settings.AUDIT_KEYS``), which is not in
+the database: someone holding the database alone cannot recompute them after a change. Each
+event names its key (``key_id``) so that the key can be rotated; events written before keys
+existed say ``sha256-legacy`` and keep their plain SHA-256. The chain's head row carries a seal
+under the key too, so that the head cannot be moved back over deleted events.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import hmac
 import json
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from beano.env import LEGACY_AUDIT_KEY_ID
 from organizations.models.core import Organization
 
 GENESIS_HASH = "0" * 64
+
+
+class UnknownAuditKey(KeyError):
+    """A hash was made with an audit key this installation does not hold."""
+
+    def __init__(self, key_id: str) -> None:
+        super().__init__(key_id)
+        self.key_id = key_id
+
+
+def audit_hmac(key_id: str, message: bytes) -> str:
+    """HMAC-SHA256 of ``message`` under the audit key named ``key_id``; plain SHA-256 for the
+    events written before keys (``sha256-legacy``)."""
+    if key_id == LEGACY_AUDIT_KEY_ID:
+        return hashlib.sha256(message).hexdigest()
+    key = settings.AUDIT_KEYS.get(key_id)
+    if key is None:
+        raise UnknownAuditKey(key_id)
+    return hmac.new(key, message, hashlib.sha256).hexdigest()
+
+
+def seal_message(chain_key: str, length: int, head_hash: str) -> bytes:
+    """What a chain's seal is computed over: which chain, how long, and its last event's hash."""
+    return f"beano-audit-chain|{chain_key}|{length}|{head_hash}".encode()
 
 
 class AuditChain(models.Model):
@@ -29,9 +60,24 @@ class AuditChain(models.Model):
     )
     length = models.PositiveBigIntegerField(default=0)
     head_hash = models.CharField(max_length=64, default=GENESIS_HASH)
+    seal = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="HMAC of the chain's key, length and head under the audit key: the head "
+        "cannot be moved back without it.",
+    )
+    seal_key_id = models.CharField(max_length=40, blank=True)
 
     def __str__(self) -> str:
         return f"{self.key} through event {self.length}"
+
+    def compute_seal(self) -> str:
+        return audit_hmac(self.seal_key_id, seal_message(self.key, self.length, self.head_hash))
+
+    def reseal(self) -> None:
+        """Seal the head as it now stands, under the current audit key."""
+        self.seal_key_id = settings.AUDIT_KEY_ID
+        self.seal = self.compute_seal()
 
 
 class AuditEvent(models.Model):
@@ -60,6 +106,11 @@ class AuditEvent(models.Model):
     )
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
+    key_id = models.CharField(
+        max_length=40,
+        help_text="The audit key the hash is keyed with (its id), or sha256-legacy for an event "
+        "written before the audit key existed.",
+    )
 
     class Meta:
         ordering = ["organization_id", "sequence"]
@@ -78,7 +129,8 @@ class AuditEvent(models.Model):
     def __str__(self) -> str:
         return f"#{self.sequence} {self.action} {self.target_repr}"
 
-    def compute_hash(self) -> str:
+    def payload(self) -> bytes:
+        """The event's content in canonical JSON: what its hash is computed over."""
         payload = {
             "organization": self.organization_id,
             "sequence": self.sequence,
@@ -92,5 +144,9 @@ class AuditEvent(models.Model):
         }
         if self.provenance:  # events written before provenance existed keep their hash
             payload["provenance"] = self.provenance
-        blob = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
-        return hashlib.sha256(blob.encode()).hexdigest()
+        return json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str).encode()
+
+    def compute_hash(self) -> str:
+        """The hash under the key the event names (UnknownAuditKey if this installation does not
+        hold it)."""
+        return audit_hmac(self.key_id, self.payload())

@@ -142,3 +142,12 @@ def reports_owed(org: Any, limit: int = 5) -> dict[str, Any]:
 
     rows = selectors.obligations([org], statuses=selectors.OPEN_STATUSES, limit=limit)
     return {"org": org, "rows": rows}
+
+
+@register.filter
+def integrity_problems(document: Any) -> list[str]:
+    """What does not check about a filed version (reports.integrity): shown with it, never
+    passed over. Two queries a version."""
+    from reports.integrity import document_problems
+
+    return document_problems(document)

@@ -3,6 +3,9 @@ the first event that was altered."""
 
 from __future__ import annotations
 
+import datetime as dt
+from decimal import Decimal
+
 from django.urls import reverse
 
 from organizations.models import AuditEvent
@@ -118,3 +121,47 @@ def test_an_event_entered_after_the_fact_says_where_it_came_from(client, tenant,
             "Closed after the fact by post-one-member_in_charge on Dec 7, 2026 at 9:20 AM: "
             "Forgotten on the night"
         ) in page
+
+
+def test_the_chain_check_checks_what_the_chain_vouches_for(client, tenant, inspector, member):
+    """Beyond the chain: the money records against their trail, and the last checkpoint."""
+    from organizations import checkpoints
+    from organizations.models import AuditChain
+    from reports.models import LawfulPurposeDisbursement
+    from reports.services import record_disbursement
+
+    org = tenant.organization
+    url = reverse("chain_check", args=[org.pk])
+    login(client, inspector)
+    before = AuditChain.objects.get(organization=org)
+    paid = record_disbursement(
+        organization=org,
+        paid_on=dt.date(2026, 1, 5),
+        payee="Fairhaven Food Pantry",
+        purpose="Groceries",
+        amount=Decimal("250.00"),
+        by=tenant.bookkeeper,
+    )
+    page = client.get(url).content.decode()
+    assert "none of this chain yet" in page
+    assert "1 money record (sales" in page
+    checkpoints.write()
+    page = client.get(url).content.decode()
+    assert f"the chain still holds event {before.length + 1} as the checkpoint" in page
+
+    LawfulPurposeDisbursement.objects.filter(pk=paid.pk).update(amount=Decimal("2500.00"))
+    page = client.get(url).content.decode()
+    assert "<strong>Intact</strong>" in page
+    assert (
+        f"reports.lawfulpurposedisbursement #{paid.pk}: amount is &#x27;2500.00&#x27;, but audit "
+        f"event {before.length + 1} recorded &#x27;250.00&#x27;"
+    ) in page
+
+    # The disbursement's event cut off and the head as it was before put back: only the
+    # checkpoint tells, and the disbursement is left with no event.
+    AuditEvent.objects.filter(organization=org, sequence__gt=before.length).delete()
+    before.save()
+    page = client.get(url).content.decode()
+    assert "<strong>Intact</strong>" in page
+    assert f"recorded {before.length + 1} events" in page and "cut short" in page
+    assert f"#{paid.pk}: no audit event records it" in page

@@ -1,4 +1,6 @@
 import datetime as dt
+import hashlib
+import hmac
 import itertools
 
 import pytest
@@ -138,3 +140,97 @@ def test_an_events_provenance_reads_as_a_sentence():
         "Dec 9, 2026 at 9:14 AM"
     )
     assert provenance_words({}) == "" and provenance_words(None) == ""
+
+
+# -- keyed hashes, legacy events, rotation --------------------------------------------------
+
+
+def _plain_legacy(organization):
+    """The chain as an installation from before the audit key left it: plain SHA-256 hashes,
+    named sha256-legacy; then sealed, as migration 0009 seals every chain."""
+    import importlib
+
+    from django.apps import apps
+
+    prev = "0" * 64
+    for event in AuditEvent.objects.filter(organization=organization).order_by("sequence"):
+        event.key_id, event.prev_hash = "sha256-legacy", prev
+        event.hash = hashlib.sha256(event.payload()).hexdigest()
+        event.save(update_fields=["key_id", "prev_hash", "hash"])
+        prev = event.hash
+    AuditChain.objects.filter(organization=organization).update(head_hash=prev, seal="")
+    importlib.import_module("organizations.migrations.0009_audit_keys").seal_existing_chains(
+        apps, None
+    )
+
+
+def test_events_are_keyed_with_the_installations_audit_key(tenant, events, settings):
+    key = settings.AUDIT_KEYS[settings.AUDIT_KEY_ID]
+    for event in events:
+        assert event.key_id == settings.AUDIT_KEY_ID
+        assert event.hash == hmac.new(key, event.payload(), hashlib.sha256).hexdigest()
+        assert event.hash != hashlib.sha256(event.payload()).hexdigest()
+    chain = AuditChain.objects.get(organization=tenant.organization)
+    assert chain.seal_key_id == settings.AUDIT_KEY_ID and chain.seal == chain.compute_seal()
+
+
+def test_legacy_events_verify_ahead_of_the_keyed_ones(tenant, events, member):
+    _plain_legacy(tenant.organization)
+    assert verify_chain(tenant.organization).ok
+    services.update_membership(membership=member, by=tenant.head, kind="member", until=None)
+    last = AuditEvent.objects.filter(organization=tenant.organization).last()
+    before = AuditEvent.objects.get(organization=tenant.organization, sequence=last.sequence - 1)
+    assert before.key_id == "sha256-legacy" and last.key_id != "sha256-legacy"
+    assert last.prev_hash == before.hash
+    assert verify_chain(tenant.organization).intact_through == last.sequence
+
+
+def test_a_legacy_event_rewritten_and_hashed_again_is_found_by_the_seal(tenant, events):
+    """Someone without the key rewrites a legacy event and every hash after it, and moves the
+    head: only the head's seal, which the key makes, stops them."""
+    _plain_legacy(tenant.organization)
+    prev = "0" * 64
+    for event in AuditEvent.objects.filter(organization=tenant.organization).order_by("sequence"):
+        if event.sequence == 2:
+            event.new_values = {"role": "forged"}
+        event.prev_hash = prev
+        event.hash = hashlib.sha256(event.payload()).hexdigest()
+        event.save()
+        prev = event.hash
+    AuditChain.objects.filter(organization=tenant.organization).update(head_hash=prev)
+    check = verify_chain(tenant.organization)
+    assert check.broken_at == len(events) + 1
+    assert "does not carry its seal" in check.reason
+
+
+def test_an_event_under_a_key_this_installation_does_not_hold_is_named(tenant, events):
+    AuditEvent.objects.filter(pk=events[2].pk).update(key_id="kunknown")
+    check = verify_chain(tenant.organization)
+    assert check.broken_at == 3
+    assert "audit key kunknown, which this installation does not hold" in check.reason
+
+
+def test_the_audit_key_rotates_with_the_old_one_kept_as_a_fallback(tenant, events, settings):
+    from beano.env import audit_key_id
+
+    old_id = settings.AUDIT_KEY_ID
+    new = b"the-next-audit-key-of-this-installation-0123456789"
+    settings.AUDIT_KEYS = {audit_key_id(new): new, old_id: settings.AUDIT_KEYS[old_id]}
+    settings.AUDIT_KEY_ID = audit_key_id(new)
+    assert verify_chain(tenant.organization).ok
+    services.update_organization_details(
+        organization=tenant.organization, by=tenant.head, telephone="508-555-0199"
+    )
+    last = AuditEvent.objects.filter(organization=tenant.organization).last()
+    assert last.key_id == audit_key_id(new) != old_id
+    assert verify_chain(tenant.organization).ok
+    # Without the old key, the events it keyed no longer check, and the check says why.
+    settings.AUDIT_KEYS = {audit_key_id(new): new}
+    check = verify_chain(tenant.organization)
+    assert check.broken_at == 1 and old_id in check.reason
+
+
+def test_a_chain_whose_head_is_not_sealed_is_broken(tenant, events):
+    AuditChain.objects.filter(organization=tenant.organization).update(seal="")
+    check = verify_chain(tenant.organization)
+    assert check.broken_at == len(events) + 1 and "not sealed" in check.reason

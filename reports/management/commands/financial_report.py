@@ -1,5 +1,6 @@
 """Write an occasion's financial report PDF: the current filed version, or a draft of the
-figures as they stand when nothing is filed yet (marked as such)."""
+figures as they stand when nothing is filed yet (marked as such). Figures that do not check
+against the audit trail are printed with the warning on the PDF's first page, and said here."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from occasions.models import Occasion
-from reports import pdf
+from reports import integrity, pdf
 from reports.models import FinancialReport
 
 
@@ -37,9 +38,11 @@ class Command(BaseCommand):
         if report is None:
             raise CommandError(
                 f"The report of {occasion} is not filed"
-                + (f" in version {options['version']}" if options["report_version"] else "")
+                + (f" in version {options['report_version']}" if options["report_version"] else "")
                 + ": file it first (the PDF shows what was filed)."
             )
+        for problem in integrity.document_problems(report):
+            self.stderr.write(self.style.ERROR(f"Warning, printed on the PDF: {problem}"))
         data = pdf.render_pdf(report)
         out = Path(options["output"])
         out.parent.mkdir(parents=True, exist_ok=True)
