@@ -128,6 +128,11 @@ def money_records_count(organization: Organization) -> int:
     )
 
 
+#: The last words of the actions that take a money record away: removed on its page, undone
+#: when the amendment that added it is withdrawn (``reports/amendment_state.py``).
+REMOVALS = frozenset({"removed", "undone"})
+
+
 def _money_records(
     organization: Organization, last_action: dict[tuple[str, str], tuple[str, int]]
 ) -> list[Difference]:
@@ -147,7 +152,7 @@ def _money_records(
             )
         for target_id in sorted(named - present, key=_numeric):
             action, sequence = last_action[label, target_id]
-            if action.rsplit(".", 1)[-1] == "removed":
+            if action.rsplit(".", 1)[-1] in REMOVALS:
                 continue
             found.append(
                 Difference(

@@ -582,7 +582,11 @@ def test_a_withdrawn_amendment_restores_every_figure_of_the_filed_version(
     assert services.file_report(occasion=counted, by=tenant.bookkeeper).pk == filed.pk
     # Through audited writes: the chain holds and every record agrees with its last event.
     assert verify_chain(tenant.organization).ok
-    assert differences(tenant.organization) == []
+    # (The known night's sales and games are made by factories, without events: only what the
+    # amendment wrote and undid is reconciled here.)
+    touched = {"reports.closeout", "reports.closingcount", "reports.expense"}
+    touched |= {"organizations.cardusage"}
+    assert [d for d in differences(tenant.organization) if d.target_type in touched] == []
 
 
 def test_an_amendment_opened_without_its_filed_state_is_not_withdrawn(filed_report, tenant):
