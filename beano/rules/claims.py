@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal
 
+from beano.rules import names
 from beano.rules.base import rule
 from beano.rules.limits import Limits
 from beano.rules.workers import RECORD_WINNER
@@ -144,7 +145,9 @@ def draw_verified_before_witnesses(f: DrawVerificationFacts, limits: Limits) -> 
     presence of the member in charge and one or more players other than the winner."""
     if not f.member_in_charge.strip():
         yield "Name the member in charge in whose presence the draw is verified."
-    others = [w for w in f.witnesses if w.strip() and not any(_same_name(w, x) for x in f.winners)]
+    others = [
+        w for w in f.witnesses if w.strip() and not any(names.same_person(w, x) for x in f.winners)
+    ]
     if not others:
         yield "Name at least one player, other than the winner, who witnessed the verification."
 
@@ -179,7 +182,7 @@ def card_verified_before_another_table(f: CardWitnessFacts, limits: Limits) -> I
         for w in f.witnesses
         if w.name.strip()
         and w.table.strip()
-        and not (f.winner.strip() and _same_name(w.name, f.winner))
+        and not (f.winner.strip() and names.same_person(w.name, f.winner))
         and not (f.winner_table.strip() and _same_name(w.table, f.winner_table))
     ]
     if not good:

@@ -117,6 +117,14 @@ def test_the_draw_is_verified_before_the_member_in_charge_and_another_player():
     assert not judge(VERIFY_DRAW, replace(facts, witnesses=("mary  COSTA",))).allowed
 
 
+def test_the_winner_written_another_way_is_not_another_player():
+    """Issue 14: the winner is matched as a person ("Costa, Mary"), not as a string."""
+    facts = DrawVerificationFacts("Ann Silva", ("Costa, Mary",), ("Mary Costa",))
+    assert refused_by(VERIFY_DRAW, facts) == {"C-6D-WITNESSES": "961 CMR 3.04(6)(d)"}
+    card = CardWitnessFacts((Witness("COSTA,  mary", "12"),), "Mary Costa", "7")
+    assert refused_by(VERIFY_CARD, card) == {"C-6E-WITNESSES": "961 CMR 3.04(6)(e)"}
+
+
 def test_a_card_is_verified_before_a_player_at_another_table():
     facts = CardWitnessFacts((Witness("Rose Medeiros", "12"),), "Mary Costa", "7")
     assert judge(VERIFY_CARD, facts).allowed
