@@ -200,7 +200,7 @@ def verify_draw(
         witnesses=tuple(names),
         winners=(claim.player_name,) if claim.player_name else (),
     )
-    enforce_at(VERIFY_DRAW, facts, occasion, by)
+    enforce_at(VERIFY_DRAW, [facts, hours_facts(occasion, moment)], occasion, by)
     counted = selectors.counted_balls(claim)
     row = DrawVerification.objects.create(
         claim=claim,
@@ -240,9 +240,11 @@ def _card_numbers(numbers: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(out, key=lambda sn: sn[0]))
 
 
-def _card_witnesses(claim: Claim, witnesses: Sequence[Witness], by: Any) -> tuple[Witness, ...]:
+def _card_witnesses(
+    claim: Claim, witnesses: Sequence[Witness], by: Any, moment: dt.datetime
+) -> tuple[Witness, ...]:
     """The players before whom a card is verified, judged: one or more at a table other than
-    the winner's (3.04(6)(e))."""
+    the winner's (3.04(6)(e)), within the hours in force (3.04(7))."""
     people = tuple(
         Witness(one_line(w.name, "witnesses"), one_line(w.table, "witnesses", 40))
         for w in witnesses
@@ -250,7 +252,10 @@ def _card_witnesses(claim: Claim, witnesses: Sequence[Witness], by: Any) -> tupl
     people = tuple(w for w in people if w.name or w.table)
     enforce_at(
         VERIFY_CARD,
-        CardWitnessFacts(witnesses=people, winner=claim.player_name, winner_table=claim.table),
+        [
+            CardWitnessFacts(witnesses=people, winner=claim.player_name, winner_table=claim.table),
+            hours_facts(claim.game.occasion, moment),
+        ],
         claim.game.occasion,
         by,
     )
@@ -273,7 +278,7 @@ def verify_card(
     moment = moment_of_game(claim.game, at, by, "verifying a card")
     claim = _locked_claim(claim, moment)
     occasion = claim.game.occasion
-    people = _card_witnesses(claim, witnesses, by)
+    people = _card_witnesses(claim, witnesses, by, moment)
     read = _card_numbers(numbers)
     arrangement = claim.part.arrangement
     facts = CardFacts(
@@ -335,7 +340,7 @@ def attest_card_on_paper(
             f"The balls of game {claim.game.number} are entered: give the winning card's "
             "numbers, to be checked against them as on the floor."
         )
-    people = _card_witnesses(claim, witnesses, by)
+    people = _card_witnesses(claim, witnesses, by, moment)
     row = CardVerification.objects.create(
         claim=claim,
         scope=CardVerification.Scope.ARRANGEMENT,

@@ -1,8 +1,8 @@
 """961 CMR 3.04(7): Beano only during the hours in force: those the license states, and those
 of the Beano Law when a figure is known (none is today: the figures are dated data). Judged when
-an occasion opens, when each game begins and at every act of play (each ball, claim, winner and
-payout), live or entered after the fact at the moment written on the sheet. Every act of an
-occasion happens on its day."""
+an occasion opens, when each game begins and at every act of play (each ball, claim,
+verification, winner and payout), live or entered after the fact at the moment written on the
+sheet. Every act of an occasion happens on its day."""
 
 from __future__ import annotations
 
@@ -19,7 +19,14 @@ START_GAME = "game.start"
 #: The moment of any act of an occasion (judged before the act's own rules).
 MOMENT = "occasion.act_moment"
 #: The acts of play, judged by the hours in force like the start of a game.
-PLAY_ACTS = ("ball.call", "game.record_claim", "game.record_winner", "game.record_payout")
+PLAY_ACTS = (
+    "ball.call",
+    "game.record_claim",
+    "game.verify_draw",
+    "game.verify_card",
+    "game.record_winner",
+    "game.record_payout",
+)
 
 
 @dataclass(frozen=True)

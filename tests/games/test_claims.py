@@ -18,7 +18,15 @@ from beano.sealed import unseal
 from games import claims_services as services
 from games import payout_services
 from games.claims_services import PlayerEntry
-from games.models import BallCall, CardVerification, Claim, Payout, PrizePart, Winner
+from games.models import (
+    BallCall,
+    CardVerification,
+    Claim,
+    DrawVerification,
+    Payout,
+    PrizePart,
+    Winner,
+)
 from games.payout_services import W2GDetails
 from organizations.models import AuditEvent, DirectorAuthorization
 from organizations.worker_services import add_to_worker_list
@@ -736,3 +744,43 @@ def test_a_payout_after_the_license_hours_is_refused(winner, tenant):
         )
     assert refused.value.citations == ["961 CMR 3.04(7)"]
     assert not Payout.objects.exists()
+
+
+def test_a_draw_verification_after_the_license_hours_is_refused(claim, tenant):
+    """Live, at 11 PM (the pinned clock), on a license whose hours end at 10 PM."""
+    _license_hours(claim.game, dt.time(18, 30), dt.time(22, 0))
+    with pytest.raises(rules.RuleViolation) as refused:
+        services.verify_draw(
+            claim=claim,
+            member_in_charge="Ann Silva",
+            witnesses=["Rose Medeiros"],
+            by=tenant.member_in_charge,
+        )
+    assert refused.value.citations == ["961 CMR 3.04(7)"]
+    assert not DrawVerification.objects.exists()
+    assert RefusedAction.objects.get().action == "game.verify_draw"
+
+
+def test_a_card_verification_after_the_license_hours_is_refused(claim, tenant):
+    _license_hours(claim.game, dt.time(18, 30), dt.time(22, 0))
+    with pytest.raises(rules.RuleViolation) as refused:
+        services.verify_card(
+            claim=claim,
+            numbers=WINNING_CORNERS,
+            witnesses=WITNESS,
+            by=tenant.member_in_charge,
+        )
+    assert refused.value.citations == ["961 CMR 3.04(7)"]
+    assert not CardVerification.objects.exists()
+    assert RefusedAction.objects.get().action == "game.verify_card"
+
+
+def test_a_verification_within_the_license_hours_is_allowed(claim, tenant):
+    _license_hours(claim.game, dt.time(18, 30), dt.time(23, 30))
+    card = services.verify_card(
+        claim=claim,
+        numbers=WINNING_CORNERS,
+        witnesses=WITNESS,
+        by=tenant.member_in_charge,
+    )
+    assert card.valid
