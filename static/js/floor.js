@@ -138,6 +138,23 @@
     say(entry, status >= 400 ? SAID.refused : "", false);
   });
 
+  // A form the answer just put in place is live for htmx only once htmx has processed it; an
+  // Enter pressed in between (a fast caller, a slow laptop) would post the page the old way and
+  // leave the console. Such a submission is handed to htmx instead.
+  document.addEventListener(
+    "submit",
+    function (event) {
+      var form = event.target;
+      if (!form.matches || !form.matches("form[data-floor-entry]")) return;
+      var data = form["htmx-internal-data"];
+      if (data && data.initHash) return;
+      event.preventDefault();
+      window.htmx.process(form);
+      form.requestSubmit(event.submitter || undefined);
+    },
+    true
+  );
+
   document.addEventListener("input", function (event) {
     var entry = entryOf(event.target);
     if (entry && (sending[entry] || unsent[entry])) event.target.setAttribute("data-floor-touched", "");

@@ -242,3 +242,29 @@ def test_the_caller_and_the_claims_send_again_what_the_network_dropped(
     expect(page.get_by_text("The claim is recorded.")).to_be_visible()
     expect(page.locator("[id^=claim-]")).to_contain_text("Joe Dias")
     assert Claim.objects.get().player_name == "Joe Dias"
+
+
+@pytest.mark.browser
+def test_a_ball_entered_the_instant_the_console_comes_back_stays_on_the_console(
+    live_server, page, tenant, game_in_play
+):
+    """A fast caller's Enter can land between the answer's swap and htmx taking up the new form
+    (seen in CI: the second ball left the console for a full page post). The Enter is pressed
+    here from inside the swap itself, the earliest moment a person could press it."""
+    game = game_in_play
+    args = {"org_id": game.occasion.organization_id, "pk": game.occasion_id, "game_pk": game.pk}
+    log_in(page, address(live_server, "draw_console", **args), tenant.worker)
+    page.evaluate(
+        """() => document.body.addEventListener("htmx:afterSwap", () => {
+             document.getElementById("id_ball").value = "22";
+             document.getElementById("ball-form").requestSubmit();
+           }, {once: true})"""
+    )
+    page.evaluate("() => { window.stillHere = true; }")
+    ball = page.get_by_label("Ball called")
+    ball.fill("21")
+    page.keyboard.press("Enter")
+    expect(page.locator(".draw-msg")).to_have_text("I22 called (#8).")
+    assert page.evaluate("() => window.stillHere") is True
+    numbers = BallCall.objects.filter(game=game).order_by("sequence")
+    assert list(numbers.values_list("number", flat=True))[-2:] == [21, 22]
