@@ -44,8 +44,10 @@ class ClaimForm(forms.Form):
     table = forms.CharField(label="Table", max_length=40, required=False)
     request_key = request_key_field()
 
-    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, game: Game, autofocus: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if not autofocus:  # the page was re-shown for another form: its refusal has the focus
+            self.fields["ball_in_hand"].widget.attrs.pop("autofocus", None)
         parts = game.parts.filter(announced_at__isnull=False).select_related("arrangement")
         self.fields["part"].queryset = parts
         self.fields["part"].label_from_instance = lambda p: (

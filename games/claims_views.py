@@ -145,7 +145,8 @@ def _page(request: HttpRequest, game: Game, bound: dict[str, Any] | None = None)
             "game": game,
             "parts": list(parts.values()),
             "calls": [ball_label(n) for n in selectors.current_calls(game)],
-            "claim_form": bound.get("claim") or (ClaimForm(game=game) if can_claim else None),
+            "claim_form": bound.get("claim")
+            or (ClaimForm(game=game, autofocus=not bound) if can_claim else None),
             "claims": claim_slots,
             "winner_forms": [(parts[k], f) for k, f in winner_forms.items() if k in parts],
             "payouts": payouts,

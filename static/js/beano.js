@@ -38,7 +38,11 @@
     var target = document.getElementById(marker.getAttribute("data-scroll-to"));
     if (!target) return;
     if (target.tagName === "DETAILS") target.open = true;
-    target.scrollIntoView({block: "center"});
+    target.scrollIntoView({block: "center", behavior: "instant"});
+    // The form shown again for a refusal or bad input: the cursor goes to what needs fixing.
+    var field = target.querySelector("[aria-invalid=true], .is-invalid") ||
+      target.querySelector("input:not([type=hidden]), select, textarea");
+    if (field && !target.contains(document.activeElement)) field.focus({preventScroll: true});
   }
 
   function startClock() {
