@@ -341,19 +341,20 @@ MAX_TALLY = 9999
 
 def _tally_counts(
     occasion: Occasion, lines: Sequence[TallyLine]
-) -> dict[int, tuple[TallyLine, int]]:
-    """Each posted item's count in the tally (item id → line, quantity), those of 0 left out."""
-    counted: dict[int, tuple[TallyLine, int]] = {}
+) -> dict[Any, tuple[TallyLine, int]]:
+    """Each item's count in the tally (item id, or the category of an item never posted → line,
+    quantity), those of 0 left out. An item not on this occasion's posted list is counted too:
+    the rules refuse it (3.04(4)(c)), and the refusal is logged."""
+    counted: dict[Any, tuple[TallyLine, int]] = {}
     for line in lines:
-        if line.item.occasion_id != occasion.pk:
-            raise ValidationError(f"{line.item.label} is not on this occasion's price list.")
-        if line.item.pk in counted:
+        slot = line.item.pk or ("not posted", line.item.category)
+        if slot in counted:
             raise ValidationError(f"{line.item.label} is counted twice in one tally.")
         quantity = line.counted()
         if isinstance(quantity, bool) or not 0 <= quantity <= MAX_TALLY:
             raise ValidationError(f"{line.item.label}: a count is from 0 to {MAX_TALLY}.")
         if quantity:
-            counted[line.item.pk] = (line, quantity)
+            counted[slot] = (line, quantity)
     if not counted:
         raise ValidationError("Enter a count for at least one category.")
     return counted

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
 from beano.rules.reporting import ResumptionFacts
 from occasions.models import Occasion, ResumptionNotice
@@ -85,6 +86,19 @@ DEFAULT_PRICES = [
     ("special", "Special game card", "2.00"),
     ("winner_take_all", "Winner-take-all card", "1.00"),
 ]
+
+
+def posted_items(occasion: Occasion) -> list[dict[str, Any]]:
+    """The occasion's posted list, as the price list service takes it."""
+    return [
+        {
+            "category": i.category,
+            "label": i.label,
+            "price": i.price,
+            "package_contents": i.package_contents,
+        }
+        for i in occasion.price_items.all()
+    ]
 
 
 def proposed_prices(occasion: Occasion) -> list[dict[str, str]]:

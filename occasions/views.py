@@ -174,9 +174,13 @@ def price_list(request: HttpRequest, pk: int) -> HttpResponse:
         # Posted after the opening too: the rules service refuses it (3.04(4)(c)) and logs the
         # attempt, as it does every refusal; the page says so.
         posted = PriceFormSet(request.POST)
-        if posted.is_valid():
+        valid = posted.is_valid()
+        if valid or not editable:
+            # After the opening, even a list typed wrong is judged (the list as posted stands
+            # in for it): the refusal is the rules service's, with its paragraph, and logged.
+            items = posted.items() if valid else selectors.posted_items(occasion)
             try:
-                services.set_price_list(occasion=occasion, items=posted.items(), by=request.user)
+                services.set_price_list(occasion=occasion, items=items, by=request.user)
             except ValidationError as error:
                 if not editable:
                     for message in error.messages:
@@ -185,8 +189,6 @@ def price_list(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 messages.success(request, "The price list is posted.")
                 return redirect("price_list", org_id=access.organization.pk, pk=occasion.pk)
-        elif not editable:
-            messages.error(request, "The posted prices are fixed once the occasion opens.")
         formset = posted if editable else None
     return render(
         request,

@@ -15,6 +15,7 @@ ACTION_LABELS = {
     "worker_list.update": "changing a worker list entry",
     "worker_list.review": "reviewing the worker list",
     "occasion.sign_in_worker": "signing a worker in at an occasion",
+    "paper.name_a_worker": "naming a worker of the list on a night's paper sheets",
     "occasion.sign_out_worker": "signing a worker out of an occasion",
     "occasion.hand_over": "handing over charge of an occasion",
     "occasion.open": "opening an occasion",

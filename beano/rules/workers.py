@@ -20,6 +20,8 @@ OPEN = "occasion.open"
 SIGN_OUT = "occasion.sign_out_worker"
 HAND_OVER = "occasion.hand_over"
 RECORD_WINNER = "game.record_winner"
+#: A night entered from paper names a worker of the list by the name written on a sheet.
+NAME_ON_PAPER = "paper.name_a_worker"
 ON_THE_LIST = (ADD, UPDATE, SIGN_IN)
 
 
@@ -375,7 +377,7 @@ class SignInFacts:
     code="W-1B-ON-THE-LIST",
     citation="961 CMR 3.04(1)(b)",
     title="Only a person on the worker list, in a role it gives them, conducts or assists",
-    guards=(SIGN_IN,),
+    guards=(SIGN_IN, NAME_ON_PAPER),
 )
 def signs_in_from_the_list(f: SignInFacts, limits: Limits) -> Iterator[str]:
     """Any person whose name does not appear on the list shall not be allowed to conduct or

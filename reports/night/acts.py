@@ -15,6 +15,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from beano import rules
+from beano.rules.workers import NAME_ON_PAPER, SignInFacts
 from games.models import Claim, Game, Winner
 from occasions import paper
 from occasions.models import Occasion, PaperRecord, WorkerPresence
@@ -170,14 +171,28 @@ def run(night: Night, acts: Iterable[Act]) -> None:
         night.refresh()
 
 
-def listed_entry(occasion: Occasion, name: str) -> WorkerListEntry:
-    """The person of the occasion's year's worker list the sign-in sheet names."""
+def listed_entry(occasion: Occasion, name: str, *, by: Any, role: str = "") -> WorkerListEntry:
+    """The person of the occasion's year's worker list the sheet names; a name that is on no
+    entry is refused by the rules service (3.04(1)(b)), and the refusal logged, as a sign-in of
+    someone not on the list is at the hall."""
     for entry in WorkerListEntry.objects.filter(
         worker_list__organization=occasion.organization, worker_list__year=occasion.date.year
     ).select_related("person", "worker_list"):
         if key(entry.person.legal_name) == key(name):
             return entry
-    raise ValidationError(
-        f"{name} is not on the worker list of {occasion.date.year}: only listed persons "
-        "conduct or assist in Beano (961 CMR 3.04(1)(b))."
+    rules.enforce(
+        NAME_ON_PAPER,
+        SignInFacts(
+            name=name,
+            year=occasion.date.year,
+            on_list=False,
+            role=role,
+            listed_roles=(),
+            identification_displayed="",
+            identification_listed="",
+        ),
+        on=occasion.date,
+        actor=by,
+        organization=occasion.organization,
     )
+    raise AssertionError("the rules refuse a name on no entry of the list")

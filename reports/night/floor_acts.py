@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 
@@ -23,7 +24,7 @@ def worker_acts(rows: Sequence[fmt.WorkerRow], *, sign_outs: bool = True) -> lis
     for row in rows:
 
         def sign_in(n: Night, row: fmt.WorkerRow = row) -> None:
-            entry = listed_entry(n.occasion, row.name)
+            entry = listed_entry(n.occasion, row.name, by=n.by, role=row.role)
             n.presences[key(row.name)] = floor_services.sign_in_worker(
                 occasion=n.occasion,
                 entry=entry,
@@ -103,11 +104,9 @@ def _tally_lines(occasion: Occasion, lines: Sequence[fmt.CountLine]) -> list[Tal
     out = []
     for line in lines:
         item = items.get(line.category)
-        if item is None:
-            raise ValidationError(
-                f"Nothing of the category {PriceListItem.Category(line.category).label.lower()} "
-                "is on the posted price list (961 CMR 3.04(4)(c))."
-            )
+        if item is None:  # not posted: the rules refuse it (3.04(4)(c)), as a live sale's
+            category = PriceListItem.Category(line.category)
+            item = PriceListItem(category=category, label=category.label, price=Decimal("0.00"))
         out.append(
             TallyLine(
                 item=item,
@@ -268,7 +267,7 @@ def closeout_acts(sheet: fmt.CloseOutSheet | None, closed_at: dt.datetime | None
                 description=row.description,
                 invoice_reference=row.invoice,
                 equipment=equipment,
-                worker_entry=listed_entry(n.occasion, row.worker) if row.worker else None,
+                worker_entry=listed_entry(n.occasion, row.worker, by=n.by) if row.worker else None,
                 by=n.by,
             )
 

@@ -193,3 +193,19 @@ def test_a_price_change_posted_after_the_opening_is_refused_by_the_rules_and_log
     assert list(occasion.price_items.values_list("label", "price")) == before
     refused = RefusedAction.objects.get(action="prices.set")
     assert refused.citations == "961 CMR 3.04(4)(c)"
+
+
+def test_a_price_list_typed_wrong_after_the_opening_is_refused_by_the_rules_too(
+    client, tenant, occasion
+):
+    """The side door left: after the opening, a list that does not even parse was refused by the
+    page's own message. It is judged too, the posted list standing in for it."""
+    from beano.rules.models import RefusedAction
+    from tests.conftest import open_for_tests
+
+    open_for_tests(occasion)
+    client.force_login(tenant.member_in_charge)
+    response = _post(client, tenant, occasion, [{"category": "", "label": "", "price": "x"}])
+    assert response.status_code == 200
+    assert "its posted prices cannot be changed" in response.content.decode()
+    assert RefusedAction.objects.get(action="prices.set").citations == "961 CMR 3.04(4)(c)"

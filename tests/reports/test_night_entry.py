@@ -312,6 +312,39 @@ def test_a_worker_not_yet_on_the_list_that_day_is_refused(night_records, report_
     assert error.act.what == "Paul Late in"
 
 
+def test_a_name_on_no_entry_of_the_list_is_refused_by_the_rules_and_logged(
+    night_records, report_clock
+):
+    """No side door: a sheet naming someone the list has never held is judged by the rules
+    service, as a sign-in at the hall is, and the refusal is in the refused actions' log."""
+    from beano.rules.models import RefusedAction
+
+    tenant = night_records
+    data = known_night(tenant.organization.licenses.get().number)
+    data["workers"].append(
+        {"name": "Nobody Listed", "role": "floor_worker", "identification": "X", "in": "18:35"}
+    )
+    error = refused(tenant, data)
+    assert codes(error) == {"W-1B-ON-THE-LIST": "961 CMR 3.04(1)(b)"}
+    assert "Nobody Listed is not on the" in error.messages[0]
+    logged = RefusedAction.objects.get()
+    assert (logged.action, logged.citations) == ("paper.name_a_worker", "961 CMR 3.04(1)(b)")
+
+
+def test_a_tally_of_cards_never_posted_is_refused_by_the_rules_and_logged(
+    night_records, report_clock
+):
+    from beano.rules.models import RefusedAction
+
+    tenant = night_records
+    data = known_night(tenant.organization.licenses.get().number)
+    data["prices"] = [p for p in data["prices"] if p["category"] != "winner_take_all"]
+    error = refused(tenant, data)
+    assert codes(error) == {"C-4C-ON-POSTED-LIST": "961 CMR 3.04(4)(c)"}
+    logged = RefusedAction.objects.get()
+    assert (logged.action, logged.citations) == ("sale.record", "961 CMR 3.04(4)(c)")
+
+
 def test_a_sale_after_the_close_is_refused(night_records, report_clock):
     tenant = night_records
     data = known_night(tenant.organization.licenses.get().number)
