@@ -22,7 +22,7 @@ from games.models import BallCall, Flashboard, Game
 from occasions import live, submissions
 from occasions.floor_selectors import hours_facts
 from occasions.models import FloorSubmission, Occasion
-from occasions.services import moment_of, refuse_if_sealed, status_at
+from occasions.services import lock_occasion, moment_of, refuse_if_sealed, status_at
 from organizations.audit import acting_user, record_event
 
 BALL_ENTRY = re.compile(r"^\s*(?:([BINGObingo])\s*-?\s*)?([0-9]{1,3})\s*$")
@@ -168,19 +168,11 @@ def correct_ball_call(
     return call
 
 
-def _locked_occasion(occasion: Occasion) -> Occasion:
-    occasion = (
-        Occasion.objects.select_for_update().select_related("organization").get(pk=occasion.pk)
-    )
-    refuse_if_sealed(occasion)
-    return occasion
-
-
 @rules.atomic()
 def issue_flashboard_link(*, occasion: Occasion, by: Any) -> Flashboard:
     """The occasion's public flashboard link: made the first time, then replaced by a new token
     on request, which ends the old link at once."""
-    occasion = _locked_occasion(occasion)
+    occasion = lock_occasion(occasion)
     now = timezone.now()
     board = Flashboard.objects.select_for_update().filter(occasion=occasion).first()
     action = "games.flashboard.link_replaced" if board is not None else "games.flashboard.link_made"
@@ -206,7 +198,7 @@ def issue_flashboard_link(*, occasion: Occasion, by: Any) -> Flashboard:
 @rules.atomic()
 def revoke_flashboard_link(*, occasion: Occasion, by: Any) -> Flashboard | None:
     """Turn the public link off; the board shows nothing until a new link is made."""
-    occasion = _locked_occasion(occasion)
+    occasion = lock_occasion(occasion)
     board = Flashboard.objects.select_for_update().filter(occasion=occasion).first()
     if board is None or board.revoked_at is not None:
         return board

@@ -23,7 +23,7 @@ from occasions import live
 from occasions.floor_selectors import hours_facts
 from occasions.models import Occasion
 from occasions.sales_services import start_play
-from occasions.services import moment_of, refuse_if_sealed
+from occasions.services import lock_occasion, moment_of
 from organizations.audit import record_event
 
 #: The most games one program holds: a typo beyond it, not a night.
@@ -32,13 +32,7 @@ EDITABLE = (Occasion.Status.SCHEDULED, Occasion.Status.OPEN)
 
 
 def _locked_occasion(occasion: Occasion) -> Occasion:
-    occasion = (
-        Occasion.objects.select_for_update()
-        .select_related("organization", "license")
-        .get(pk=occasion.pk)
-    )
-    refuse_if_sealed(occasion)
-    return occasion
+    return lock_occasion(occasion, related=("organization", "license"))
 
 
 def _locked_game(game: Game) -> tuple[Occasion, Game]:

@@ -38,6 +38,7 @@ from beano.rules.prohibited import (
     TransportationFacts,
 )
 from occasions import extras_selectors as selectors
+from occasions import services as occasion_services
 from occasions.models import (
     DoorPrize,
     Gift,
@@ -48,7 +49,7 @@ from occasions.models import (
     TransportationArrangement,
     VaryingPrizesAnnouncement,
 )
-from occasions.services import enforce_at, moment_of, refuse_if_sealed, status_at
+from occasions.services import enforce_at, moment_of, status_at
 from organizations.audit import acting_user, record_event, snapshot
 from organizations.selectors import authorization_facts
 
@@ -66,10 +67,7 @@ def lock_occasion(occasion: Occasion, *, during_night: bool = True) -> Occasion:
     """The occasion, locked, once it has opened: these are records of the night. Prizes, sales
     and giveaways happen only while it is open (nothing is sold after the close); what is only
     recorded afterwards (the police detail's bill, a refund, a redemption) may follow the close."""
-    occasion = (
-        Occasion.objects.select_for_update().select_related("organization").get(pk=occasion.pk)
-    )
-    refuse_if_sealed(occasion)
+    occasion = occasion_services.lock_occasion(occasion)
     _require_opened(occasion, occasion.status, during_night)
     return occasion
 
@@ -89,10 +87,7 @@ def lock_occasion_at(
     sales, charity and raffle tickets) needs, from paper, only an occasion that opened."""
     from occasions import paper
 
-    occasion = (
-        Occasion.objects.select_for_update().select_related("organization").get(pk=occasion.pk)
-    )
-    refuse_if_sealed(occasion)
+    occasion = occasion_services.lock_occasion(occasion)
     _require_opened(occasion, occasion.status, during_night=False)
     moment = moment_of(occasion, at, by=by, act=act)
     if own_window:

@@ -30,7 +30,7 @@ from occasions import floor_selectors as floor
 from occasions import live, paper
 from occasions.floor_selectors import CLOSE
 from occasions.models import Handover, Occasion, OpeningCheck, WorkerPresence
-from occasions.services import enforce_at, moment_of, open_at, refuse_if_sealed, status_at
+from occasions.services import enforce_at, lock_occasion, moment_of, open_at, status_at
 from organizations.audit import acting_user, provenance, record_event
 from organizations.models import WorkerListEntry
 from organizations.worker_services import worker_facts
@@ -49,12 +49,7 @@ def _locked(
     """Lock the occasion, take the act's moment and check the occasion stood in one of
     ``statuses`` then (now, for a live act) for ``doing``; ``now_in`` checks the status it is in
     now instead (opening and closing move it from one to the next)."""
-    occasion = (
-        Occasion.objects.select_for_update()
-        .select_related("organization", "license")
-        .get(pk=occasion.pk)
-    )
-    refuse_if_sealed(occasion)
+    occasion = lock_occasion(occasion, related=("organization", "license"))
     moment = moment_of(occasion, at, by=by, act=doing)
     status = occasion.status if now_in else status_at(occasion, moment)
     if status not in statuses:

@@ -89,12 +89,9 @@ def begin(
     """Say which part of the night is entered from paper: the whole night (no times: an
     authorized day with nothing recorded), or from one time to another (an outage, a paper
     door). Refused for a sealed occasion; a whole night only while nothing of it is recorded."""
-    from occasions.services import refuse_if_sealed
+    from occasions.services import lock_occasion
 
-    occasion = (
-        Occasion.objects.select_for_update().select_related("organization").get(pk=occasion.pk)
-    )
-    refuse_if_sealed(occasion)
+    occasion = lock_occasion(occasion)
     if occasion.status == Occasion.Status.NOT_PLAYED:
         raise ValidationError("This day is recorded as not played: nothing of it is entered.")
     sheets = _text(sheets, "sheets", "Name the control sheets being entered.")

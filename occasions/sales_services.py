@@ -40,20 +40,12 @@ from occasions.models import (
 )
 from occasions.sales_selectors import door_counts
 from occasions.second_person import second_person
-from occasions.services import moment_of, open_at, refuse_if_sealed, status_at
+from occasions.services import lock_occasion, moment_of, open_at, status_at
 from organizations.audit import record_event
 
 #: The most of one item a single sale may carry: beyond it, a typing slip, not a player's order.
 MAX_QUANTITY = 99
 ZERO = Decimal("0.00")
-
-
-def _locked(occasion: Occasion) -> Occasion:
-    occasion = (
-        Occasion.objects.select_for_update().select_related("organization").get(pk=occasion.pk)
-    )
-    refuse_if_sealed(occasion)
-    return occasion
 
 
 def _line_rows(lines: Sequence[SaleLine]) -> list[dict[str, Any]]:
@@ -107,7 +99,7 @@ def record_sale(
     """Sell posted items at their posted prices (961 CMR 3.04(4)(c)): a new admission with its
     extras, or extras against the player's admission receipt (961 CMR 3.04(5)(b))."""
     wanted = _wanted_lines(lines)
-    occasion = _locked(occasion)
+    occasion = lock_occasion(occasion)
     moment = moment_of(occasion, at, by=by, act="selling")
     posted = {i.pk: i for i in PriceListItem.objects.filter(occasion=occasion)}
     facts_lines = []
@@ -189,7 +181,7 @@ def void_sale(
     Entered from paper, the witness is the worker of the night whose signature is on the
     sheet (``witness_worker``): on the floor at that moment, and not a compensated bookkeeper
     ((1)(g)); the void is marked as attested on paper."""
-    occasion = _locked(sale.occasion)
+    occasion = lock_occasion(sale.occasion)
     sale = Sale.objects.select_for_update().get(pk=sale.pk, occasion=occasion)
     moment = moment_of(occasion, at, by=by, act="voiding a sale")
     reason = " ".join((reason or "").split())[:300]
@@ -373,7 +365,7 @@ def record_door_tally(
 
     if paper.current() is None:
         raise ValidationError("A door tally is entered from the night's paper control sheet.")
-    occasion = _locked(occasion)
+    occasion = lock_occasion(occasion)
     moment = moment_of(occasion, at, by=by, act="entering the door's tally")
     counted = _tally_counts(occasion, lines)
     posted = {i.pk: i for i in PriceListItem.objects.filter(occasion=occasion)}
@@ -442,7 +434,7 @@ def announce_attendance(
     """Record the number of players in attendance as announced in the hall (3.04(5)(c))."""
     if isinstance(players, bool) or not isinstance(players, int) or players < 0:
         raise ValidationError({"players": "The number of players is a whole number, 0 or more."})
-    occasion = _locked(occasion)
+    occasion = lock_occasion(occasion)
     moment = moment_of(occasion, at, by=by, act="announcing the attendance")
     rules.enforce(
         ANNOUNCE_ATTENDANCE,
@@ -481,7 +473,7 @@ def _require_open(occasion: Occasion, moment: dt.datetime, what: str) -> None:
 @rules.atomic()
 def start_play(*, occasion: Occasion, by: Any, at: dt.datetime | None = None) -> Occasion:
     """The first game begins: the time is kept, once, while the occasion is open."""
-    occasion = _locked(occasion)
+    occasion = lock_occasion(occasion)
     moment = moment_of(occasion, at, by=by, act="starting play")
     _require_open(occasion, moment, "play starts")
     if occasion.play_started_at is not None:
@@ -502,7 +494,7 @@ def start_play(*, occasion: Occasion, by: Any, at: dt.datetime | None = None) ->
 @rules.atomic()
 def start_second_half(*, occasion: Occasion, by: Any, at: dt.datetime | None = None) -> Occasion:
     """The second half begins, never before the attendance is announced (3.04(5)(c))."""
-    occasion = _locked(occasion)
+    occasion = lock_occasion(occasion)
     moment = moment_of(occasion, at, by=by, act="starting the second half")
     _require_open(occasion, moment, "the second half starts")
     if occasion.play_started_at is None:

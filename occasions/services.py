@@ -4,7 +4,7 @@ enforced before anything is saved."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -51,6 +51,28 @@ def refuse_if_sealed(occasion: Occasion) -> None:
             f"The financial report of {occasion.date:%B %-d, %Y} is filed and the occasion is "
             "sealed: nothing of it can change. A correction is an amendment of the report."
         )
+
+
+def lock_occasion(
+    occasion: Occasion,
+    *,
+    related: Sequence[str] = ("organization",),
+    statuses: Collection[str] | None = None,
+    refusal: str = "This occasion is {status}: {doing} is not possible.",
+    doing: str = "",
+    sealed_ok: bool = False,
+) -> Occasion:
+    """The one way a service takes hold of an occasion: its row locked (with ``related``) so
+    two acts on it are judged one after the other; refused if its report is filed (unless the
+    act is one that a filed report allows, ``sealed_ok``); refused unless it stands in one of
+    ``statuses``, with ``refusal`` naming the status it is in."""
+    occasion = Occasion.objects.select_for_update().select_related(*related).get(pk=occasion.pk)
+    if not sealed_ok:
+        refuse_if_sealed(occasion)
+    if statuses is not None and occasion.status not in statuses:
+        label = Occasion.Status(occasion.status).label.lower()
+        raise ValidationError(refusal.format(status=label, doing=doing))
+    return occasion
 
 
 def moment_of(
@@ -144,8 +166,7 @@ def occasion_for_day(*, organization: Organization, day: dt.date, by: Any) -> Oc
 @rules.atomic()
 def mark_not_played(*, occasion: Occasion, reason: str, by: Any) -> Occasion:
     """Record that Beano was not played on an authorized day: its report is still owed."""
-    occasion = Occasion.objects.select_for_update().get(pk=occasion.pk)
-    refuse_if_sealed(occasion)
+    occasion = lock_occasion(occasion, related=())
     reason = " ".join(reason.split())
     if occasion.status != Occasion.Status.SCHEDULED:
         raise ValidationError(
@@ -201,8 +222,7 @@ def set_price_list(
 ) -> list[PriceListItem]:
     """Post the occasion's price list, replacing the one before; refused once the occasion has
     opened (961 CMR 3.04(4)(c)). Each item: category, label, price, package_contents."""
-    occasion = Occasion.objects.select_for_update().get(pk=occasion.pk)
-    refuse_if_sealed(occasion)
+    occasion = lock_occasion(occasion, related=())
     items = [{**i, "price": money(i["price"], PRICE, "price")} for i in items]
     authorizations = authorization_facts(
         occasion.organization, kinds=(rules.AuthorizationKind.PACKAGES,)

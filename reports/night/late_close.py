@@ -24,6 +24,7 @@ from games import program_selectors, program_services
 from games.models import Game
 from occasions import floor_services
 from occasions.models import Occasion
+from occasions.services import lock_occasion
 from organizations.audit import provenance
 
 
@@ -57,7 +58,8 @@ def close_forgotten_night(
     """Close ``occasion``, still open after its night, at ``ended_at`` for ``reason``; each game
     in play first finishes at its time in ``finishes`` (by the game's id), after its last
     recorded act and no later than the night's end."""
-    occasion = Occasion.objects.select_for_update().get(pk=occasion.pk)
+    # A sealed occasion is a closed one: the refusal below says so.
+    occasion = lock_occasion(occasion, related=(), sealed_ok=True)
     if not floor_services.closed_late(occasion, by):
         raise ValidationError(
             f"The night of {occasion.date:%A, %B %-d} is not over: close it from the close page."
