@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from occasions.models import Occasion
 from organizations.models import Organization
-from reports import services
+from reports import obligations as owed
 from reports.figures import digest
 from reports.models import AnnualReport, FinancialReport, ReportObligation
 
@@ -113,7 +113,7 @@ def obligations(
     after its days were recorded owes none of them."""
     orgs = list(organizations)
     today = timezone.localdate()
-    services.ensure_obligations(orgs, today)
+    owed.ensure_obligations(orgs, today)
     rows = ReportObligation.objects.filter(
         organization__in=orgs, license__practice=False
     ).select_related("organization", "license")
@@ -216,7 +216,7 @@ def issues_by_organization(organizations: Iterable[Organization]) -> dict[int, R
     of organizations and days (obligations are brought up to today first)."""
     orgs = list(organizations)
     today = timezone.localdate()
-    services.ensure_obligations(orgs, today)
+    owed.ensure_obligations(orgs, today)
     out = {o.pk: ReportIssues() for o in orgs}
     occasions = {
         (org_id, day): (status, filed)
@@ -285,7 +285,7 @@ def reports_of_occasions(occasions: Iterable[Occasion]) -> dict[int, OccasionRep
             figures["receipts"]["gross_receipts"],
             digest(figures) == figures_sha256,
         )
-    due_on = services.due_dates()
+    due_on = owed.due_dates()
     out = {}
     for o in occasions:
         due = due_on(o.date)

@@ -234,10 +234,10 @@ def closeout_acts(sheet: fmt.CloseOutSheet | None, closed_at: dt.datetime | None
 
     def close_out(n: Night) -> None:
         from organizations.models import Equipment
-        from reports import services
+        from reports import closeout_services
         from reports.models import ExpenseKind
 
-        services.save_closeout(
+        closeout_services.save_closeout(
             occasion=n.occasion,
             opening_bank=sheet.opening_bank,
             cash_counted=sheet.cash_counted,
@@ -259,7 +259,7 @@ def closeout_acts(sheet: fmt.CloseOutSheet | None, closed_at: dt.datetime | None
                 ).first()
                 if equipment is None:
                     raise ValidationError(f"No equipment with serial {row.equipment} is on record.")
-            services.record_expense(
+            closeout_services.record_expense(
                 occasion=n.occasion,
                 kind=kind,
                 payee=row.payee,

@@ -1,0 +1,380 @@
+"""The close-out of an occasion: the bookkeeper's counts and cash (with its second person),
+the expenses, and the cards taken from stock. Each write is one transaction: lock, judge, save,
+audit. Once the report is filed the close-out changes only while an amendment is open."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from beano import rules
+from beano.rules import names
+from beano.rules.money import CASH, EXPENSE, money, optional_money
+from beano.rules.reporting import COUNT_CASH, RECORD_EXPENSE, CashCountFacts, ExpenseFacts
+from beano.rules.workers import BookkeeperPresenceFacts
+from occasions.extras_services import text
+from occasions.floor_selectors import list_entries
+from occasions.models import Occasion, WorkerPresence
+from occasions.services import enforce_at, lock_occasion
+from organizations.audit import acting_user, record_event, snapshot
+from organizations.equipment_services import record_card_usage
+from organizations.models import CardPurchase, CardUsage, Equipment, WorkerListEntry
+from reports.models import CloseOut, ClosingCount, CountCategory, Expense, ExpenseKind
+
+MAX_COUNT = 1_000_000
+
+
+def _locked_for_closeout(occasion: Occasion) -> tuple[Occasion, CloseOut]:
+    """The occasion and its close-out, locked. The close-out follows the close; once the report
+    is filed it changes only while an amendment is open."""
+    occasion = lock_occasion(
+        occasion,
+        related=("organization", "license"),
+        statuses=(Occasion.Status.CLOSED, Occasion.Status.NOT_PLAYED),
+        refusal="This occasion is {status}: the close-out follows the close.",
+        sealed_ok=True,
+    )
+    closeout, _ = CloseOut.objects.get_or_create(occasion=occasion)
+    closeout = CloseOut.objects.select_for_update().get(pk=closeout.pk)
+    if occasion.sealed_at is not None and not closeout.amendment_open:
+        raise ValidationError(
+            "The report of this occasion is filed: open an amendment, with its reason, to "
+            "correct the close-out."
+        )
+    return occasion, closeout
+
+
+@rules.atomic()
+def save_closeout(
+    *,
+    occasion: Occasion,
+    opening_bank: Decimal,
+    cash_counted: Decimal | None,
+    counts: Mapping[str, int | None],
+    explanation: str,
+    by: Any,
+    cash_verified_by: Any = None,
+    cash_verifier_secret: str = "",
+    cash_verified_by_worker: WorkerPresence | None = None,
+) -> CloseOut:
+    """The bookkeeper's counts by category, the cash, and the explanation of any difference.
+    The cash counted (a new figure) is verified by a second person who confirms it themselves,
+    or, entered from paper, by the worker whose signature is on the sheet (3.04(1)(e))."""
+    occasion, closeout = _locked_for_closeout(occasion)
+    old = snapshot(closeout, ("opening_bank", "cash_counted", "explanation"))
+    old["counts"] = {c.category: c.counted for c in closeout.counts.all()}
+    closeout.opening_bank = money(opening_bank, CASH, "opening_bank")
+    counted = optional_money(cash_counted, CASH, "cash_counted")
+    if counted is not None and (counted != closeout.cash_counted or not cash_verified(closeout)):
+        _verify_cash_count(
+            occasion,
+            closeout,
+            by,
+            CashVerifier(cash_verified_by, cash_verifier_secret, cash_verified_by_worker),
+        )
+    elif counted is None:
+        closeout.cash_counted_by = closeout.cash_verified_by = None
+        closeout.cash_verified_by_worker = closeout.cash_verified_at = None
+    closeout.cash_counted = counted
+    closeout.explanation = text(explanation, "explanation", required=False, limit=2000)
+    closeout.updated_by = acting_user(by)
+    valid = set(CountCategory.values)
+    clean: dict[str, int] = {}
+    for category, value in counts.items():
+        if category not in valid:
+            raise ValidationError(f"Unknown category {category!r}.")
+        if value is None:
+            continue
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_COUNT:
+            raise ValidationError({category: "Give the count as a whole number, 0 or more."})
+        clean[category] = value
+    closeout.save()
+    ClosingCount.objects.filter(closeout=closeout).exclude(category__in=clean).delete()
+    for category, value in clean.items():
+        ClosingCount.objects.update_or_create(
+            closeout=closeout, category=category, defaults={"counted": value}
+        )
+    new = snapshot(closeout, ("opening_bank", "cash_counted", "explanation"))
+    new["counts"] = clean
+    new["cash_verified_by"] = _cash_verifier_name(closeout)
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="reports.closeout.saved",
+        target=closeout,
+        old=old,
+        new=new,
+    )
+    return closeout
+
+
+@dataclass(frozen=True)
+class CashVerifier:
+    """The second person of the cash count, as given: a user and the secret they typed, or a
+    worker of the night attested on paper."""
+
+    user: Any
+    secret: str
+    worker: WorkerPresence | None
+
+
+def cash_verified(closeout: CloseOut) -> bool:
+    return (
+        closeout.cash_verified_by_id is not None or closeout.cash_verified_by_worker_id is not None
+    )
+
+
+def _cash_verifier_name(closeout: CloseOut) -> str | None:
+    if closeout.cash_verified_by_worker_id:
+        return f"{closeout.cash_verified_by_worker.entry.person.legal_name} (attested on paper)"
+    user = closeout.cash_verified_by
+    return user.get_username() if user else None
+
+
+def _verify_cash_count(
+    occasion: Occasion, closeout: CloseOut, by: Any, verifier: CashVerifier
+) -> None:
+    """Judge the cash count's second person (3.04(1)(e)) and keep who counted and verified."""
+    from occasions import floor_selectors as floor
+    from occasions import paper
+    from occasions.second_person import second_person
+
+    if paper.current() is not None:
+        worker = floor.worker_of_the_night(occasion, verifier.worker) if verifier.worker else None
+        facts = CashCountFacts(
+            has_verifier=worker is not None,
+            verifier_barred=worker is not None and floor.barred_from_assisting(worker),
+        )
+        user = None
+    else:
+        worker = None
+        user = verifier.user
+        second = second_person(occasion, user, verifier.secret, None)
+        facts = CashCountFacts(
+            has_verifier=user is not None,
+            verifier_in_organization=second.in_organization,
+            verifier_is_counter=user is not None and user.pk == getattr(acting_user(by), "pk", 0),
+            verifier_confirmed=second.confirmed,
+            verifier_paused=second.paused,
+            verifier_worked_that_night=second.on_floor,
+            verifier_barred=second.barred,
+        )
+    enforce_at(COUNT_CASH, facts, occasion, by)
+    closeout.cash_counted_by = acting_user(by)
+    closeout.cash_verified_by = user
+    closeout.cash_verified_by_worker = worker
+    closeout.cash_verified_at = timezone.now()
+
+
+def _payee_entries(
+    occasion: Occasion, payee: str
+) -> tuple[WorkerListEntry | None, list[WorkerListEntry]]:
+    """The worker the payee is (the same name written any way), and those it may be."""
+    entries = list(list_entries(occasion))
+    exact, near = names.match(payee, ((e, e.person.legal_name) for e in entries))
+    return (exact[0] if exact else None), near
+
+
+@dataclass(frozen=True)
+class _Payee:
+    """Who an expense is paid to: the name, the worker it is (given, or the name matched on the
+    list), those it may be when the name is near a listed worker's, and why it is someone else."""
+
+    name: str
+    entry: WorkerListEntry | None
+    near: list[WorkerListEntry]
+    other_person_reason: str
+
+
+def _expense_payee(
+    occasion: Occasion,
+    kind: ExpenseKind,
+    payee: str,
+    equipment: Equipment | None,
+    worker_entry: WorkerListEntry | None,
+    other_person_reason: str,
+) -> _Payee:
+    """Check what the expense names (its equipment, the person paid) belongs to the occasion's
+    organization and is given where the kind asks for it."""
+    org = occasion.organization
+    if equipment is not None and equipment.organization_id != org.pk:
+        raise ValidationError({"equipment": "That equipment is another organization's."})
+    if kind.source == ExpenseKind.Source.EQUIPMENT_LEASE and equipment is None:
+        raise ValidationError({"equipment": "Name the leased equipment the rent is paid for."})
+    if kind.source == ExpenseKind.Source.COMPENSATION:
+        if worker_entry is None:
+            raise ValidationError({"worker_entry": "Name the bookkeeper or accountant paid."})
+        if worker_entry.worker_list.organization_id != org.pk:
+            raise ValidationError(
+                {"worker_entry": "That person is on another organization's list."}
+            )
+        payee = worker_entry.person.legal_name
+    payee = text(payee, "payee")
+    named, near = _payee_entries(occasion, payee) if worker_entry is None else (None, [])
+    other_person_reason = text(
+        other_person_reason, "other_person_reason", required=False, limit=300
+    )
+    return _Payee(payee, worker_entry or named, near, other_person_reason)
+
+
+def _expense_facts(
+    occasion: Occasion,
+    kind: ExpenseKind,
+    amount: Decimal,
+    equipment: Equipment | None,
+    payee: _Payee,
+) -> list[Any]:
+    entry = payee.entry
+    lease = equipment.lease_authorization if equipment is not None else None
+    return [
+        ExpenseFacts(
+            source=kind.source,
+            payee=payee.name,
+            amount=amount,
+            payee_roles=tuple(entry.roles) if entry else (),
+            payee_compensated=bool(entry and entry.compensated),
+            equipment_leased=(
+                None if equipment is None else equipment.ownership == Equipment.Ownership.LEASED
+            ),
+            lease_approved=None if lease is None else lease.valid_on(occasion.date),
+            lease_fee=equipment.rental_fee if equipment is not None else None,
+            payee_near=tuple(e.person.legal_name for e in payee.near) if entry is None else (),
+            other_person_reason=payee.other_person_reason,
+        ),
+        BookkeeperPresenceFacts(
+            person_id=entry.person_id if entry else 0,
+            name=payee.name,
+            compensated=kind.source == ExpenseKind.Source.COMPENSATION,
+            present=bool(
+                entry and WorkerPresence.objects.filter(occasion=occasion, entry=entry).exists()
+            ),
+        ),
+    ]
+
+
+EXPENSE_AUDITED = (
+    "kind",
+    "payee",
+    "description",
+    "amount",
+    "invoice_reference",
+    "equipment",
+    "worker_entry",
+    "authorization",
+)
+
+
+@rules.atomic()
+def record_expense(
+    *,
+    occasion: Occasion,
+    kind: ExpenseKind,
+    payee: str,
+    amount: Decimal,
+    by: Any,
+    description: str = "",
+    invoice_reference: str = "",
+    equipment: Equipment | None = None,
+    worker_entry: WorkerListEntry | None = None,
+    other_person_reason: str = "",
+) -> Expense:
+    """An expense of the occasion, judged before it is saved: no worker is paid but a
+    bookkeeper or accountant who was present (3.04(1)(f), (g)); equipment rent only under an
+    approved lease at its sum certain (3.04(4)(a))."""
+    occasion, _closeout = _locked_for_closeout(occasion)
+    if not kind.enterable:
+        raise ValidationError(
+            {"kind": f"{kind.name} is taken from the occasion's records, not entered here."}
+        )
+    amount = money(amount, EXPENSE, "amount", positive=True)
+    description = text(description, "description", required=False, limit=300)
+    invoice_reference = text(invoice_reference, "invoice_reference", required=False, limit=100)
+    paid = _expense_payee(occasion, kind, payee, equipment, worker_entry, other_person_reason)
+    facts = _expense_facts(occasion, kind, amount, equipment, paid)
+    decision = enforce_at(RECORD_EXPENSE, facts, occasion, by)
+    expense = Expense.objects.create(
+        occasion=occasion,
+        kind=kind,
+        payee=paid.name,
+        description=description,
+        amount=amount,
+        invoice_reference=invoice_reference,
+        equipment=equipment,
+        worker_entry=paid.entry if kind.source == ExpenseKind.Source.COMPENSATION else None,
+        authorization_id=(decision.authorization_pks or [None])[0],
+        recorded_by=acting_user(by),
+        recorded_at=timezone.now(),
+    )
+    not_listed = (
+        {
+            "not_the_listed_worker": [e.person.legal_name for e in paid.near],
+            "why": paid.other_person_reason,
+        }
+        if paid.near and paid.entry is None
+        else {}
+    )
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="reports.expense.recorded",
+        target=expense,
+        new=snapshot(expense, EXPENSE_AUDITED) | not_listed,
+    )
+    return expense
+
+
+@rules.atomic()
+def remove_expense(*, expense: Expense, by: Any) -> None:
+    """Take back an expense entered by mistake, before filing or while an amendment is open."""
+    occasion, _closeout = _locked_for_closeout(expense.occasion)
+    expense = Expense.objects.select_for_update().get(pk=expense.pk, occasion=occasion)
+    old = snapshot(expense, ("kind", "payee", "description", "amount", "invoice_reference"))
+    record_event(
+        organization=occasion.organization,
+        actor=by,
+        action="reports.expense.removed",
+        target=expense,
+        old=old,
+    )
+    expense.delete()
+
+
+def stock_label(occasion: Occasion) -> str:
+    """How the card inventory names the occasion its cards were used at."""
+    return f"Occasion of {occasion.date:%a %b %-d, %Y}"
+
+
+@rules.atomic()
+def record_stock_used(
+    *,
+    occasion: Occasion,
+    purchase: CardPurchase,
+    quantity_used: int,
+    quantity_voided: int,
+    by: Any,
+    note: str = "",
+) -> CardUsage:
+    """Cards of one purchase used (or voided) at the occasion, taken out of the card inventory
+    at the close-out (3.04(4)(e)): never more than are on hand."""
+    occasion, _closeout = _locked_for_closeout(occasion)
+    if purchase.organization_id != occasion.organization_id:
+        raise ValidationError({"purchase": "Those cards are another organization's."})
+    for field, value in (("quantity_used", quantity_used), ("quantity_voided", quantity_voided)):
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_COUNT:
+            raise ValidationError({field: "Give a whole number of cards, 0 or more."})
+    if not quantity_used and not quantity_voided:
+        raise ValidationError("Give the cards used or voided.")
+    return record_card_usage(
+        purchase=purchase,
+        by=by,
+        used_on=occasion.date,
+        quantity_used=quantity_used,
+        quantity_voided=quantity_voided,
+        note=text(note, "note", required=False, limit=300),
+        occasion_label=stock_label(occasion),
+    )
