@@ -1,6 +1,6 @@
 from django.urls import path
 
-from inspections import org_views, views
+from inspections import org_views, report_views, views
 
 RECORD = "org/<int:org_id>/occasions/<int:pk>/record/"
 
@@ -8,6 +8,15 @@ urlpatterns = [
     path("inspect/", views.dashboard, name="inspector_dashboard"),
     path("inspect/compliance/<slug:section>/", views.compliance, name="inspect_compliance"),
     path("inspect/export/<slug:kind>.csv", views.export, name="inspect_export"),
+    path(
+        "commission/refused/", views.commission_refused_actions, name="commission_refused_actions"
+    ),
+    path("commission/reports/", report_views.commission_reports, name="commission_reports"),
+    path(
+        "commission/reports/pdfs.zip",
+        report_views.commission_reports_zip,
+        name="commission_reports_zip",
+    ),
     path(RECORD, org_views.occasion_record, name="occasion_record"),
     path(
         f"{RECORD}<slug:kind>.csv", org_views.occasion_record_export, name="occasion_record_export"

@@ -1,49 +1,30 @@
 """The Commission's pages over the inspector's scope: the dashboard, the compliance views and the
-CSV exports. Read-only: every page answers GET and HEAD only, and only to Commission staff."""
+CSV exports, and the log of refused actions. Read-only: every page answers GET and HEAD only,
+and only to Commission staff (``commission_view``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-from typing import Any
-
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 
 from beano.rules.models import RefusedAction
-from beano.rules.views import RefusedFilter
+from beano.rules.views import RefusedFilter, refused_actions_page
 from inspections import selectors, trends
 from inspections.compliance_views import SECTIONS, compliance_page, query_without
 from inspections.exports import OCCASION_EXPORTS, REFUSED_EXPORT, stream_csv
 from inspections.filters import OccasionFilter, OccasionFilterForm
 from occasions.models import Occasion
-from organizations.access import SAFE_METHODS, commission_staff
+from organizations.access import commission_staff, commission_view, visible_organizations
+from organizations.selectors import licensees
 from reports import selectors as report_selectors
 
 OCCASIONS_PER_PAGE = 25
 
 
-def commission_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """For Commission staff (inspectors and admins) only; a review never writes, so any method
-    but GET, HEAD and OPTIONS is refused (403), as on every organization page."""
-
-    @login_required
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if commission_staff(request.user) is None:
-            raise PermissionDenied("These pages are for the Commission's inspectors.")
-        if request.method not in SAFE_METHODS:
-            raise PermissionDenied("The Commission's review is read-only.")
-        return view(request, *args, **kwargs)
-
-    return wrapper
-
-
-@commission_page
+@commission_view
 def dashboard(request: HttpRequest) -> HttpResponse:
     """The organizations in scope with their license and last occasion, the occasions the filter
     selects with their figures, the people searched for, and the charts."""
@@ -92,7 +73,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     )
 
 
-@commission_page
+@commission_view
 def compliance(request: HttpRequest, section: str) -> HttpResponse:
     if section not in SECTIONS:
         raise Http404
@@ -102,7 +83,7 @@ def compliance(request: HttpRequest, section: str) -> HttpResponse:
     )
 
 
-@commission_page
+@commission_view
 def export(request: HttpRequest, kind: str) -> HttpResponse:
     """The CSV of ``kind`` for the filter in the query string: the same rows as the list."""
     today = timezone.localdate()
@@ -125,3 +106,18 @@ def export(request: HttpRequest, kind: str) -> HttpResponse:
     )
     chosen = OCCASION_EXPORTS[kind]
     return stream_csv(f"beano-{kind}-{today}.csv", chosen.header, chosen.rows(occasions))
+
+
+@commission_view
+def commission_refused_actions(request: HttpRequest) -> HttpResponse:
+    """Every refused action in the Commission user's scope, filtered by organization too: the
+    licensees', not those tried at the demo's practice organization."""
+    organizations = list(
+        licensees(visible_organizations(request.user)).order_by("name").values_list("pk", "name")
+    )
+    return refused_actions_page(
+        request,
+        RefusedAction.objects.filter(organization_id__in=[pk for pk, _ in organizations]),
+        {"export_url": reverse("inspect_export", kwargs={"kind": "refused"})},
+        organizations,
+    )

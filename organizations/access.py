@@ -133,3 +133,20 @@ def org_view(
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+def commission_view(view: V) -> V:
+    """Decorate a Commission page (one across organizations, taking no ``org_id``): for the
+    Commission's staff, inspectors and admins, only (403 for anyone else); and read-only, as
+    every organization page is to them: any method but GET, HEAD and OPTIONS gets 403."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if commission_staff(request.user) is None:
+            raise PermissionDenied("These pages are for the Commission's staff.")
+        if request.method not in SAFE_METHODS:
+            raise PermissionDenied("The Commission's review is read-only.")
+        return view(request, *args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]

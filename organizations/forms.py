@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
+from typing import Any
 
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse
 
 from organizations.models import Membership, Organization
 
@@ -22,6 +25,26 @@ def show_refusal(form: forms.Form, error: ValidationError) -> None:
     else:
         for message in error.messages:
             form.add_error(None, message)
+
+
+def submit(
+    form: forms.Form,
+    act: Callable[[dict[str, Any]], Any],
+    *,
+    done: Callable[[Any], HttpResponse],
+    again: Callable[[], HttpResponse],
+) -> HttpResponse:
+    """A page's form handed to its service: on valid input ``act`` runs with the cleaned values
+    and ``done`` answers with what it returned; bad input, or the service's refusal put on the
+    form (``show_refusal``), comes back through ``again`` with nothing saved."""
+    if form.is_valid():
+        try:
+            result = act(form.cleaned_data)
+        except ValidationError as error:
+            show_refusal(form, error)
+        else:
+            return done(result)
+    return again()
 
 
 class _CrispyForm:

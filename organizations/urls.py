@@ -17,9 +17,6 @@ urlpatterns = [
         name="authorization_document",
     ),
     path("org/<int:org_id>/refused/", views.refused_actions, name="org_refused_actions"),
-    path(
-        "commission/refused/", views.commission_refused_actions, name="commission_refused_actions"
-    ),
     path("org/<int:org_id>/workers/", worker_views.worker_list, name="worker_list"),
     path(
         "org/<int:org_id>/workers/print/", worker_views.worker_list_print, name="worker_list_print"

@@ -8,15 +8,13 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_safe
 
 from beano.rules.models import RefusedAction
 from beano.rules.views import refused_actions_page
 from beano.uploads import serve_document
 from organizations import selectors, services
-from organizations.access import commission_staff, get_for_org, org_view, visible_organizations
+from organizations.access import commission_staff, get_for_org, org_view
 from organizations.audit import verify_chain
 from organizations.forms import (
     AddMemberForm,
@@ -236,23 +234,3 @@ def refused_actions(request: HttpRequest) -> HttpResponse:
         )
     queryset = RefusedAction.objects.filter(organization_id=access.organization.pk)
     return refused_actions_page(request, queryset, {"org": access.organization, "access": access})
-
-
-@require_safe
-@login_required
-def commission_refused_actions(request: HttpRequest) -> HttpResponse:
-    """Every refused action in the Commission user's scope, filtered by organization too: the
-    licensees', not those tried at the demo's practice organization."""
-    if commission_staff(request.user) is None:
-        raise PermissionDenied("This log is for the Commission's staff.")
-    organizations = list(
-        selectors.licensees(visible_organizations(request.user))
-        .order_by("name")
-        .values_list("pk", "name")
-    )
-    return refused_actions_page(
-        request,
-        RefusedAction.objects.filter(organization_id__in=[pk for pk, _ in organizations]),
-        {"export_url": reverse("inspect_export", kwargs={"kind": "refused"})},
-        organizations,
-    )

@@ -1,6 +1,13 @@
 from django.urls import path
 
-from reports import sheet_views, views
+from reports import (
+    annual_views,
+    closeout_views,
+    document_views,
+    filing_views,
+    obligation_views,
+    sheet_views,
+)
 from reports.night import game_views as night_game_views
 from reports.night import late_close_views
 from reports.night import views as night_views
@@ -9,18 +16,14 @@ ORG = "org/<int:org_id>/"
 OCC = ORG + "occasions/<int:pk>/"
 
 urlpatterns = [
-    path("commission/reports/", views.commission_reports, name="commission_reports"),
-    path(
-        "commission/reports/pdfs.zip", views.commission_reports_zip, name="commission_reports_zip"
-    ),
-    path(ORG + "reports/", views.reports_home, name="reports_home"),
+    path(ORG + "reports/", obligation_views.reports_home, name="reports_home"),
     path(OCC + "close-late/", late_close_views.occasion_close_late, name="occasion_close_late"),
-    path(OCC + "closeout/", views.closeout, name="report_closeout"),
-    path(OCC + "closeout/expenses/", views.add_expense, name="report_add_expense"),
-    path(OCC + "closeout/stock/", views.record_stock, name="report_record_stock"),
+    path(OCC + "closeout/", closeout_views.closeout, name="report_closeout"),
+    path(OCC + "closeout/expenses/", closeout_views.add_expense, name="report_add_expense"),
+    path(OCC + "closeout/stock/", closeout_views.record_stock, name="report_record_stock"),
     path(
         OCC + "closeout/expenses/<int:expense_id>/remove/",
-        views.remove_expense,
+        closeout_views.remove_expense,
         name="report_remove_expense",
     ),
     path(OCC + "paper/", night_views.paper_home, name="paper_home"),
@@ -28,27 +31,37 @@ urlpatterns = [
     path(OCC + "paper/games/<int:number>/", night_game_views.paper_game, name="paper_game"),
     path(OCC + "paper/<slug:section>/", night_views.paper_section, name="paper_section"),
     path(OCC + "control-sheets.pdf", sheet_views.control_sheets_pdf, name="control_sheets"),
-    path(OCC + "report/", views.report_versions, name="report_versions"),
-    path(OCC + "report/file/", views.file_report, name="report_file"),
-    path(OCC + "report/amend/", views.open_amendment, name="report_open_amendment"),
+    path(OCC + "report/", filing_views.report_versions, name="report_versions"),
+    path(OCC + "report/file/", filing_views.file_report, name="report_file"),
+    path(OCC + "report/amend/", filing_views.open_amendment, name="report_open_amendment"),
     path(
-        OCC + "report/amend/withdraw/", views.withdraw_amendment, name="report_withdraw_amendment"
+        OCC + "report/amend/withdraw/",
+        filing_views.withdraw_amendment,
+        name="report_withdraw_amendment",
     ),
-    path(ORG + "reports/<int:report_id>/status/", views.report_status, name="report_status"),
-    path(ORG + "reports/<int:report_id>/pdf/", views.report_pdf, name="report_pdf"),
-    path(ORG + "reports/<int:report_id>/rerender/", views.rerender, name="report_rerender"),
-    path(ORG + "annual/<int:year>/", views.annual_report, name="annual_report"),
+    path(
+        ORG + "reports/<int:report_id>/status/", document_views.report_status, name="report_status"
+    ),
+    path(ORG + "reports/<int:report_id>/pdf/", document_views.report_pdf, name="report_pdf"),
+    path(
+        ORG + "reports/<int:report_id>/rerender/", document_views.rerender, name="report_rerender"
+    ),
+    path(ORG + "annual/<int:year>/", annual_views.annual_report, name="annual_report"),
     path(
         ORG + "annual/<int:year>/disbursements/",
-        views.add_disbursement,
+        annual_views.add_disbursement,
         name="annual_add_disbursement",
     ),
     path(
         ORG + "disbursements/<int:disbursement_id>/void/",
-        views.void_disbursement,
+        annual_views.void_disbursement,
         name="annual_void_disbursement",
     ),
-    path(ORG + "annual/<int:year>/file/", views.file_annual, name="annual_file"),
-    path(ORG + "annual-reports/<int:report_id>/status/", views.annual_status, name="annual_status"),
-    path(ORG + "annual-reports/<int:report_id>/pdf/", views.annual_pdf, name="annual_pdf"),
+    path(ORG + "annual/<int:year>/file/", annual_views.file_annual, name="annual_file"),
+    path(
+        ORG + "annual-reports/<int:report_id>/status/",
+        document_views.annual_status,
+        name="annual_status",
+    ),
+    path(ORG + "annual-reports/<int:report_id>/pdf/", document_views.annual_pdf, name="annual_pdf"),
 ]

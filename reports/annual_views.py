@@ -1,0 +1,132 @@
+"""The annual report: the year's figures, the Lawful Purpose disbursements, and its filing.
+Writes are the head of the organization's and the bookkeeper's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from organizations.access import get_for_org, org_view
+from organizations.forms import submit
+from reports import annual, annual_services, selectors
+from reports.figures import differences, to_json
+from reports.forms import DisbursementForm, VoidForm
+from reports.models import LawfulPurposeDisbursement
+from reports.pages import CLOSES_OUT, access_of
+
+
+def _year(year: int) -> int:
+    if not 2000 <= year <= timezone.localdate().year:
+        raise Http404("No such year.")
+    return year
+
+
+def _annual_page(
+    request: HttpRequest,
+    year: int,
+    *,
+    form: DisbursementForm | None = None,
+    file_errors: list[str] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    access = access_of(request)
+    org = access.organization
+    figures = annual.compute_annual(org, year)
+    versions = selectors.annual_versions(org, year)
+    pending = differences(versions[0].figures, to_json(figures)) if versions else []
+    can_write = access.has_role(*CLOSES_OUT)
+    return render(
+        request,
+        "reports/annual.html",
+        {
+            "org": org,
+            "access": access,
+            "tab": "reports",
+            "year": year,
+            "f": figures,
+            "versions": versions,
+            "pending": pending,
+            "disbursements": LawfulPurposeDisbursement.objects.filter(
+                organization=org, paid_on__year=year
+            ).order_by("paid_on", "pk"),
+            "form": form or DisbursementForm(year=year, organization=org),
+            "can_write": can_write,
+            "year_ended": timezone.localdate().year > year,
+            "due_on": annual_services.annual_due_on(year),
+            "file_errors": file_errors or [],
+        },
+        status=status,
+    )
+
+
+@org_view(write_roles=CLOSES_OUT)
+def annual_report(request: HttpRequest, year: int) -> HttpResponse:
+    return _annual_page(request, _year(year))
+
+
+@org_view(write_roles=CLOSES_OUT, form_page=True)
+@require_POST
+def add_disbursement(request: HttpRequest, year: int) -> HttpResponse:
+    access = access_of(request)
+    year = _year(year)
+    form = DisbursementForm(request.POST, year=year, organization=access.organization)
+
+    def recorded(_: Any) -> HttpResponse:
+        messages.success(request, "The disbursement is recorded.")
+        return redirect("annual_report", org_id=access.organization.pk, year=year)
+
+    return submit(
+        form,
+        lambda values: annual_services.record_disbursement(
+            organization=access.organization, by=request.user, **values
+        ),
+        done=recorded,
+        again=lambda: _annual_page(request, year, form=form, status=400),
+    )
+
+
+@org_view(write_roles=CLOSES_OUT, form_page=True)
+@require_POST
+def void_disbursement(request: HttpRequest, disbursement_id: int) -> HttpResponse:
+    access = access_of(request)
+    disbursement = get_for_org(LawfulPurposeDisbursement.objects.all(), access, pk=disbursement_id)
+    form = VoidForm(request.POST)
+    if form.is_valid():
+        try:
+            annual_services.void_disbursement(
+                disbursement=disbursement, reason=form.cleaned_data["reason"], by=request.user
+            )
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, "The disbursement is voided; it stays on record.")
+    else:
+        messages.error(request, "Say why the disbursement is voided.")
+    return redirect("annual_report", org_id=access.organization.pk, year=disbursement.paid_on.year)
+
+
+@org_view(write_roles=CLOSES_OUT, form_page=True)
+@require_POST
+def file_annual(request: HttpRequest, year: int) -> HttpResponse:
+    access = access_of(request)
+    year = _year(year)
+    try:
+        report = annual_services.file_annual_report(
+            organization=access.organization,
+            year=year,
+            reason=request.POST.get("reason", ""),
+            by=request.user,
+        )
+    except ValidationError as error:
+        return _annual_page(request, year, file_errors=error.messages, status=400)
+    messages.success(
+        request,
+        f"The {year} annual report is filed (version {report.version}); its PDFs are being made.",
+    )
+    return redirect("annual_report", org_id=access.organization.pk, year=year)

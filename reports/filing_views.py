@@ -1,0 +1,92 @@
+"""Filing an occasion's report and its amendments, and the page of its filed versions. Writes
+are the head of the organization's and the bookkeeper's; a refusal comes back on the close-out
+page, nothing saved."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from occasions.views import get_occasion
+from organizations.access import org_view
+from organizations.forms import submit
+from reports import filing_services, selectors
+from reports.closeout_views import closeout_page
+from reports.forms import AmendmentForm
+from reports.pages import CLOSES_OUT, access_of
+
+
+@org_view(write_roles=CLOSES_OUT, form_page=True)
+@require_POST
+def file_report(request: HttpRequest, pk: int) -> HttpResponse:
+    """File the report (or the open amendment): the PDF is then made by the worker."""
+    occasion = get_occasion(access_of(request), pk)
+    try:
+        report = filing_services.file_report(occasion=occasion, by=request.user)
+    except ValidationError as error:
+        return closeout_page(request, occasion, file_errors=error.messages, status=400)
+    messages.success(
+        request,
+        "The report is filed and the occasion sealed; the PDF is being made."
+        if report.version == 1
+        else f"Amendment {report.version - 1} is filed; its PDF is being made.",
+    )
+    return redirect("report_versions", org_id=occasion.organization_id, pk=occasion.pk)
+
+
+@org_view(write_roles=CLOSES_OUT, form_page=True)
+@require_POST
+def open_amendment(request: HttpRequest, pk: int) -> HttpResponse:
+    occasion = get_occasion(access_of(request), pk)
+    form = AmendmentForm(request.POST)
+
+    def opened(_: Any) -> HttpResponse:
+        messages.success(
+            request, "The amendment is open: correct the close-out, then file the amendment."
+        )
+        return redirect("report_closeout", org_id=occasion.organization_id, pk=occasion.pk)
+
+    return submit(
+        form,
+        lambda values: filing_services.open_amendment(
+            occasion=occasion, reason=values["reason"], by=request.user
+        ),
+        done=opened,
+        again=lambda: closeout_page(request, occasion, amend_form=form, status=400),
+    )
+
+
+@org_view(write_roles=CLOSES_OUT, form_page=True)
+@require_POST
+def withdraw_amendment(request: HttpRequest, pk: int) -> HttpResponse:
+    occasion = get_occasion(access_of(request), pk)
+    try:
+        filing_services.withdraw_amendment(occasion=occasion, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, "The amendment is withdrawn: the close-out is back as filed.")
+    return redirect("report_closeout", org_id=occasion.organization_id, pk=occasion.pk)
+
+
+@org_view(write_roles=CLOSES_OUT)
+def report_versions(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every filed version of the occasion's report, with what each amendment changed."""
+    access = access_of(request)
+    occasion = get_occasion(access, pk)
+    return render(
+        request,
+        "reports/versions.html",
+        {
+            "org": access.organization,
+            "access": access,
+            "occasion": occasion,
+            "versions": selectors.versions(occasion),
+            "can_write": access.has_role(*CLOSES_OUT),
+        },
+    )
