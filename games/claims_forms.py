@@ -12,9 +12,9 @@ from django.db.models import QuerySet
 from beano.rules.claims import Witness
 from beano.rules.money import PRIZE, MoneyField, QuantityField
 from games.cards import ALL_SQUARES, FREE
-from games.claims_services import PlayerEntry
 from games.models import Claim, Game, PrizePart, Winner
 from games.payout_services import W2GDetails
+from games.winner_services import PlayerEntry
 from occasions.floor_forms import request_key_field
 from organizations.models import Person
 

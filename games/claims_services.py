@@ -1,115 +1,43 @@
-"""Writes for claims of Beano (961 CMR 3.04(6)(a), (b), (d), (e), (f), (1)(h)); payouts are in
-``payout_services``. Each runs in ``rules.atomic()``: it locks what it changes,
-gathers the facts, has the rules judge them, saves, and writes its audit event; the audit never
-sees a TIN or an ID number."""
+"""Writes for claims of Beano (961 CMR 3.04(6)(a), (b), (d), (e), (f), (1)(h)); the winners are
+in ``winner_services`` (named here too), payouts in ``payout_services``. Each runs in
+``rules.atomic()``: it locks what it changes, gathers the facts, has the rules judge them, saves,
+and writes its audit event; the audit never sees a TIN or an ID number."""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
 
 from beano import rules
-from beano.rules import names as people_names
 from beano.rules.claims import (
     CARD_RESULT,
     RECORD_CLAIM,
-    SHARE_PRIZE,
     VERIFY_CARD,
     VERIFY_DRAW,
     CardFacts,
     CardWitnessFacts,
     ClaimFacts,
     DrawVerificationFacts,
-    SplitFacts,
-    WinningClaimFacts,
     Witness,
-    equal_substitute_value,
-    split_to_the_dollar,
 )
-from beano.rules.money import PRIZE, optional_money
-from beano.rules.workers import RECORD_WINNER, PlayerFacts
 from games import claims_selectors as selectors
-from games.models import CardVerification, Claim, DrawVerification, Game, PrizePart, Winner
+from games.claim_locking import (
+    NAME_LENGTH,
+    locked_claim,
+    locked_game,
+    moment_of_game,
+    one_line,
+)
+from games.models import CardVerification, Claim, DrawVerification, Game, PrizePart
+from games.winner_services import PlayerEntry, proposed_shares, record_winners
 from occasions import submissions
 from occasions.floor_selectors import hours_facts
-from occasions.models import FloorSubmission, Occasion
-from occasions.services import enforce_at, moment_of, refuse_if_sealed, status_at
+from occasions.models import FloorSubmission
+from occasions.services import enforce_at
 from organizations.audit import acting_user, record_event
-from organizations.models import DirectorAuthorization, Person
-
-NAME_LENGTH = 200
-
-
-def one_line(value: str, field: str, limit: int = NAME_LENGTH) -> str:
-    value = " ".join(str(value or "").split())
-    if len(value) > limit:
-        raise ValidationError({field: f"At most {limit} characters."})
-    return value
-
-
-def locked_game(game: Game, moment: dt.datetime) -> Game:
-    """The game, locked, while its occasion was open at ``moment`` (now, for a live act)."""
-    game = (
-        Game.objects.select_for_update()
-        .select_related("occasion__organization", "occasion__license")
-        .get(pk=game.pk)
-    )
-    refuse_if_sealed(game.occasion)
-    status = status_at(game.occasion, moment)
-    if status != Occasion.Status.OPEN:
-        raise ValidationError(
-            f"This occasion is {Occasion.Status(status).label.lower()}: claims and "
-            "payouts are recorded while it is open."
-        )
-    return game
-
-
-def moment_of_game(game: Game, at: dt.datetime | None, by: Any, act: str) -> dt.datetime:
-    return moment_of(game.occasion, at, by=by, act=act)
-
-
-def _locked_claim(claim: Claim, moment: dt.datetime) -> Claim:
-    locked_game(claim.game, moment)
-    return (
-        Claim.objects.select_for_update()
-        .select_related("game__occasion__organization", "part__arrangement")
-        .get(pk=claim.pk)
-    )
-
-
-def _enforce_together(
-    checks: Sequence[tuple[str, Any]], occasion: Occasion, by: Any
-) -> list[rules.Decision]:
-    """Judge several actions (several winners and their split) and refuse once with every
-    violation, so the member in charge sees all that is wrong at once."""
-    decisions: list[rules.Decision] = []
-    refusals: list[rules.RuleViolation] = []
-    for action, facts in checks:
-        try:
-            decisions.append(enforce_at(action, facts, occasion, by))
-        except rules.RuleViolation as error:
-            refusals.append(error)
-    if not refusals:
-        return decisions
-    decision = rules.Decision(
-        action=refusals[0].decision.action,
-        violations=[v for error in refusals for v in error.violations],
-    )
-    first = refusals[0].refusal or {}
-    raise rules.RuleViolation(
-        decision,
-        first
-        | {
-            "facts": [error.refusal["facts"] for error in refusals if error.refusal],
-            "violations": [v.as_dict() for v in decision.violations],
-            "citations": ", ".join(sorted({v.citation for v in decision.violations})),
-        },
-    )
 
 
 @rules.atomic()
@@ -192,7 +120,7 @@ def verify_draw(
     """A player asks to verify the numbers drawn and the balls remaining (3.04(6)(d)): what was
     shown is kept, with who was present."""
     moment = moment_of_game(claim.game, at, by, "verifying the draw")
-    claim = _locked_claim(claim, moment)
+    claim = locked_claim(claim, moment)
     occasion = claim.game.occasion
     names = _names(witnesses)
     facts = DrawVerificationFacts(
@@ -276,7 +204,7 @@ def verify_card(
     announced arrangement, before one or more players at another table (3.04(6)(e)). Without
     such a witness it is refused; otherwise it is recorded valid, or invalid with each reason."""
     moment = moment_of_game(claim.game, at, by, "verifying a card")
-    claim = _locked_claim(claim, moment)
+    claim = locked_claim(claim, moment)
     occasion = claim.game.occasion
     people = _card_witnesses(claim, witnesses, by, moment)
     read = _card_numbers(numbers)
@@ -333,7 +261,7 @@ def attest_card_on_paper(
     if paper.current() is None:
         raise ValidationError("A card is attested on paper only when entered from the sheets.")
     moment = moment_of_game(claim.game, at, by, "attesting a card on paper")
-    claim = _locked_claim(claim, moment)
+    claim = locked_claim(claim, moment)
     occasion = claim.game.occasion
     if claim.game.calls.exists():
         raise ValidationError(
@@ -362,160 +290,16 @@ def attest_card_on_paper(
     return row
 
 
-@dataclass(frozen=True)
-class PlayerEntry:
-    """A winning player as the member in charge records them; ``other_person_reason`` confirms
-    that a player whose name is close to a listed worker's is someone else, and why."""
-
-    name: str
-    person: Person | None = None
-    substitute: str = ""
-    other_person_reason: str = ""
-
-
-def _listed_person(
-    name: str, person: Person | None, occasion: Occasion
-) -> tuple[Person | None, list[Person]]:
-    """Who a winner is, matched as a person: the one named, else the listed worker whose name
-    this is written another way ("Gallagher, Mary"); and the listed workers it may be."""
-    if person is not None:
-        return person, []
-    listed = selectors.listed_people(occasion)
-    exact, near = people_names.match(name, ((p, p.legal_name) for p in listed))
-    return (exact[0] if exact else None), near
-
-
-def proposed_shares(
-    part: PrizePart, winners: int, substitute_value: Decimal | None
-) -> list[Decimal]:
-    """The shares the split gives: cash or one winner's merchandise by ``split_to_the_dollar``;
-    merchandise among several, equal substitute prizes (given, or the equal share to the cent)."""
-    if part.kind == PrizePart.Kind.CASH or winners == 1:
-        return split_to_the_dollar(part.amount, winners)
-    value = substitute_value
-    if value is None:
-        value = equal_substitute_value(part.amount, winners)
-    return [value] * winners
-
-
-@rules.atomic()
-def record_winners(
-    *,
-    claims: Sequence[Claim],
-    players: Sequence[PlayerEntry],
-    by: Any,
-    substitute_value: Decimal | None = None,
-    at: dt.datetime | None = None,
-) -> list[Winner]:
-    """The winners of one prize, all determined on the call of the same number, recorded together
-    with their shares (3.04(6)(f)); each card verified as winning (6)(e); a person on the
-    organization's worker list plays only under the Director's authorization (1)(h); a
-    progressive game's jackpot only within the calls its series allows (8)(a)2."""
-    if not claims or len(claims) != len(players):
-        raise ValidationError("Give each winning claim its player.")
-    if len({c.pk for c in claims}) != len(claims):
-        raise ValidationError("A claim is one winner.")
-    first = claims[0]
-    if any(c.part_id != first.part_id or c.game_id != first.game_id for c in claims):
-        raise ValidationError("Winners recorded together share one prize of one game.")
-    moment = moment_of_game(first.game, at, by, "recording the winners")
-    locked_game(first.game, moment)
-    part = PrizePart.objects.select_for_update().select_related("arrangement").get(pk=first.part_id)
-    locked = {
-        c.pk: c for c in Claim.objects.select_for_update().filter(pk__in=[c.pk for c in claims])
-    }
-    pairs = sorted(
-        ((locked[c.pk], p) for c, p in zip(claims, players, strict=True)),
-        key=lambda cp: (cp[0].claimed_at, cp[0].pk),
-    )
-    occasion = Occasion.objects.select_related("organization", "license").get(
-        pk=first.game.occasion_id
-    )
-    substitute_value = optional_money(substitute_value, PRIZE, "substitute_value")
-    shares = proposed_shares(part, len(pairs), substitute_value)
-    player_names = [one_line(p.name, "players") for _, p in pairs]
-    if any(not n for n in player_names):
-        raise ValidationError({"players": "Name each winning player."})
-    split = SplitFacts(
-        prize_kind=part.kind,
-        prize_amount=part.amount,
-        calls=tuple(selectors.call_of(c) for c, _ in pairs),
-        shares=tuple(shares),
-        substitutes=tuple(one_line(p.substitute, "players") for _, p in pairs),
-        already_awarded=Winner.objects.filter(claim__part=part).exists(),
-    )
-    checks: list[tuple[str, Any]] = [(SHARE_PRIZE, split)]
-    people: list[Person | None] = []
-    jackpot_calls = selectors.jackpot_calls_allowed(part)
-    for (claim, player), name in zip(pairs, player_names, strict=True):
-        card = selectors.latest_card_verification(claim)
-        person, near = _listed_person(name, player.person, occasion)
-        people.append(person)
-        checks.append(
-            (
-                RECORD_WINNER,
-                [
-                    PlayerFacts(
-                        person_id=person.pk if person else 0,
-                        name=name,
-                        on_worker_list=person is not None
-                        and selectors.on_worker_list(person, occasion),
-                        near_listed=tuple(p.legal_name for p in near),
-                        other_person_reason=one_line(
-                            player.other_person_reason, "other_person_reason", 300
-                        ),
-                    ),
-                    WinningClaimFacts(
-                        player=name,
-                        card_verified_valid=bool(card and card.valid),
-                        balls_counted=len(selectors.counted_balls(claim)),
-                        jackpot_calls_allowed=jackpot_calls,
-                    ),
-                    hours_facts(occasion, moment),
-                ],
-            )
-        )
-    decisions = _enforce_together(checks, occasion, by)
-    several_merchandise = part.kind == PrizePart.Kind.MERCHANDISE and len(pairs) > 1
-    winners = []
-    for (claim, player), name, share, decision, person in zip(
-        pairs, player_names, shares, decisions[1:], people, strict=True
-    ):
-        waiver = next((w for w in decision.waivers if w.code == "W-1H-WORKER-PLAYS"), None)
-        winner = Winner.objects.create(
-            claim=claim,
-            player_name=name,
-            person=person,
-            share=share,
-            kind=part.kind,
-            substitute_description=one_line(player.substitute, "players")
-            if several_merchandise
-            else "",
-            authorization=DirectorAuthorization.objects.get(pk=waiver.authorization_pk)
-            if waiver
-            else None,
-            recorded_by=acting_user(by),
-            recorded_at=moment,
-        )
-        record_event(
-            organization=occasion.organization,
-            actor=by,
-            action="games.winner.recorded",
-            target=winner,
-            new={
-                "claim": claim.pk,
-                "game": claim.game.number,
-                "part": part.order,
-                "player_name": name,
-                "person": person.pk if person else None,
-                "other_person_reason": player.other_person_reason.strip() or None,
-                "share": share,
-                "kind": part.kind,
-                "substitute_description": winner.substitute_description,
-                "winners_on_the_call": len(pairs),
-                "call": split.calls[0],
-                "authorization": waiver.reference if waiver else None,
-            },
-        )
-        winners.append(winner)
-    return winners
+__all__ = [
+    "NAME_LENGTH",
+    "PlayerEntry",
+    "attest_card_on_paper",
+    "locked_game",
+    "moment_of_game",
+    "one_line",
+    "proposed_shares",
+    "record_claim",
+    "record_winners",
+    "verify_card",
+    "verify_draw",
+]

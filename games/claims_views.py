@@ -23,7 +23,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from beano.rules.money import PRIZE, parse_money
 from games import claims_selectors as selectors
 from games import claims_services as services
-from games import payout_services
+from games import payout_services, winner_services
 from games.cards import ball_label
 from games.claims_forms import (
     CardForm,
@@ -37,7 +37,7 @@ from occasions import floor_selectors
 from occasions.models import Occasion
 from occasions.views import RUNS_THE_NIGHT, get_occasion
 from organizations.access import OrgAccess, get_for_org, org_view
-from organizations.forms import show_refusal
+from organizations.forms import submit
 from organizations.models import Role
 
 RECORDS_CLAIMS = (*RUNS_THE_NIGHT, Role.WORKER)
@@ -193,14 +193,12 @@ def _submit(
 ) -> HttpResponse:
     """Run the service on a valid form (with ``fixed`` arguments, e.g. the claim); a refusal or
     bad input re-renders the page, status 200, nothing saved."""
-    if form.is_valid():
-        try:
-            service(by=request.user, **(fixed or {}), **form.service_values())
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            return _done(request, game, done, slot)
-    return _page(request, game, bound={slot: form})
+    return submit(
+        form,
+        lambda _: service(by=request.user, **(fixed or {}), **form.service_values()),
+        done=lambda _: _done(request, game, done, slot),
+        again=lambda: _page(request, game, bound={slot: form}),
+    )
 
 
 @never_cache  # winners' names and payouts: not kept by the browser of a shared laptop
@@ -288,7 +286,7 @@ def winners_split(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
     eligible = _eligible(game, part.pk)
     ticked = [c for c in eligible if request.GET.get(f"{prefix}won_{c.pk}")]
     value = _money(request.GET.get(f"{prefix}substitute_value"))
-    shares = services.proposed_shares(part, len(ticked), value) if ticked else []
+    shares = winner_services.proposed_shares(part, len(ticked), value) if ticked else []
     return render(
         request,
         "games/_split.html",
@@ -332,7 +330,12 @@ def winners_record(request: HttpRequest, pk: int, game_pk: int, part_pk: int) ->
         prefix=f"part{part.pk}",
     )
     return _submit(
-        request, game, form, f"winners_{part.pk}", services.record_winners, "Winners recorded."
+        request,
+        game,
+        form,
+        f"winners_{part.pk}",
+        winner_services.record_winners,
+        "Winners recorded.",
     )
 
 

@@ -13,12 +13,18 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 
 from beano.rules.claims import Witness
-from games import claims_services, draw_services, jackpot_services, payout_services
+from games import (
+    claims_services,
+    draw_services,
+    jackpot_services,
+    payout_services,
+    winner_services,
+)
 from games import program_services as program
-from games.claims_services import PlayerEntry
 from games.models import Arrangement, Game, PrizePart
 from games.payout_services import W2GDetails
 from games.program_selectors import winner_take_all_prize
+from games.winner_services import PlayerEntry
 from occasions.models import Occasion
 from organizations.models import Person, WorkerListEntry
 from reports.night import format as fmt
@@ -248,7 +254,7 @@ def _winners(sheet: fmt.GameSheet, order: int, indexes: list[int], label: str) -
             )
             for r in (sheet.claims[i - 1] for i in indexes)
         ]
-        recorded = claims_services.record_winners(
+        recorded = winner_services.record_winners(
             claims=[n.claims[(num, i)] for i in indexes],
             players=people,
             substitute_value=part_sheet.substitute_value if part_sheet else None,

@@ -1,0 +1,84 @@
+"""What the writes of claims, winners and payouts share: the game and the claim locked while
+the occasion is open, a name on one line, and several acts judged together."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+
+from beano import rules
+from games.models import Claim, Game
+from occasions.models import Occasion
+from occasions.services import enforce_at, moment_of, refuse_if_sealed, status_at
+
+NAME_LENGTH = 200
+
+
+def one_line(value: str, field: str, limit: int = NAME_LENGTH) -> str:
+    value = " ".join(str(value or "").split())
+    if len(value) > limit:
+        raise ValidationError({field: f"At most {limit} characters."})
+    return value
+
+
+def locked_game(game: Game, moment: dt.datetime) -> Game:
+    """The game, locked, while its occasion was open at ``moment`` (now, for a live act)."""
+    game = (
+        Game.objects.select_for_update()
+        .select_related("occasion__organization", "occasion__license")
+        .get(pk=game.pk)
+    )
+    refuse_if_sealed(game.occasion)
+    status = status_at(game.occasion, moment)
+    if status != Occasion.Status.OPEN:
+        raise ValidationError(
+            f"This occasion is {Occasion.Status(status).label.lower()}: claims and "
+            "payouts are recorded while it is open."
+        )
+    return game
+
+
+def moment_of_game(game: Game, at: dt.datetime | None, by: Any, act: str) -> dt.datetime:
+    return moment_of(game.occasion, at, by=by, act=act)
+
+
+def locked_claim(claim: Claim, moment: dt.datetime) -> Claim:
+    locked_game(claim.game, moment)
+    return (
+        Claim.objects.select_for_update()
+        .select_related("game__occasion__organization", "part__arrangement")
+        .get(pk=claim.pk)
+    )
+
+
+def enforce_together(
+    checks: Sequence[tuple[str, Any]], occasion: Occasion, by: Any
+) -> list[rules.Decision]:
+    """Judge several actions (several winners and their split) and refuse once with every
+    violation, so the member in charge sees all that is wrong at once."""
+    decisions: list[rules.Decision] = []
+    refusals: list[rules.RuleViolation] = []
+    for action, facts in checks:
+        try:
+            decisions.append(enforce_at(action, facts, occasion, by))
+        except rules.RuleViolation as error:
+            refusals.append(error)
+    if not refusals:
+        return decisions
+    decision = rules.Decision(
+        action=refusals[0].decision.action,
+        violations=[v for error in refusals for v in error.violations],
+    )
+    first = refusals[0].refusal or {}
+    raise rules.RuleViolation(
+        decision,
+        first
+        | {
+            "facts": [error.refusal["facts"] for error in refusals if error.refusal],
+            "violations": [v.as_dict() for v in decision.violations],
+            "citations": ", ".join(sorted({v.citation for v in decision.violations})),
+        },
+    )
