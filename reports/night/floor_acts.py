@@ -11,10 +11,10 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 
 from beano.rules.opening import CHECKLIST
-from occasions import extras_services, floor_services, sales_services
+from occasions import extras_services, floor_services, sales_services, tally_services
 from occasions import services as occasion_services
 from occasions.models import Occasion, PriceListItem, Sale
-from occasions.sales_services import TallyLine
+from occasions.tally_services import TallyLine
 from reports.night import format as fmt
 from reports.night.acts import Act, Night, key, listed_entry
 
@@ -124,7 +124,7 @@ def door_acts(tallies: Sequence[fmt.DoorTally], voids: Sequence[fmt.DoorVoid]) -
     for i, tally in enumerate(tallies, 1):
 
         def count(n: Night, tally: fmt.DoorTally = tally) -> None:
-            sale = sales_services.record_door_tally(
+            sale = tally_services.record_door_tally(
                 occasion=n.occasion,
                 lines=_tally_lines(n.occasion, tally.lines),
                 by=n.by,
@@ -138,7 +138,7 @@ def door_acts(tallies: Sequence[fmt.DoorTally], voids: Sequence[fmt.DoorVoid]) -
         holder: dict[str, Sale] = {}
 
         def sell(n: Night, void: fmt.DoorVoid = void, holder: dict = holder) -> None:
-            holder["sale"] = sales_services.record_door_tally(
+            holder["sale"] = tally_services.record_door_tally(
                 occasion=n.occasion,
                 lines=_tally_lines(n.occasion, void.lines),
                 by=n.by,
