@@ -367,6 +367,52 @@ def _jackpot_winners(pg: ProgressiveGame) -> tuple[str, ...]:
     )
 
 
+def _settle_facts(
+    pg: ProgressiveGame, series: ProgressiveSeries, won_within_calls: bool, consolation_paid: bool
+) -> SettleFacts:
+    return SettleFacts(
+        game_number=pg.game.number,
+        won_within_calls=bool(won_within_calls),
+        consolation_paid=bool(consolation_paid),
+        consolation_announced=series.consolation_amount,
+        calls_allowed=pg.calls_allowed,
+        draw_recorded=BallCall.objects.filter(game=pg.game, voided_at__isnull=True).exists(),
+        jackpot_winners=_jackpot_winners(pg),
+    )
+
+
+def _settlement(
+    pg: ProgressiveGame, series: ProgressiveSeries, won_within_calls: bool, consolation_paid: bool
+) -> tuple[str, str, Decimal, Decimal, Decimal]:
+    """The game's outcome and its ledger line: what was paid, and of what kind; what was added
+    to the jackpot and what is carried out to the next occasion."""
+    growth = pg.jackpot_amount - pg.carried_in
+    if won_within_calls:
+        return (
+            ProgressiveGame.Outcome.WON,
+            JackpotLedgerEntry.Paid.JACKPOT,
+            growth,
+            pg.jackpot_amount,
+            Decimal("0.00"),
+        )
+    if consolation_paid:
+        consolation = series.consolation_amount
+        return (
+            ProgressiveGame.Outcome.CONSOLATION,
+            JackpotLedgerEntry.Paid.CONSOLATION,
+            growth + consolation,
+            consolation,
+            pg.jackpot_amount,
+        )
+    return (
+        ProgressiveGame.Outcome.NOT_WON,
+        JackpotLedgerEntry.Paid.NOTHING,
+        growth,
+        Decimal("0.00"),
+        pg.jackpot_amount,
+    )
+
+
 @rules.atomic()
 def settle_game(
     *,
@@ -403,33 +449,14 @@ def settle_game(
         raise ValidationError("The occasion has not been opened: its games have not been played.")
     rules.enforce(
         SETTLE_GAME,
-        SettleFacts(
-            game_number=pg.game.number,
-            won_within_calls=bool(won_within_calls),
-            consolation_paid=bool(consolation_paid),
-            consolation_announced=series.consolation_amount,
-            calls_allowed=pg.calls_allowed,
-            draw_recorded=BallCall.objects.filter(game=pg.game, voided_at__isnull=True).exists(),
-            jackpot_winners=_jackpot_winners(pg),
-        ),
+        _settle_facts(pg, series, won_within_calls, consolation_paid),
         on=occasion.date,
         actor=by,
         organization=series.organization,
     )
-    growth = pg.jackpot_amount - pg.carried_in
-    if won_within_calls:
-        outcome, paid_kind = ProgressiveGame.Outcome.WON, JackpotLedgerEntry.Paid.JACKPOT
-        added, paid, carried_out = growth, pg.jackpot_amount, Decimal("0.00")
-    elif consolation_paid:
-        outcome, paid_kind = (
-            ProgressiveGame.Outcome.CONSOLATION,
-            JackpotLedgerEntry.Paid.CONSOLATION,
-        )
-        consolation = series.consolation_amount
-        added, paid, carried_out = growth + consolation, consolation, pg.jackpot_amount
-    else:
-        outcome, paid_kind = ProgressiveGame.Outcome.NOT_WON, JackpotLedgerEntry.Paid.NOTHING
-        added, paid, carried_out = growth, Decimal("0.00"), pg.jackpot_amount
+    outcome, paid_kind, added, paid, carried_out = _settlement(
+        pg, series, won_within_calls, consolation_paid
+    )
     now = timezone.now()
     actor = acting_user(by)
     entry = JackpotLedgerEntry.objects.create(

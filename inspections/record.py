@@ -88,12 +88,9 @@ RECORD_OCCASION = Occasion.objects.select_related(
 )
 
 
-def full_record(occasion: Occasion) -> FullRecord:
-    checks = {
-        c.item: c
-        for c in OpeningCheck.objects.filter(occasion=occasion).select_related("confirmed_by")
-    }
-    counts = door_counts(occasion)
+def _games_of(occasion: Occasion) -> list[Game]:
+    """The occasion's games with their prize parts, every ball call, and every claim with its
+    verifications, winner and payout, in a fixed number of queries."""
     claims = Claim.objects.select_related(
         "part__arrangement",
         "recorded_by",
@@ -114,7 +111,7 @@ def full_record(occasion: Occasion) -> FullRecord:
             queryset=CardVerification.objects.select_related("verified_by"),
         ),
     )
-    games = list(
+    return list(
         Game.objects.filter(occasion=occasion)
         .select_related("balls_confirmed_by", "progressive__series", "progressive__ledger_entry")
         .prefetch_related(
@@ -132,6 +129,15 @@ def full_record(occasion: Occasion) -> FullRecord:
         )
         .order_by("number")
     )
+
+
+def full_record(occasion: Occasion) -> FullRecord:
+    checks = {
+        c.item: c
+        for c in OpeningCheck.objects.filter(occasion=occasion).select_related("confirmed_by")
+    }
+    counts = door_counts(occasion)
+    games = _games_of(occasion)
     return FullRecord(
         occasion=occasion,
         checklist=[ChecklistLine(item, checks.get(item.code)) for item in CHECKLIST],

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tarfile
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -34,14 +33,11 @@ from django.db.models import UniqueConstraint
 
 from beano.backup import archive, scope, trail
 from beano.backup.exporter import exported_fields
+from beano.backup.reader import ArchiveReader, ImportRefused
 from organizations.audit import ChainCheck, verify_chain
 from organizations.models import Organization
 
 PK_CHUNK = 500
-
-
-class ImportRefused(Exception):
-    """The archive cannot go into this database; nothing was written."""
 
 
 class ImportFailed(Exception):
@@ -78,7 +74,7 @@ def import_organization(
     allow_broken_chain: bool = False,
 ) -> ImportResult:
     started = time.monotonic()
-    with _Archive(Path(path)) as source:
+    with ArchiveReader(Path(path)) as source:
         source.verify()
         restore = _Restore(source)
         restore.check_database()
@@ -90,60 +86,8 @@ def import_organization(
     return result
 
 
-class _Archive:
-    def __init__(self, path: Path) -> None:
-        if not path.is_file():
-            raise ImportRefused(f"No archive at {path}.")
-        try:
-            self.tar = tarfile.open(path, "r:*")  # noqa: SIM115 (closed by __exit__)
-            self.members = {m.name: m for m in self.tar.getmembers() if m.isfile()}
-        except (tarfile.TarError, OSError, EOFError) as error:
-            raise ImportRefused(f"{path} is not a readable archive: {error}") from error
-        if archive.MANIFEST not in self.members:
-            raise ImportRefused(f"{path} has no {archive.MANIFEST}: it is not an export.")
-        try:
-            self.manifest = json.loads(self.read(archive.MANIFEST))
-        except ValueError as error:
-            raise ImportRefused(f"The manifest of {path} is not JSON: {error}") from error
-        if self.manifest.get("format") != archive.FORMAT:
-            raise ImportRefused(f"{path} is not an export of one organization's records.")
-        if self.manifest.get("format_version") != archive.FORMAT_VERSION:
-            raise ImportRefused(
-                f"{path} is in format version {self.manifest.get('format_version')}; this "
-                f"release reads version {archive.FORMAT_VERSION}."
-            )
-
-    def __enter__(self) -> _Archive:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.tar.close()
-
-    def open(self, name: str) -> Any:
-        member = self.members.get(name)
-        if member is None:
-            raise ImportRefused(f"The archive lacks {name}, which its manifest lists.")
-        return self.tar.extractfile(member)
-
-    def read(self, name: str) -> bytes:
-        return self.open(name).read()
-
-    def verify(self) -> None:
-        """Every byte the manifest vouches for is what it says."""
-        entries = [(archive.DATA, self.manifest["data"])] + [
-            (archive.member_name(f["name"]), f) for f in self.manifest["files"]
-        ]
-        for name, entry in entries:
-            digest, size = archive.sha256_stream(self.open(name))
-            if (digest, size) != (entry["sha256"], entry["size"]):
-                raise ImportRefused(
-                    f"The archive was changed or damaged: {name} does not match the SHA-256 "
-                    "and size its manifest gives. Nothing was imported."
-                )
-
-
 class _Restore:
-    def __init__(self, source: _Archive) -> None:
+    def __init__(self, source: ArchiveReader) -> None:
         self.source = source
         self.manifest = source.manifest
         self.org_id = self.manifest["organization"]["id"]
