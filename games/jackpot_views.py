@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -28,7 +27,7 @@ from games.models import ProgressiveGame, ProgressiveSeries
 from occasions.models import Occasion
 from occasions.views import RUNS_THE_NIGHT, get_occasion
 from organizations.access import OrgAccess, get_for_org, org_view
-from organizations.forms import show_refusal
+from organizations.forms import submit
 
 RULES_CITATION = "961 CMR 3.04(6)(h), (8)(a)2"
 
@@ -76,17 +75,21 @@ def _form_page(request: HttpRequest, form: Any, title: str, submit: str) -> Http
 def jackpot_start(request: HttpRequest) -> HttpResponse:
     access: OrgAccess = request.access  # type: ignore[attr-defined]
     form = StartSeriesForm(request.POST if request.method == "POST" else None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            series = services.start_series(
-                organization=access.organization, by=request.user, **form.service_values()
-            )
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            messages.success(request, f"{series.name} is started under its announced rules.")
-            return redirect("jackpot_detail", org_id=access.organization.pk, pk=series.pk)
-    return _form_page(request, form, "Start a progressive jackpot series", "Announce and start")
+
+    def started(series: Any) -> HttpResponse:
+        messages.success(request, f"{series.name} is started under its announced rules.")
+        return redirect("jackpot_detail", org_id=access.organization.pk, pk=series.pk)
+
+    return submit(
+        form,
+        lambda _: services.start_series(
+            organization=access.organization, by=request.user, **form.service_values()
+        ),
+        done=started,
+        again=lambda: _form_page(
+            request, form, "Start a progressive jackpot series", "Announce and start"
+        ),
+    )
 
 
 @org_view()
@@ -121,15 +124,21 @@ def jackpot_rules_change(request: HttpRequest, pk: int) -> HttpResponse:
     series = _series(access, pk)
     post = request.method == "POST"
     form = SeriesRulesForm(request.POST if post else None, initial=rules_initial(series))
-    if post and form.is_valid():
-        try:
-            services.change_series_rules(series=series, by=request.user, **form.service_values())
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            messages.success(request, f"The rules of {series.name} are changed.")
-            return redirect("jackpot_detail", org_id=access.organization.pk, pk=series.pk)
-    return _form_page(request, form, f"Change the rules of {series.name}", "Change the rules")
+
+    def changed(_: Any) -> HttpResponse:
+        messages.success(request, f"The rules of {series.name} are changed.")
+        return redirect("jackpot_detail", org_id=access.organization.pk, pk=series.pk)
+
+    return submit(
+        form,
+        lambda _: services.change_series_rules(
+            series=series, by=request.user, **form.service_values()
+        ),
+        done=changed,
+        again=lambda: _form_page(
+            request, form, f"Change the rules of {series.name}", "Change the rules"
+        ),
+    )
 
 
 def _panel(
@@ -192,19 +201,17 @@ def occasion_jackpot_attach(request: HttpRequest, pk: int) -> HttpResponse:
     access: OrgAccess = request.access  # type: ignore[attr-defined]
     occasion = get_occasion(access, pk)
     form = AttachForm(request.POST, occasion=occasion)
-    if form.is_valid():
-        try:
-            pg = services.attach_game(by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            return _done(
-                request,
-                occasion,
-                f"Game {pg.game.number} carries {pg.series.name}: ${pg.jackpot_amount:,.2f} "
-                f"within {pg.calls_allowed} calls.",
-            )
-    return _panel(request, occasion, attach_form=form)
+    return submit(
+        form,
+        lambda values: services.attach_game(by=request.user, **values),
+        done=lambda pg: _done(
+            request,
+            occasion,
+            f"Game {pg.game.number} carries {pg.series.name}: ${pg.jackpot_amount:,.2f} "
+            f"within {pg.calls_allowed} calls.",
+        ),
+        again=lambda: _panel(request, occasion, attach_form=form),
+    )
 
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
@@ -219,18 +226,20 @@ def jackpot_game_outcome(request: HttpRequest, pk: int) -> HttpResponse:
     )
     occasion = get_occasion(access, pg.occasion_id)
     form = OutcomeForm(request.POST)
-    if form.is_valid():
-        try:
-            entry = services.settle_game(
-                progressive_game=pg, by=request.user, **form.service_values()
-            )
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            carried = (
-                f"the jackpot of ${entry.paid:,.2f} is paid and the series is won"
-                if entry.paid_kind == entry.Paid.JACKPOT
-                else f"${entry.carried_out:,.2f} carried to the next occasion"
-            )
-            return _done(request, occasion, f"Game {pg.game.number} is recorded: {carried}.")
-    return _panel(request, occasion, outcome_for=(pg.pk, form))
+
+    def settled(entry: Any) -> HttpResponse:
+        carried = (
+            f"the jackpot of ${entry.paid:,.2f} is paid and the series is won"
+            if entry.paid_kind == entry.Paid.JACKPOT
+            else f"${entry.carried_out:,.2f} carried to the next occasion"
+        )
+        return _done(request, occasion, f"Game {pg.game.number} is recorded: {carried}.")
+
+    return submit(
+        form,
+        lambda _: services.settle_game(
+            progressive_game=pg, by=request.user, **form.service_values()
+        ),
+        done=settled,
+        again=lambda: _panel(request, occasion, outcome_for=(pg.pk, form)),
+    )

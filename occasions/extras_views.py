@@ -24,7 +24,7 @@ from occasions.extras_forms import EXTRAS_FORMS, ExtrasForm, RafflePermitForm
 from occasions.models import Occasion, RafflePermit
 from occasions.views import RUNS_THE_NIGHT, get_occasion
 from organizations.access import OrgAccess, get_for_org, org_view
-from organizations.forms import show_refusal
+from organizations.forms import show_refusal, submit
 
 
 def _sell_raffle_tickets(*, occasion: Occasion, **values: Any) -> Any:
@@ -116,16 +116,18 @@ def record_extra(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
     occasion = get_occasion(access, pk)
     form = EXTRAS_FORMS[kind](request.POST, occasion=occasion)
     slot = FormSlot(kind, form, request.path)
-    if form.is_valid():
-        service, done = SERVICES[kind]
-        try:
-            service(occasion=occasion, by=request.user, **form.service_values())
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            messages.success(request, done)
-            return redirect("occasion_extras", org_id=access.organization.pk, pk=occasion.pk)
-    return _page(request, occasion, bound=slot)
+    service, done = SERVICES[kind]
+
+    def recorded(_: Any) -> HttpResponse:
+        messages.success(request, done)
+        return redirect("occasion_extras", org_id=access.organization.pk, pk=occasion.pk)
+
+    return submit(
+        form,
+        lambda _: service(occasion=occasion, by=request.user, **form.service_values()),
+        done=recorded,
+        again=lambda: _page(request, occasion, bound=slot),
+    )
 
 
 @org_view(write_roles=RUNS_THE_NIGHT)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -20,7 +22,7 @@ from organizations.forms import (
     AddMemberForm,
     MembershipForm,
     OrganizationDetailsForm,
-    show_refusal,
+    submit,
 )
 from organizations.models import DirectorAuthorization, Membership, Role
 
@@ -80,28 +82,26 @@ def organization_edit(request: HttpRequest) -> HttpResponse:
     access = request.access  # type: ignore[attr-defined]
     org = access.organization
     form = OrganizationDetailsForm(request.POST if request.method == "POST" else None, instance=org)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.update_organization_details(
-                organization=org,
-                by=request.user,
-                **{name: form.cleaned_data[name] for name in form.Meta.fields},
-            )
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            messages.success(request, "The organization's details were saved.")
-            return redirect("organization_home", org_id=org.pk)
-    org.refresh_from_db()
-    return render(
-        request,
-        "organizations/form_page.html",
-        {
-            "org": org,
-            "access": access,
-            "form": form,
-            "title": "Address and contact details",
-        },
+
+    def saved(_: Any) -> HttpResponse:
+        messages.success(request, "The organization's details were saved.")
+        return redirect("organization_home", org_id=org.pk)
+
+    def again() -> HttpResponse:
+        org.refresh_from_db()
+        return render(
+            request,
+            "organizations/form_page.html",
+            {"org": org, "access": access, "form": form, "title": "Address and contact details"},
+        )
+
+    return submit(
+        form,
+        lambda values: services.update_organization_details(
+            organization=org, by=request.user, **{name: values[name] for name in form.Meta.fields}
+        ),
+        done=saved,
+        again=again,
     )
 
 
@@ -130,23 +130,20 @@ def member_add(request: HttpRequest) -> HttpResponse:
     access = request.access  # type: ignore[attr-defined]
     org = access.organization
     form = AddMemberForm(request.POST if request.method == "POST" else None, organization=org)
-    if request.method == "POST" and form.is_valid():
-        try:
-            membership = services.add_member(organization=org, by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            messages.success(request, f"{membership.person} was added to the membership list.")
-            return redirect("member_list", org_id=org.pk)
-    return render(
-        request,
-        "organizations/form_page.html",
-        {
-            "org": org,
-            "access": access,
-            "form": form,
-            "title": "Add a member",
-        },
+
+    def added(membership: Any) -> HttpResponse:
+        messages.success(request, f"{membership.person} was added to the membership list.")
+        return redirect("member_list", org_id=org.pk)
+
+    return submit(
+        form,
+        lambda values: services.add_member(organization=org, by=request.user, **values),
+        done=added,
+        again=lambda: render(
+            request,
+            "organizations/form_page.html",
+            {"org": org, "access": access, "form": form, "title": "Add a member"},
+        ),
     )
 
 
@@ -162,23 +159,25 @@ def member_edit(request: HttpRequest, pk: int) -> HttpResponse:
             "relationship": membership.relationship,
         },
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.update_membership(membership=membership, by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            messages.success(request, f"{membership.person}'s standing was saved.")
-            return redirect("member_list", org_id=access.organization.pk)
-    return render(
-        request,
-        "organizations/form_page.html",
-        {
-            "org": access.organization,
-            "access": access,
-            "form": form,
-            "title": f"Standing of {membership.person}",
-        },
+
+    def saved(_: Any) -> HttpResponse:
+        messages.success(request, f"{membership.person}'s standing was saved.")
+        return redirect("member_list", org_id=access.organization.pk)
+
+    return submit(
+        form,
+        lambda values: services.update_membership(membership=membership, by=request.user, **values),
+        done=saved,
+        again=lambda: render(
+            request,
+            "organizations/form_page.html",
+            {
+                "org": access.organization,
+                "access": access,
+                "form": form,
+                "title": f"Standing of {membership.person}",
+            },
+        ),
     )
 
 

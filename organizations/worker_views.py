@@ -8,7 +8,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -16,7 +15,7 @@ from django.utils import timezone
 
 from organizations import worker_selectors, worker_services
 from organizations.access import get_for_org, org_view
-from organizations.forms import show_refusal
+from organizations.forms import submit
 from organizations.models import Role, WorkerListEntry
 from organizations.worker_forms import (
     AddWorkerForm,
@@ -103,28 +102,34 @@ def worker_add(request: HttpRequest) -> HttpResponse:
         year=year,
         initial={"added_on": worker_services.judging_date(year, timezone.localdate())},
     )
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            entry = worker_services.add_to_worker_list(
-                organization=org,
-                year=year,
-                person=data["person"],
-                roles=data["roles"],
-                identification=data["identification"],
-                compensated=data["compensated"],
-                compensation_note=data["compensation_note"],
-                good_moral_character_attested=data["good_moral_character_attested"],
-                attested_by=data["attested_by"],
-                on=data["added_on"],
-                by=request.user,
-            )
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            messages.success(request, f"{entry.person} is on the {year} worker list.")
-            return redirect(_list_url(org.pk, year))
-    return _form_page(request, form, f"Add a person to the {year} worker list", year=year)
+
+    def add(data: dict[str, Any]) -> Any:
+        return worker_services.add_to_worker_list(
+            organization=org,
+            year=year,
+            person=data["person"],
+            roles=data["roles"],
+            identification=data["identification"],
+            compensated=data["compensated"],
+            compensation_note=data["compensation_note"],
+            good_moral_character_attested=data["good_moral_character_attested"],
+            attested_by=data["attested_by"],
+            on=data["added_on"],
+            by=request.user,
+        )
+
+    def added(entry: Any) -> HttpResponse:
+        messages.success(request, f"{entry.person} is on the {year} worker list.")
+        return redirect(_list_url(org.pk, year))
+
+    return submit(
+        form,
+        add,
+        done=added,
+        again=lambda: _form_page(
+            request, form, f"Add a person to the {year} worker list", year=year
+        ),
+    )
 
 
 @org_view(write_roles=WRITERS, form_page=True)
@@ -151,20 +156,24 @@ def worker_edit(request: HttpRequest, pk: int) -> HttpResponse:
             )
         },
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            worker_services.update_worker_list_entry(
-                entry=entry,
-                on=worker_services.judging_date(year, timezone.localdate()),
-                by=request.user,
-                **form.cleaned_data,
-            )
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            messages.success(request, f"{entry.person}'s place on the list was saved.")
-            return redirect(_list_url(access.organization.pk, year))
-    return _form_page(request, form, f"{entry.person} on the {year} worker list", year=year)
+
+    def saved(_: Any) -> HttpResponse:
+        messages.success(request, f"{entry.person}'s place on the list was saved.")
+        return redirect(_list_url(access.organization.pk, year))
+
+    return submit(
+        form,
+        lambda values: worker_services.update_worker_list_entry(
+            entry=entry,
+            on=worker_services.judging_date(year, timezone.localdate()),
+            by=request.user,
+            **values,
+        ),
+        done=saved,
+        again=lambda: _form_page(
+            request, form, f"{entry.person} on the {year} worker list", year=year
+        ),
+    )
 
 
 @org_view(write_roles=WRITERS, form_page=True)
@@ -181,17 +190,21 @@ def worker_remove(request: HttpRequest, pk: int) -> HttpResponse:
         request.POST if request.method == "POST" else None,
         initial={"removed_on": worker_services.judging_date(year, timezone.localdate())},
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            worker_services.remove_from_worker_list(
-                entry=entry, on=form.cleaned_data["removed_on"], by=request.user
-            )
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            messages.success(request, f"{entry.person} was taken off the {year} worker list.")
-            return redirect(_list_url(access.organization.pk, year))
-    return _form_page(request, form, f"Remove {entry.person} from the {year} list", year=year)
+
+    def removed(_: Any) -> HttpResponse:
+        messages.success(request, f"{entry.person} was taken off the {year} worker list.")
+        return redirect(_list_url(access.organization.pk, year))
+
+    return submit(
+        form,
+        lambda values: worker_services.remove_from_worker_list(
+            entry=entry, on=values["removed_on"], by=request.user
+        ),
+        done=removed,
+        again=lambda: _form_page(
+            request, form, f"Remove {entry.person} from the {year} list", year=year
+        ),
+    )
 
 
 @org_view(write_roles=WRITERS, form_page=True)
@@ -200,17 +213,18 @@ def conviction_add(request: HttpRequest) -> HttpResponse:
     org = access.organization
     year = _year(request)
     form = ConvictionForm(request.POST if request.method == "POST" else None, organization=org)
-    if request.method == "POST" and form.is_valid():
-        try:
-            conviction = worker_services.record_conviction(
-                organization=org,
-                today=timezone.localdate(),
-                by=request.user,
-                **form.cleaned_data,
-            )
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            messages.success(request, f"The conviction of {conviction.person} was recorded.")
-            return redirect(_list_url(org.pk, year))
-    return _form_page(request, form, "Record a conviction (961 CMR 3.04(1)(i))", year=year)
+
+    def recorded(conviction: Any) -> HttpResponse:
+        messages.success(request, f"The conviction of {conviction.person} was recorded.")
+        return redirect(_list_url(org.pk, year))
+
+    return submit(
+        form,
+        lambda values: worker_services.record_conviction(
+            organization=org, today=timezone.localdate(), by=request.user, **values
+        ),
+        done=recorded,
+        again=lambda: _form_page(
+            request, form, "Record a conviction (961 CMR 3.04(1)(i))", year=year
+        ),
+    )
