@@ -10,6 +10,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
+from django.views.decorators.http import require_safe
 
 from organizations.access import commission_view, visible_organizations
 from organizations.selectors import licensees
@@ -24,6 +25,7 @@ def _commission_scope(request: HttpRequest) -> Any:
     return licensees(visible_organizations(request.user))
 
 
+@require_safe
 @commission_view
 def commission_reports(request: HttpRequest) -> HttpResponse:
     """Due, late and missing reports (and the filed ones) of every organization in scope, with
@@ -73,6 +75,7 @@ MANIFEST_COLUMNS = (
 )
 
 
+@require_safe
 @commission_view
 def commission_reports_zip(request: HttpRequest) -> HttpResponse:
     """The PDF of every filed report in scope for a date range, in one ZIP; each verified first

@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
+from django.views.decorators.http import require_safe
 
 from beano.rules.models import RefusedAction
 from beano.rules.views import RefusedFilter, refused_actions_page
@@ -108,6 +109,7 @@ def export(request: HttpRequest, kind: str) -> HttpResponse:
     return stream_csv(f"beano-{kind}-{today}.csv", chosen.header, chosen.rows(occasions))
 
 
+@require_safe
 @commission_view
 def commission_refused_actions(request: HttpRequest) -> HttpResponse:
     """Every refused action in the Commission user's scope, filtered by organization too: the
