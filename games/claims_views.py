@@ -20,11 +20,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from beano.rules.cards import ball_label
 from beano.rules.money import PRIZE, parse_money
 from games import claims_selectors as selectors
 from games import claims_services as services
 from games import payout_services
-from games.cards import ball_label
 from games.claims_forms import (
     CardForm,
     ClaimForm,

@@ -11,9 +11,9 @@ from decimal import ROUND_DOWN, Decimal
 
 from beano.rules import names
 from beano.rules.base import rule
+from beano.rules.cards import ALL_SQUARES, FREE, ball_label, column_range, covers
 from beano.rules.limits import Limits
 from beano.rules.workers import RECORD_WINNER
-from games.cards import ALL_SQUARES, FREE, ball_label, column_range, covers
 
 RECORD_CLAIM = "game.record_claim"
 VERIFY_DRAW = "game.verify_draw"

@@ -5,7 +5,7 @@ from django.db import migrations
 
 
 def load(apps, schema_editor):
-    from games.cards import COMMON_ARRANGEMENTS
+    from beano.rules.cards import COMMON_ARRANGEMENTS
 
     Arrangement = apps.get_model("games", "Arrangement")
     for code, (name, variants) in COMMON_ARRANGEMENTS.items():
@@ -15,7 +15,7 @@ def load(apps, schema_editor):
 
 
 def unload(apps, schema_editor):
-    from games.cards import COMMON_ARRANGEMENTS
+    from beano.rules.cards import COMMON_ARRANGEMENTS
 
     apps.get_model("games", "Arrangement").objects.filter(
         code__in=list(COMMON_ARRANGEMENTS)

@@ -7,7 +7,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
-from games.cards import covers
+from beano.rules.cards import covers
 from occasions.models import Occasion
 
 
@@ -149,6 +149,6 @@ class BallCall(models.Model):
         ]
 
     def __str__(self) -> str:
-        from games.cards import ball_label
+        from beano.rules.cards import ball_label
 
         return f"{ball_label(self.number)} (#{self.sequence})"

@@ -11,7 +11,7 @@ from django.db.models import Count, Q
 from django.template.defaultfilters import floatformat
 from django.urls import reverse
 
-from games.cards import ball_label
+from beano.rules.cards import ball_label
 from games.draw_selectors import current_first
 from games.models import Flashboard, Game, PrizePart
 from occasions.models import Occasion

@@ -10,7 +10,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
-from games.cards import ball_label
+from beano.rules.cards import ball_label
 from inspections import trends
 from inspections.charts import Chart
 from occasions.models import Occasion

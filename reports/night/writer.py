@@ -8,7 +8,7 @@ import datetime as dt
 from collections import defaultdict
 from typing import Any
 
-from games.cards import ball_label
+from beano.rules.cards import ball_label
 from games.models import Game, JackpotLedgerEntry, Payout, ProgressiveGame
 from occasions.models import (
     AttendanceAnnouncement,

@@ -11,6 +11,7 @@ import pytest
 
 from beano import rules
 from beano.rules import AuthorizationFact, AuthorizationKind, Limits
+from beano.rules.cards import COMMON_ARRANGEMENTS
 from beano.rules.catalog import ACTION_LABELS
 from beano.rules.claims import (
     CARD_RESULT,
@@ -32,7 +33,6 @@ from beano.rules.claims import (
     split_to_the_dollar,
 )
 from beano.rules.workers import RECORD_WINNER, PlayerFacts
-from games.cards import COMMON_ARRANGEMENTS
 
 ON = dt.date(2026, 12, 4)
 LIMITS = Limits(on=ON, values={})
