@@ -15,10 +15,10 @@ from django.core.exceptions import ValidationError
 from beano import rules
 from beano.rules.claims import RECORD_PAYOUT, PayoutFacts
 from beano.rules.money import PRIZE, money
-from beano.sealed import seal
 from games import claims_selectors as selectors
 from games.claims_services import locked_game, one_line
 from games.models import Payout, Winner
+from games.sealed import seal
 from occasions import floor_selectors as floor
 from occasions.floor_selectors import hours_facts
 from occasions.models import WorkerPresence

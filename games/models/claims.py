@@ -169,7 +169,7 @@ class Payout(models.Model):
     """What a winner was paid, once: paid by one user and verified by another. A single win at or
     above the W-2G threshold in force collects the winner's legal name, address, TIN (or backup
     withholding without one) and two IDs seen (26 CFR 7.6041-1). The TIN and ID numbers are
-    stored only sealed (beano.sealed); the last four digits of the TIN are kept for display."""
+    stored only sealed (games.sealed); the last four digits of the TIN are kept for display."""
 
     winner = models.OneToOneField(Winner, on_delete=models.PROTECT, related_name="payout")
     amount = models.DecimalField(max_digits=12, decimal_places=2)
