@@ -28,10 +28,8 @@ from beano.rules.claims import (
     SplitFacts,
     WinningClaimFacts,
     Witness,
-    equal_substitute_value,
-    split_to_the_dollar,
 )
-from beano.rules.money import PRIZE, optional_money
+from beano.rules.money import PRIZE, equal_substitute_value, optional_money, split_to_the_dollar
 from beano.rules.workers import RECORD_WINNER, PlayerFacts
 from games import claims_selectors as selectors
 from games.models import CardVerification, Claim, DrawVerification, Game, PrizePart, Winner

@@ -8,6 +8,7 @@ from django.db import models
 from django.db.models import Q
 
 from beano.rules.cards import covers
+from beano.rules.money import money_column
 from occasions.models import Occasion
 
 
@@ -87,9 +88,7 @@ class PrizePart(models.Model):
     order = models.PositiveSmallIntegerField(default=1)
     arrangement = models.ForeignKey(Arrangement, on_delete=models.PROTECT, related_name="+")
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.CASH)
-    amount = models.DecimalField(
-        max_digits=12, decimal_places=2, help_text="Cash, or the merchandise's value."
-    )
+    amount = money_column(help_text="Cash, or the merchandise's value.")
     description = models.CharField(max_length=200, blank=True, help_text="For merchandise.")
     donated = models.BooleanField(
         default=False, help_text="Donated merchandise: fair market value."

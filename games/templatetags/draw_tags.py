@@ -8,10 +8,10 @@ from typing import Any
 
 from django import template
 from django.db.models import Count, Q
-from django.template.defaultfilters import floatformat
 from django.urls import reverse
 
 from beano.rules.cards import ball_label
+from beano.rules.money import usd
 from games.draw_selectors import current_first
 from games.models import Flashboard, Game, PrizePart
 from occasions.models import Occasion
@@ -28,7 +28,7 @@ def ball(number: int) -> str:
 @register.filter
 def dollars(amount: Decimal) -> str:
     """$75 for a whole amount, $37.50 otherwise."""
-    return f"${floatformat(amount, '-2g')}"
+    return usd(amount, bare_dollars=True)
 
 
 @register.filter

@@ -8,6 +8,8 @@ from typing import Any
 
 from django import template
 
+from beano.rules import money
+
 register = template.Library()
 
 DASH = "—"
@@ -26,10 +28,7 @@ def _decimal(value: Any) -> Decimal | None:
 def usd(value: Any) -> str:
     """$1,234.56; negative amounts in parentheses, as accountants write them."""
     number = _decimal(value)
-    if number is None:
-        return DASH
-    text = f"${abs(number):,.2f}"
-    return f"({text})" if number < 0 else text
+    return DASH if number is None else money.usd(number)
 
 
 @register.filter

@@ -29,9 +29,8 @@ from beano.rules.claims import (
     WinningClaimFacts,
     Witness,
     balls_that_count,
-    equal_substitute_value,
-    split_to_the_dollar,
 )
+from beano.rules.money import equal_substitute_value, split_to_the_dollar
 from beano.rules.workers import RECORD_WINNER, PlayerFacts
 
 ON = dt.date(2026, 12, 4)
