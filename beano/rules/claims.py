@@ -367,6 +367,18 @@ class PayoutFacts:
     verifier_paused: bool = False
 
 
+#: Form W-2G's citation: a single win at or above the threshold in force collects the winner's
+#: details (the threshold is a dated limit, ``LimitName.W2G_THRESHOLD``).
+W2G_CITATION = "26 CFR 7.6041-1"
+
+
+def needs_w2g(share: Decimal, threshold: Decimal | None) -> bool:
+    """Whether a single win of ``share`` needs Form W-2G (26 CFR 7.6041-1): at or above the
+    threshold in force on the occasion's date; never while no threshold is known. What one
+    winner takes is the single win, so a prize divided among several is judged share by share."""
+    return threshold is not None and share >= threshold
+
+
 @rule(
     code="C-6E-PAYOUT-VERIFIED",
     citation="961 CMR 3.04(6)(e)",
