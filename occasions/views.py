@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from beano import date_filters
-from occasions import selectors, services
+from occasions import extensions, selectors, services
 from occasions.forms import NotPlayedForm, PriceFormSet, ResumptionNoticeForm
 from occasions.models import Occasion, PaperRecord, ResumptionNotice
 from organizations.access import OrgAccess, get_for_org, org_view
@@ -109,6 +109,8 @@ def occasion_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "occasion": occasion,
             "can_run": access.has_role(*RUNS_THE_NIGHT),
             "not_played_form": NotPlayedForm(),
+            # The cards of the apps above (games, the report), each with the data it shows.
+            "sections": extensions.sections(request, occasion),
         },
     )
 

@@ -134,15 +134,6 @@ def figure_label(path: str) -> str:
     return path.replace("_", " ").replace(".", " › ")
 
 
-@register.inclusion_tag("reports/_owed_panel.html")
-def reports_owed(org: Any, limit: int = 5) -> dict[str, Any]:
-    """The organization's reports due, late or missing, for its overview and dashboard."""
-    from reports import selectors
-
-    rows = selectors.obligations([org], statuses=selectors.OPEN_STATUSES, limit=limit)
-    return {"org": org, "rows": rows}
-
-
 @register.filter
 def integrity_problems(document: Any) -> list[str]:
     """What does not check about a filed version (reports.integrity): shown with it, never
