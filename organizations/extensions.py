@@ -5,8 +5,9 @@ view reads each panel's data and the template only shows it, so no template tag 
 behind the view.
 
 Slots: ``home_side`` (beside the organization's details on its Overview page), ``home_bottom``
-(under them), ``dashboard`` (in the organization's card on a signed-in person's landing page,
-for those who file its reports)."""
+(under them); in the organization's card on a signed-in person's landing page,
+``dashboard_floor`` (for those who run the night) and ``dashboard`` (for those who file its
+reports)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Any
 
 from organizations.models import Organization
 
-SLOTS = ("home_side", "home_bottom", "dashboard")
+SLOTS = ("home_side", "home_bottom", "dashboard_floor", "dashboard")
 
 
 @dataclass(frozen=True)

@@ -43,17 +43,21 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     cards = []
     for org in organizations:
         current = next(iter(org.prefetched_licenses), None)
+        roles = roles_by_org.get(org.pk, set())
         cards.append(
             {
                 "organization": org,
-                "roles": sorted(roles_by_org.get(org.pk, ())),
+                "roles": sorted(roles),
+                "floor_panels": extensions.panels(org, "dashboard_floor")
+                if roles & {Role.MEMBER_IN_CHARGE, Role.HEAD, Role.WORKER}
+                else [],
                 "license": current,
                 "upcoming": selectors.upcoming_authorized_days(org, today),
                 # A practice license's days owe no report (License.practice); the reports
                 # owed are shown to those who file them.
-                "panels": extensions.panels(org, "dashboard")
+                "filing_panels": extensions.panels(org, "dashboard")
                 if not (current is not None and current.practice)
-                and roles_by_org.get(org.pk, set()) & {Role.HEAD, Role.BOOKKEEPER}
+                and roles & {Role.HEAD, Role.BOOKKEEPER}
                 else [],
             }
         )
