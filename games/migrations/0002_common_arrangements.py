@@ -1,5 +1,5 @@
-"""The common winning arrangements (shared/SAMPLE-NIGHT.md), shipped as data for the
-Commission to authorize per organization (961 CMR 3.04(6)(c))."""
+"""The common winning arrangements (``COMMON_ARRANGEMENTS`` in beano/rules/cards.py), shipped as
+data for the Commission to authorize per organization (961 CMR 3.04(6)(c))."""
 
 from django.db import migrations
 
