@@ -255,6 +255,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "organizations.write_audit_checkpoint",
         "schedule": crontab(hour=AUDIT_CHECKPOINT_HOUR, minute=15),
     },
+    # The reports owed (961 CMR 3.05(1)(a)), recorded once a day: no page writes them.
+    "report-obligations": {
+        "task": "reports.record_obligations",
+        "schedule": crontab(hour=0, minute=30),
+    },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any
 
-#: The prices of shared/SAMPLE-NIGHT.md.
+#: The prices of a typical night (``DEFAULT_PRICES`` in occasions/selectors.py).
 PRICES = [
     ("admission", "Admission (3-on regular card)", Decimal("2.00")),
     ("extra_regular", "Extra regular card (3-on)", Decimal("1.00")),

@@ -6,9 +6,14 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        """The close of an occasion checks the night's end against the games' records too."""
+        """What the games add to an occasion (``occasions.extensions``): the close is checked
+        against the games' records and refused while a game is in play, and the occasion page
+        shows the program, the jackpots, the winners and the draw."""
+        from games.occasion_sections import SECTIONS, game_in_play
         from games.program_selectors import last_act
-        from occasions.floor_selectors import LAST_ACT_READERS
+        from occasions import extensions
 
-        if last_act not in LAST_ACT_READERS:
-            LAST_ACT_READERS.append(last_act)
+        extensions.add_last_act_reader(last_act)
+        extensions.add_close_check(game_in_play)
+        for section in SECTIONS:
+            extensions.add_section(section)

@@ -9,9 +9,9 @@ from typing import Any
 from django import forms
 from django.db.models import QuerySet
 
+from beano.rules.cards import ALL_SQUARES, FREE
 from beano.rules.claims import Witness
 from beano.rules.money import PRIZE, MoneyField, QuantityField
-from games.cards import ALL_SQUARES, FREE
 from games.models import Claim, Game, PrizePart, Winner
 from games.payout_services import W2GDetails
 from games.winner_services import PlayerEntry

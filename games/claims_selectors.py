@@ -9,8 +9,8 @@ from decimal import Decimal
 from django.db.models import Prefetch, QuerySet
 
 from beano.rules import LimitName, limits_in_force
+from beano.rules.cards import ball_label
 from beano.rules.claims import balls_that_count
-from games.cards import ball_label
 from games.models import (
     BallCall,
     CardVerification,

@@ -20,11 +20,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from beano.rules.cards import ball_label
+from beano.rules.claims import needs_w2g
 from beano.rules.money import PRIZE, parse_money
 from games import claims_selectors as selectors
 from games import claims_services as services
 from games import payout_services, winner_services
-from games.cards import ball_label
 from games.claims_forms import (
     CardForm,
     ClaimForm,
@@ -128,7 +129,7 @@ def _page(request: HttpRequest, game: Game, bound: dict[str, Any] | None = None)
         if winner is None:
             continue
         paid = getattr(winner, "payout", None)
-        needs = threshold is not None and winner.share >= threshold
+        needs = needs_w2g(winner.share, threshold)
         form = None
         if paid is None and can_run:
             form = bound.get(f"payout_{winner.pk}") or PayoutForm(
@@ -356,7 +357,7 @@ def payout_record(request: HttpRequest, pk: int, game_pk: int, winner_pk: int) -
         request.POST,
         winner=winner,
         verifiers=_verifiers(access, request.user),
-        needs_w2g=threshold is not None and winner.share >= threshold,
+        needs_w2g=needs_w2g(winner.share, threshold),
     )
     return _submit(
         request,

@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from beano.rules.cards import COLUMNS, FREE, column_range, letter
 from beano.rules.claims import Witness
 from games import claims_services, draw_services, jackpot_services, payout_services
 from games import program_services as services
-from games.cards import COLUMNS, FREE, column_range, letter
 from games.claims_services import PlayerEntry
 from games.models import Game, PrizePart, ProgressiveGame
 from occasions.demo_sales import demo_user

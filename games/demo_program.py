@@ -8,8 +8,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from beano.rules import AuthorizationKind
+from beano.rules.cards import COMMON_ARRANGEMENTS
 from games import program_services as services
-from games.cards import COMMON_ARRANGEMENTS
 from games.models import Arrangement, ArrangementAuthorization, Game
 from games.program_selectors import winner_take_all_prize
 from occasions.models import Occasion

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from django.core.cache import cache
 from django.db.models import Case, Count, IntegerField, Max, Q, QuerySet, Value, When
 
-from games.cards import COLUMNS, ROWS, ball_label, column_range
+from beano.rules.cards import COLUMNS, ROWS, ball_label, column_range
 from games.models import BallCall, Flashboard, Game, PrizePart
 from occasions import live
 from occasions.models import Occasion

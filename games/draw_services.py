@@ -15,9 +15,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from beano import rules
+from beano.rules.cards import ball_label
 from beano.rules.draw import CALL, CORRECT, BallCallFacts, CorrectionFacts, DrawGameFacts
 from beano.rules.operation import OccasionPlayFacts
-from games.cards import ball_label
 from games.models import BallCall, Flashboard, Game
 from occasions import live, submissions
 from occasions.floor_selectors import hours_facts

@@ -14,9 +14,9 @@ from django.shortcuts import redirect, render
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
 
+from beano.rules.cards import ball_label
 from games import draw_selectors as selectors
 from games import draw_services as services
-from games.cards import ball_label
 from games.draw_forms import BallForm, CorrectionForm
 from games.models import BallCall, Game
 from occasions.floor_views import problems

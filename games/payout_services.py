@@ -13,12 +13,12 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from beano import rules
-from beano.rules.claims import RECORD_PAYOUT, PayoutFacts
+from beano.rules.claims import RECORD_PAYOUT, W2G_CITATION, PayoutFacts, needs_w2g
 from beano.rules.money import PRIZE, money
-from beano.sealed import seal
 from games import claims_selectors as selectors
 from games.claim_locking import locked_game, one_line
 from games.models import Payout, Winner
+from games.sealed import seal
 from occasions import floor_selectors as floor
 from occasions.floor_selectors import hours_facts
 from occasions.models import WorkerPresence
@@ -26,8 +26,6 @@ from occasions.second_person import second_person
 from occasions.services import enforce_at, moment_of
 from organizations.audit import acting_user, record_event
 from organizations.models import OrganizationRole
-
-W2G_CITATION = "26 CFR 7.6041-1"
 
 
 @dataclass(frozen=True)
@@ -191,7 +189,7 @@ def record_payout(
         verified_by = None
     enforce_at(RECORD_PAYOUT, [facts, hours_facts(occasion, moment)], occasion, by)
     threshold = selectors.w2g_threshold(occasion)
-    required = threshold is not None and winner.share >= threshold
+    required = needs_w2g(winner.share, threshold)
     payout = Payout(
         winner=winner,
         amount=amount,

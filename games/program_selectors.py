@@ -255,5 +255,5 @@ def last_acts(games: QuerySet[Game]) -> dict[int, dt.datetime]:
 
 def last_act(occasion: Occasion) -> dt.datetime | None:
     """The latest moment any game of the occasion records (read by the close, see
-    ``occasions.floor_selectors.LAST_ACT_READERS``)."""
+    ``occasions.extensions.LAST_ACT_READERS``)."""
     return max(last_acts(Game.objects.filter(occasion=occasion)).values(), default=None)

@@ -13,14 +13,8 @@ from django.core.exceptions import ValidationError
 
 from beano import rules
 from beano.rules import names as people_names
-from beano.rules.claims import (
-    SHARE_PRIZE,
-    SplitFacts,
-    WinningClaimFacts,
-    equal_substitute_value,
-    split_to_the_dollar,
-)
-from beano.rules.money import PRIZE, optional_money
+from beano.rules.claims import SHARE_PRIZE, SplitFacts, WinningClaimFacts
+from beano.rules.money import PRIZE, equal_substitute_value, optional_money, split_to_the_dollar
 from beano.rules.workers import RECORD_WINNER, PlayerFacts
 from games import claims_selectors as selectors
 from games.claim_locking import enforce_together, locked_game, moment_of_game, one_line

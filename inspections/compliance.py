@@ -16,6 +16,7 @@ from beano import rules
 from beano.rules import Violation
 from beano.rules.equipment import USE
 from beano.rules.limits import LimitName, Limits, limits_history, limits_in_force
+from beano.rules.money import usd
 from games.models import Game, Winner
 from inspections.filters import OccasionFilter
 from occasions.models import DoorPrize, Occasion
@@ -23,10 +24,6 @@ from organizations.equipment_services import equipment_facts, lease_authorizatio
 from organizations.models import CardPurchase, Equipment, Organization
 
 ZERO = Decimal("0.00")
-
-
-def money(value: Decimal | None) -> str:
-    return "none known" if value is None else f"${value:,.2f}"
 
 
 @dataclass
@@ -56,8 +53,8 @@ class GamePrizes:
             ceiling = limits.get(name)
             if ceiling is not None and amount > ceiling:
                 self.problems.append(
-                    f"Game {self.number}: {money(amount)} awarded; the {words} is at most "
-                    f"{money(ceiling)} (961 CMR 3.04(8))."
+                    f"Game {self.number}: {usd(amount)} awarded; the {words} is at most "
+                    f"{usd(ceiling)} (961 CMR 3.04(8))."
                 )
 
 
@@ -95,12 +92,12 @@ class OccasionPrizes:
             self.problems += game.problems
         if self.total_limit is not None and self.games_total > self.total_limit:
             self.problems.append(
-                f"{money(self.games_total)} in prizes; an occasion's total is at most "
-                f"{money(self.total_limit)} (961 CMR 3.04(8)(b))."
+                f"{usd(self.games_total)} in prizes; an occasion's total is at most "
+                f"{usd(self.total_limit)} (961 CMR 3.04(8)(b))."
             )
         if self.door_limit is not None and self.door_prizes > self.door_limit:
             self.problems.append(
-                f"{money(self.door_prizes)} in door prizes; at most {money(self.door_limit)} "
+                f"{usd(self.door_prizes)} in door prizes; at most {usd(self.door_limit)} "
                 "an occasion (961 CMR 3.04(8)(e))."
             )
 

@@ -14,8 +14,8 @@ from django.db.models import Prefetch, QuerySet
 from django.http import StreamingHttpResponse
 from django.utils import timezone
 
+from beano.rules.cards import ball_label
 from beano.rules.models import RefusedAction
-from games.cards import ball_label
 from games.models import BallCall, Game, Payout, PrizePart
 from inspections.figures import with_figures
 from occasions.models import Occasion, SaleLine

@@ -9,7 +9,6 @@ from decimal import Decimal
 
 from django.db.models import (
     Count,
-    DecimalField,
     F,
     IntegerField,
     OuterRef,
@@ -21,11 +20,12 @@ from django.db.models import (
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 
+from beano.rules.money import money_column
 from games.models import Game, Winner
 from occasions.models import Occasion, PriceListItem, SaleLine
 from reports.models import FinancialReport
 
-MONEY = DecimalField(max_digits=12, decimal_places=2)
+MONEY = money_column()
 
 
 def _total(queryset: QuerySet, group: str, field: str, *, money: bool) -> Coalesce:

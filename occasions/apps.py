@@ -4,3 +4,11 @@ from django.apps import AppConfig
 class OccasionsConfig(AppConfig):
     name = "occasions"
     verbose_name = "Occasions"
+
+    def ready(self) -> None:
+        """The landing page shows the occasion open today (``organizations.extensions``)."""
+        from occasions.organization_panels import PANELS
+        from organizations import extensions
+
+        for panel in PANELS:
+            extensions.add_panel(panel)

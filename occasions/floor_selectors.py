@@ -4,7 +4,6 @@ list who may sign in, and the facts the rules judge at opening and at close."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db.models import Max, Q, QuerySet
@@ -19,6 +18,7 @@ from beano.rules.workers import (
     WorkerListFacts,
     WorkerRole,
 )
+from occasions import extensions
 from occasions.models import (
     AttendanceAnnouncement,
     CharityTicketSale,
@@ -242,11 +242,6 @@ def worker_of_the_night(occasion: Occasion, presence: WorkerPresence | None) -> 
     return found
 
 
-#: Readers of the latest moment another app records at an occasion (the games: balls, claims,
-#: winners, payouts), each added from that app's ``AppConfig.ready()``: the close is checked
-#: against every record of the night without this app importing the apps above it.
-LAST_ACT_READERS: list[Callable[[Occasion], dt.datetime | None]] = []
-
 #: The occasion's own records, how they reach it, and the moments they state.
 _OWN_MOMENTS: tuple[tuple[type, str, tuple[str, ...]], ...] = (
     (WorkerPresence, "occasion", ("signed_in_at", "signed_out_at")),
@@ -272,5 +267,5 @@ def last_recorded_act(occasion: Occasion) -> dt.datetime | None:
             **{name: Max(name) for name in fields}
         )
         moments += found.values()
-    moments += [read(occasion) for read in LAST_ACT_READERS]
+    moments += [read(occasion) for read in extensions.LAST_ACT_READERS]
     return max((m for m in moments if m is not None), default=None)

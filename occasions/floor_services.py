@@ -26,8 +26,8 @@ from beano.rules.workers import (
     SignOutFacts,
     WorkerRole,
 )
+from occasions import extensions, live, paper
 from occasions import floor_selectors as floor
-from occasions import live, paper
 from occasions.floor_selectors import CLOSE
 from occasions.models import Handover, Occasion, OpeningCheck, WorkerPresence
 from occasions.services import enforce_at, lock_occasion, moment_of, open_at, status_at
@@ -424,12 +424,10 @@ def _close(occasion: Occasion, by: Any, at: dt.datetime | None, late_reason: str
             "The occasion cannot close before its last recorded act "
             f"({timezone.localtime(latest):%-I:%M %p})."
         )
-    # The games app hangs its games on the occasion; one still in play must be finished first,
-    # or its draw would stay open after the close.
-    games = getattr(occasion, "games", None)
-    in_play = list(games.filter(status="in_play").values_list("number", flat=True)) if games else []
-    if in_play:
-        raise ValidationError(f"Finish game {in_play[0]} before closing the occasion.")
+    # The apps above (the games: one still in play) say why the night cannot close yet.
+    reason = extensions.why_not_close(occasion)
+    if reason:
+        raise ValidationError(reason)
     _enforce_each(CLOSE, floor.bookkeeper_facts(occasion), occasion, by)
     still_present = list(
         occasion.presences.present().select_related("entry__person", "occasion__organization")

@@ -78,7 +78,7 @@ def resumption_facts(organization: Organization, day: dt.date) -> ResumptionFact
     )
 
 
-#: The prices of a typical night (shared/SAMPLE-NIGHT.md), offered for a first price list.
+#: The prices of a typical Massachusetts night, offered for a first price list.
 DEFAULT_PRICES = [
     ("admission", "Admission (3-on regular card for all regular games)", "2.00"),
     ("extra_regular", "Extra regular card (3-on)", "1.00"),

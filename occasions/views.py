@@ -13,9 +13,11 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from beano import date_filters
-from occasions import selectors, services
+from occasions import extensions, selectors, services
+from occasions.extras_selectors import extras_summary
 from occasions.forms import NotPlayedForm, PriceFormSet, ResumptionNoticeForm
 from occasions.models import Occasion, PaperRecord, ResumptionNotice
+from occasions.sales_selectors import attendance_check, door_counts
 from organizations.access import OrgAccess, get_for_org, org_view
 from organizations.models import Role
 
@@ -100,6 +102,7 @@ def occasion_detail(request: HttpRequest, pk: int) -> HttpResponse:
         [occasion],
         Prefetch("paper_records", queryset=PaperRecord.objects.select_related("entered_by")),
     )
+    door = door_counts(occasion)
     return render(
         request,
         "occasions/occasion_detail.html",
@@ -109,6 +112,10 @@ def occasion_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "occasion": occasion,
             "can_run": access.has_role(*RUNS_THE_NIGHT),
             "not_played_form": NotPlayedForm(),
+            "door": (door, attendance_check(occasion, door)),
+            "extras": extras_summary(occasion),
+            # The cards of the apps above (games, the report), each with the data it shows.
+            "sections": extensions.sections(request, occasion),
         },
     )
 

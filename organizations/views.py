@@ -15,7 +15,7 @@ from django.utils import timezone
 from beano.rules.models import RefusedAction
 from beano.rules.views import refused_actions_page
 from beano.uploads import serve_document
-from organizations import selectors, services
+from organizations import extensions, selectors, services
 from organizations.access import commission_staff, get_for_org, org_view
 from organizations.audit import verify_chain
 from organizations.forms import (
@@ -43,14 +43,22 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     cards = []
     for org in organizations:
         current = next(iter(org.prefetched_licenses), None)
+        roles = roles_by_org.get(org.pk, set())
         cards.append(
             {
                 "organization": org,
-                "roles": sorted(roles_by_org.get(org.pk, ())),
+                "roles": sorted(roles),
+                "floor_panels": extensions.panels(org, "dashboard_floor")
+                if roles & {Role.MEMBER_IN_CHARGE, Role.HEAD, Role.WORKER}
+                else [],
                 "license": current,
                 "upcoming": selectors.upcoming_authorized_days(org, today),
-                # A practice license's days owe no report (License.practice).
-                "owes_reports": not (current is not None and current.practice),
+                # A practice license's days owe no report (License.practice); the reports
+                # owed are shown to those who file them.
+                "filing_panels": extensions.panels(org, "dashboard")
+                if not (current is not None and current.practice)
+                and roles & {Role.HEAD, Role.BOOKKEEPER}
+                else [],
             }
         )
     return render(
@@ -73,6 +81,8 @@ def organization_home(request: HttpRequest) -> HttpResponse:
             "access": access,
             "licenses": org.licenses.order_by("-valid_from"),
             "upcoming": selectors.upcoming_authorized_days(org, today, count=6),
+            "side_panels": extensions.panels(org, "home_side"),
+            "bottom_panels": extensions.panels(org, "home_bottom"),
         },
     )
 

@@ -4,3 +4,16 @@ from django.apps import AppConfig
 class ReportsConfig(AppConfig):
     name = "reports"
     verbose_name = "Reports"
+
+    def ready(self) -> None:
+        """The occasion page shows the occasion's report (``occasions.extensions``) and the
+        organization's pages the reports it owes (``organizations.extensions``)."""
+        from occasions import extensions as occasion_pages
+        from organizations import extensions as organization_pages
+        from reports.occasion_sections import SECTIONS
+        from reports.organization_panels import PANELS
+
+        for section in SECTIONS:
+            occasion_pages.add_section(section)
+        for panel in PANELS:
+            organization_pages.add_panel(panel)

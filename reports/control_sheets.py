@@ -19,9 +19,9 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from beano.rules.cards import COLUMNS, column_range
 from beano.rules.limits import LimitName, limits_in_force
 from beano.rules.opening import CHECKLIST
-from games.cards import COLUMNS, column_range
 from games.models import Game, PrizePart, ProgressiveGame
 from games.program_selectors import program
 from occasions.floor_selectors import list_entries

@@ -1,7 +1,7 @@
 """The figures of an occasion's financial report, computed from the rows the night recorded and
 the bookkeeper's close-out; nothing is typed twice.
 
-Layout follows the Commission's sibling return (regulations/BEANO-LAW.md): receipts by category
+Layout follows the Commission's own return for a Beano occasion: receipts by category
 and the tax on gross receipts (M.G.L. c. 10 § 39), then prizes and expenses, then net proceeds.
 
 Definitions, stated once here and printed on the report:

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from beano.rules.money import money_column
 from occasions.models import Occasion
 from organizations.models import (
     DirectorAuthorization,
@@ -19,8 +20,6 @@ from organizations.models import (
     Organization,
     WorkerListEntry,
 )
-
-MONEY = {"max_digits": 12, "decimal_places": 2}
 
 
 def _by(**extra: object) -> models.ForeignKey:
@@ -81,12 +80,10 @@ class CloseOut(models.Model):
     the cash counted at the end, and why they differ from what the records expect."""
 
     occasion = models.OneToOneField(Occasion, on_delete=models.PROTECT, related_name="closeout")
-    opening_bank = models.DecimalField(
-        **MONEY, default=0, help_text="Cash in the box before the doors opened (the float)."
+    opening_bank = money_column(
+        default=0, help_text="Cash in the box before the doors opened (the float)."
     )
-    cash_counted = models.DecimalField(
-        **MONEY, null=True, blank=True, help_text="Cash counted after the close."
-    )
+    cash_counted = money_column(null=True, blank=True, help_text="Cash counted after the close.")
     cash_counted_by = _by()
     cash_verified_by = _by()
     cash_verified_by_worker = models.ForeignKey(
@@ -156,7 +153,7 @@ class Expense(models.Model):
     kind = models.ForeignKey(ExpenseKind, on_delete=models.PROTECT, related_name="expenses")
     payee = models.CharField(max_length=200)
     description = models.CharField(max_length=300, blank=True)
-    amount = models.DecimalField(**MONEY)
+    amount = money_column()
     invoice_reference = models.CharField(
         max_length=100, blank=True, help_text="Invoice, receipt or check number."
     )
@@ -286,7 +283,7 @@ class LawfulPurposeDisbursement(models.Model):
     paid_on = models.DateField()
     payee = models.CharField(max_length=200)
     purpose = models.CharField(max_length=300)
-    amount = models.DecimalField(**MONEY)
+    amount = money_column()
     reference = models.CharField(max_length=100, blank=True, help_text="Check or transfer number.")
     recorded_by = _by()
     recorded_at = models.DateTimeField()

@@ -36,13 +36,25 @@ def due_on(day: dt.date) -> dt.date:
 
 
 def ensure_obligations(organizations: Iterable[Organization], through: dt.date) -> int:
-    """Record a report obligation for every authorized day of the organizations' licenses up to
-    ``through`` (from the organization's ``reports_from``, if set). A practice license's days owe
-    none (``License.practice``: the demo's, for trying the application). Idempotent; a fixed
-    number of queries whatever the number of organizations. Returns how many were added."""
+    """Record the obligations ``unrecorded_obligations`` finds (run each night by the beat's
+    ``reports.record_obligations``; a read never records them). Idempotent; returns how many
+    were added."""
+    new = unrecorded_obligations(organizations, through)
+    ReportObligation.objects.bulk_create(new, ignore_conflicts=True, batch_size=1000)
+    return len(new)
+
+
+def unrecorded_obligations(
+    organizations: Iterable[Organization], through: dt.date
+) -> list[ReportObligation]:
+    """The report obligations not recorded yet (unsaved): one for every authorized day of the
+    organizations' licenses up to ``through`` after the last one recorded (from the
+    organization's ``reports_from``, if set). A practice license's days owe none
+    (``License.practice``: the demo's, for trying the application). A fixed number of queries
+    whatever the number of organizations."""
     orgs = {o.pk: o for o in organizations}
     if not orgs:
-        return 0
+        return []
     licenses = License.objects.filter(
         organization_id__in=orgs, status=License.Status.ACTIVE, practice=False
     )
@@ -69,5 +81,4 @@ def ensure_obligations(organizations: Iterable[Organization], through: dt.date) 
             ReportObligation(organization=org, license=lic, day=d, due_on=due_for(d))
             for d in lic.authorized_dates(start, end)
         )
-    ReportObligation.objects.bulk_create(new, ignore_conflicts=True, batch_size=1000)
-    return len(new)
+    return new

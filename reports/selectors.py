@@ -109,20 +109,31 @@ def obligations(
     limit: int = 500,
 ) -> list[ObligationRow]:
     """The report obligations of the organizations with their status, newest first, in a fixed
-    number of queries (obligations are first brought up to today). A license marked practice
-    after its days were recorded owes none of them."""
+    number of queries: those recorded, and those owed up to today that the night's
+    ``reports.record_obligations`` has not recorded yet (read, never written here). A license
+    marked practice after its days were recorded owes none of them."""
     orgs = list(organizations)
     today = timezone.localdate()
-    owed.ensure_obligations(orgs, today)
+    last = min(end, today) if end else today
     rows = ReportObligation.objects.filter(
         organization__in=orgs, license__practice=False
     ).select_related("organization", "license")
     if start:
         rows = rows.filter(day__gte=start)
-    rows = rows.filter(day__lte=min(end, today) if end else today)
+    rows = rows.filter(day__lte=last)
     wanted = set(statuses)
     # Filed obligations can be ruled out in the database when only open ones are asked for.
     obligations_list = list(rows.order_by("-day", "organization__name")[: limit * 4])
+    unrecorded = [
+        o
+        for o in owed.unrecorded_obligations(orgs, today)
+        if o.day <= last and (start is None or o.day >= start)
+    ]
+    if unrecorded:
+        obligations_list = sorted(
+            [*obligations_list, *unrecorded],
+            key=lambda o: (-o.day.toordinal(), o.organization.name),
+        )[: limit * 4]
     keys = {(o.organization_id, o.day) for o in obligations_list}
     days = {d for _, d in keys}
     occasions = (
@@ -213,10 +224,10 @@ class ReportIssues:
 
 def issues_by_organization(organizations: Iterable[Organization]) -> dict[int, ReportIssues]:
     """Each organization's open report issues, in a fixed number of queries whatever the number
-    of organizations and days (obligations are brought up to today first)."""
+    of organizations and days (with those owed up to today not recorded yet, as
+    ``obligations`` reads them)."""
     orgs = list(organizations)
     today = timezone.localdate()
-    owed.ensure_obligations(orgs, today)
     out = {o.pk: ReportIssues() for o in orgs}
     occasions = {
         (org_id, day): (status, filed)
@@ -224,9 +235,15 @@ def issues_by_organization(organizations: Iterable[Organization]) -> dict[int, R
         .annotate(filed=Exists(FinancialReport.objects.filter(occasion=OuterRef("pk"))))
         .values_list("organization_id", "date", "status", "filed")
     }
-    for org_id, day, due in ReportObligation.objects.filter(
+    recorded = ReportObligation.objects.filter(
         organization__in=orgs, day__lt=today, license__practice=False
-    ).values_list("organization_id", "day", "due_on"):
+    ).values_list("organization_id", "day", "due_on")
+    unrecorded = [
+        (o.organization_id, o.day, o.due_on)
+        for o in owed.unrecorded_obligations(orgs, today)
+        if o.day < today
+    ]
+    for org_id, day, due in [*recorded, *unrecorded]:
         status, filed = occasions.get((org_id, day), (None, False))
         if filed:
             continue

@@ -1,5 +1,6 @@
-"""The report PDFs, made by the Celery worker. Tasks take ids and reload; rendering a version
-twice leaves one current file (same name, same figures); only transient errors are retried."""
+"""The report PDFs, made by the Celery worker, and the nightly record of the reports owed.
+Tasks take ids and reload; rendering a version twice leaves one current file (same name, same
+figures); only transient errors are retried."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from django.db.models import Q
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
-from reports import pdf
+from organizations.models import Organization
+from reports import pdf, services
 from reports.models import AnnualReport, FinancialReport, RenderStatus
 
 log = logging.getLogger(__name__)
@@ -221,3 +223,11 @@ def render_document(self: Any, kind: str, pk: int) -> dict[str, Any]:
         )
         return {"kind": kind, "id": pk, "status": RenderStatus.FAILED}
     return {"kind": kind, "id": pk, "status": status}
+
+
+@shared_task(name="reports.record_obligations", autoretry_for=TRANSIENT, max_retries=3)
+def record_obligations() -> int:
+    """Record every organization's report obligations up to today (sent each night by beat).
+    The pages read the days not recorded yet as owed too, so they are right between runs; the
+    record keeps what was owed when a license later changes. Idempotent."""
+    return services.ensure_obligations(Organization.objects.all(), timezone.localdate())

@@ -634,7 +634,7 @@ def draw_game(open_occasion: Any) -> Any:
 
     from django.utils import timezone
 
-    from games.cards import COMMON_ARRANGEMENTS
+    from beano.rules.cards import COMMON_ARRANGEMENTS
     from games.models import Arrangement, Game, PrizePart
 
     # A transactional test's flush removes the arrangements the data migration shipped.

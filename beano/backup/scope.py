@@ -4,8 +4,8 @@ A model of the project's apps (the apps whose code lives in this repository) is 
 organization's when a chain of forward foreign keys leads from it to ``Organization`` (a sale
 line → its sale → its occasion → its organization), or when it keeps the organization's id as a
 plain ``organization_id`` number (the log of refused actions, which must outlive what it names).
-A row belongs to the organization when any of those chains leads to it. A model the issue after
-next adds is covered the day it is migrated, without editing this module.
+A row belongs to the organization when any of those chains leads to it. A model added
+later is covered the day it is migrated, without editing this module.
 
 Every other model is *shared*: a person on several organizations' worker lists, a winning
 arrangement, a kind of expense, a town's police rate, a user. Only the shared rows the

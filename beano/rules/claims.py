@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from decimal import ROUND_DOWN, Decimal
+from decimal import Decimal
 
 from beano.rules import names
 from beano.rules.base import rule
+from beano.rules.cards import ALL_SQUARES, FREE, ball_label, column_range, covers
 from beano.rules.limits import Limits
+from beano.rules.money import ZERO, split_to_the_dollar
 from beano.rules.workers import RECORD_WINNER
-from games.cards import ALL_SQUARES, FREE, ball_label, column_range, covers
 
 RECORD_CLAIM = "game.record_claim"
 VERIFY_DRAW = "game.verify_draw"
@@ -21,38 +22,6 @@ VERIFY_CARD = "game.verify_card"
 CARD_RESULT = "game.card_result"
 SHARE_PRIZE = "game.share_prize"
 RECORD_PAYOUT = "game.record_payout"
-
-DOLLAR = Decimal("1")
-CENT = Decimal("0.01")
-
-
-def split_to_the_dollar(amount: Decimal, winners: int) -> list[Decimal]:
-    """961 CMR 3.04(6)(f), "divided equally to the nearest dollar", resolved so the shares never
-    pay more than the designated prize: each share is the equal share rounded DOWN to the whole
-    dollar; the dollars left over (always fewer than the winners) go one each to the first
-    winners in claim order; any cents of the prize go to the first winner without an extra
-    dollar. So the shares differ by at most $1, each is the equal share rounded down or up to a
-    whole dollar, and they add up to the prize exactly. $75 among 2: $38 + $37; $100 among 3:
-    $34 + $33 + $33; $200 among 7: four of $29 and three of $28."""
-    if winners < 1:
-        raise ValueError("A prize is divided among one winner or more.")
-    amount = amount.quantize(CENT)
-    if amount < 0:
-        raise ValueError("A prize cannot be negative.")
-    base = (amount / winners).quantize(DOLLAR, rounding=ROUND_DOWN)
-    whole = amount.quantize(DOLLAR, rounding=ROUND_DOWN)
-    extra_dollars = int(whole - base * winners)
-    cents = amount - whole
-    shares = [base + (DOLLAR if i < extra_dollars else 0) for i in range(winners)]
-    if cents:
-        shares[extra_dollars] += cents
-    return [s.quantize(CENT) for s in shares]
-
-
-def equal_substitute_value(amount: Decimal, winners: int) -> Decimal:
-    """The value of each substitute prize when a merchandise prize cannot be divided: the equal
-    share rounded down to the cent, so that together they never exceed the prize (3.04(6)(f))."""
-    return (amount / winners).quantize(CENT, rounding=ROUND_DOWN)
 
 
 def balls_that_count(
@@ -373,7 +342,7 @@ def prize_divided_equally(f: SplitFacts, limits: Limits) -> Iterator[str]:
         return
     if len(set(f.shares)) > 1:
         yield "The substitute prizes must be of equal value."
-    total = sum(f.shares, Decimal("0"))
+    total = sum(f.shares, ZERO)
     if total > f.prize_amount:
         yield f"The substitute prizes total ${total}, more than the ${f.prize_amount} prize."
     if len(f.substitutes) != n or any(not s.strip() for s in f.substitutes):
@@ -396,6 +365,18 @@ class PayoutFacts:
     #: the sheet (from paper); ``verifier_paused``: too many wrong tries just now.
     verifier_confirmed: bool = True
     verifier_paused: bool = False
+
+
+#: Form W-2G's citation: a single win at or above the threshold in force collects the winner's
+#: details (the threshold is a dated limit, ``LimitName.W2G_THRESHOLD``).
+W2G_CITATION = "26 CFR 7.6041-1"
+
+
+def needs_w2g(share: Decimal, threshold: Decimal | None) -> bool:
+    """Whether a single win of ``share`` needs Form W-2G (26 CFR 7.6041-1): at or above the
+    threshold in force on the occasion's date; never while no threshold is known. What one
+    winner takes is the single win, so a prize divided among several is judged share by share."""
+    return threshold is not None and share >= threshold
 
 
 @rule(

@@ -1,6 +1,8 @@
-"""Money and the numbers typed beside it: one parser for every amount in the project, with a
-ceiling for each kind of amount and one message for each kind of mistake; the quantity field
-for counts; and the rounding to the cent.
+"""Money and the numbers typed beside it, in one place: the column every amount is stored in;
+one parser for every amount in the project, with a ceiling for each kind of amount and one
+message for each kind of mistake, and the form field that uses it; the quantity field for counts;
+the rounding to the cent and the division "to the nearest dollar" of 961 CMR 3.04(6)(f); and the
+one way an amount is written for people to read.
 
 Why one parser: Python's ``Decimal`` and Django's number fields read "1e9" as a billion, "1_000"
 as a thousand and full-width or Arabic-Indic digits as digits, so a typo or a pasted string
@@ -19,20 +21,76 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db import models
 
+DOLLAR = Decimal("1")
 CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
 
 
+def money_column(**kwargs: Any) -> models.DecimalField:
+    """The database column of an amount: dollars and cents, never a float, up to ten digits of
+    dollars. ``kwargs`` are the field's own (null, default, help_text, validators)."""
+    return models.DecimalField(max_digits=12, decimal_places=2, **kwargs)
+
+
+# Rounding -----------------------------------------------------------------------------------
+
+
 def cents(value: Decimal | int | str) -> Decimal:
-    """The project's rounding to the cent (a police detail's hours × rate, the report's
-    figures): half a cent rounds up."""
+    """The rounding to the cent (a police detail's hours × rate, a sale's line, the report's
+    figures, a winner-take-all prize): half a cent rounds up."""
     return Decimal(value).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def split_to_the_dollar(amount: Decimal, winners: int) -> list[Decimal]:
+    """961 CMR 3.04(6)(f), "divided equally to the nearest dollar", resolved so the shares never
+    pay more than the designated prize: each share is the equal share rounded DOWN to the whole
+    dollar; the dollars left over (always fewer than the winners) go one each to the first
+    winners in claim order; any cents of the prize go to the first winner without an extra
+    dollar. So the shares differ by at most $1, each is the equal share rounded down or up to a
+    whole dollar, and they add up to the prize exactly. $75 among 2: $38 + $37; $100 among 3:
+    $34 + $33 + $33; $200 among 7: four of $29 and three of $28."""
+    if winners < 1:
+        raise ValueError("A prize is divided among one winner or more.")
+    amount = amount.quantize(CENT)
+    if amount < 0:
+        raise ValueError("A prize cannot be negative.")
+    base = (amount / winners).quantize(DOLLAR, rounding=ROUND_DOWN)
+    whole = amount.quantize(DOLLAR, rounding=ROUND_DOWN)
+    extra_dollars = int(whole - base * winners)
+    odd_cents = amount - whole
+    shares = [base + (DOLLAR if i < extra_dollars else 0) for i in range(winners)]
+    if odd_cents:
+        shares[extra_dollars] += odd_cents
+    return [s.quantize(CENT) for s in shares]
+
+
+def equal_substitute_value(amount: Decimal, winners: int) -> Decimal:
+    """The value of each substitute prize when a merchandise prize cannot be divided: the equal
+    share rounded down to the cent, so that together they never exceed the prize (3.04(6)(f))."""
+    return (amount / winners).quantize(CENT, rounding=ROUND_DOWN)
+
+
+# Writing an amount for people ------------------------------------------------------------------
+
+
+def usd(amount: Decimal, *, bare_dollars: bool = False) -> str:
+    """An amount as people read it: $1,234.56, a negative one in parentheses as accountants
+    write it, ($12.00). ``bare_dollars``: a whole amount without its cents ($75, but $37.50), as
+    a prize is announced on the floor."""
+    text = f"{abs(amount):,.2f}"
+    if bare_dollars and text.endswith(".00"):
+        text = text[:-3]
+    return f"(${text})" if amount < 0 else f"${text}"
+
+
+# Reading an amount -----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

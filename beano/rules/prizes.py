@@ -15,7 +15,7 @@ from beano.rules.authorizations import AuthorizationKind
 from beano.rules.base import rule
 from beano.rules.facilities import CHARITY_SELL, CharityTicketSaleFacts
 from beano.rules.limits import LimitName, Limits
-from beano.rules.money import CENT, cents
+from beano.rules.money import CENT, cents, usd
 from beano.rules.operation import ADD_PART, START_GAME
 
 ANNOUNCE_VARYING = "extras.varying_prizes.announce"
@@ -247,10 +247,6 @@ PROGRESSIVE = "progressive"
 MERCHANDISE = "merchandise"
 
 
-def money(value: Decimal) -> str:
-    return f"${value:,.2f}"
-
-
 def winner_take_all_figure(receipts: Decimal, limits: Limits) -> Decimal:
     """The prize of a winner-take-all game (3.04(8)(a)3): its receipts less the ten percent
     deduction for the supplies and the tax (of which the game's costs take at most five percent
@@ -299,8 +295,8 @@ def single_game_prize(f: PrizePartFacts, limits: Limits) -> Iterator[str]:
     total = f.game_prize_before + f.amount
     if total > ceiling:
         yield (
-            f"Game {f.game_number}'s prize would be {money(total)}; a single game's prize is at "
-            f"most {money(ceiling)}."
+            f"Game {f.game_number}'s prize would be {usd(total)}; a single game's prize is at "
+            f"most {usd(ceiling)}."
         )
 
 
@@ -319,8 +315,8 @@ def occasion_total_prizes(f: PrizePartFacts, limits: Limits) -> Iterator[str]:
     total = f.occasion_prizes_before + f.amount
     if total > ceiling:
         yield (
-            f"The occasion's prizes would come to {money(total)}; they are at most "
-            f"{money(ceiling)} an occasion."
+            f"The occasion's prizes would come to {usd(total)}; they are at most "
+            f"{usd(ceiling)} an occasion."
         )
 
 
@@ -377,8 +373,8 @@ def bonus_within_limit(f: PrizePartFacts, limits: Limits) -> Iterator[str]:
         ceiling = limits.get(name)
         if ceiling is not None and total > ceiling:
             yield (
-                f"Game {f.game_number}'s bonus would add {money(total)}; a bonus adds at most "
-                f"{words}, {money(ceiling)}."
+                f"Game {f.game_number}'s bonus would add {usd(total)}; a bonus adds at most "
+                f"{words}, {usd(ceiling)}."
             )
 
 
@@ -433,6 +429,6 @@ def winner_take_all_prize(f: WinnerTakeAllFacts, limits: Limits) -> Iterator[str
     figure = winner_take_all_figure(f.receipts, limits)
     if f.amount != figure:
         yield (
-            f"Game {f.game_number}'s prize is its receipts of {money(f.receipts)} less 10 %: "
-            f"{money(figure)}, not {money(f.amount)}."
+            f"Game {f.game_number}'s prize is its receipts of {usd(f.receipts)} less 10 %: "
+            f"{usd(figure)}, not {usd(f.amount)}."
         )

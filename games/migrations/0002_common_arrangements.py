@@ -1,11 +1,11 @@
-"""The common winning arrangements (shared/SAMPLE-NIGHT.md), shipped as data for the
-Commission to authorize per organization (961 CMR 3.04(6)(c))."""
+"""The common winning arrangements (``COMMON_ARRANGEMENTS`` in beano/rules/cards.py), shipped as
+data for the Commission to authorize per organization (961 CMR 3.04(6)(c))."""
 
 from django.db import migrations
 
 
 def load(apps, schema_editor):
-    from games.cards import COMMON_ARRANGEMENTS
+    from beano.rules.cards import COMMON_ARRANGEMENTS
 
     Arrangement = apps.get_model("games", "Arrangement")
     for code, (name, variants) in COMMON_ARRANGEMENTS.items():
@@ -15,7 +15,7 @@ def load(apps, schema_editor):
 
 
 def unload(apps, schema_editor):
-    from games.cards import COMMON_ARRANGEMENTS
+    from beano.rules.cards import COMMON_ARRANGEMENTS
 
     apps.get_model("games", "Arrangement").objects.filter(
         code__in=list(COMMON_ARRANGEMENTS)

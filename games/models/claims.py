@@ -8,6 +8,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 
+from beano.rules.money import money_column
 from games.models.core import Game, PrizePart
 
 
@@ -137,7 +138,7 @@ class Winner(models.Model):
         related_name="wins",
         help_text="When the player is a known person: 961 CMR 3.04(1)(h) is judged for them.",
     )
-    share = models.DecimalField(max_digits=12, decimal_places=2)
+    share = money_column()
     kind = models.CharField(max_length=20, choices=Kind.choices)
     substitute_description = models.CharField(
         max_length=200, blank=True, help_text="A merchandise prize that could not be divided."
@@ -169,10 +170,10 @@ class Payout(models.Model):
     """What a winner was paid, once: paid by one user and verified by another. A single win at or
     above the W-2G threshold in force collects the winner's legal name, address, TIN (or backup
     withholding without one) and two IDs seen (26 CFR 7.6041-1). The TIN and ID numbers are
-    stored only sealed (beano.sealed); the last four digits of the TIN are kept for display."""
+    stored only sealed (games.sealed); the last four digits of the TIN are kept for display."""
 
     winner = models.OneToOneField(Winner, on_delete=models.PROTECT, related_name="payout")
-    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    amount = money_column()
     paid_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
     )

@@ -7,7 +7,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
-from games.cards import covers
+from beano.rules.cards import covers
+from beano.rules.money import money_column
 from occasions.models import Occasion
 
 
@@ -87,9 +88,7 @@ class PrizePart(models.Model):
     order = models.PositiveSmallIntegerField(default=1)
     arrangement = models.ForeignKey(Arrangement, on_delete=models.PROTECT, related_name="+")
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.CASH)
-    amount = models.DecimalField(
-        max_digits=12, decimal_places=2, help_text="Cash, or the merchandise's value."
-    )
+    amount = money_column(help_text="Cash, or the merchandise's value.")
     description = models.CharField(max_length=200, blank=True, help_text="For merchandise.")
     donated = models.BooleanField(
         default=False, help_text="Donated merchandise: fair market value."
@@ -149,6 +148,6 @@ class BallCall(models.Model):
         ]
 
     def __str__(self) -> str:
-        from games.cards import ball_label
+        from beano.rules.cards import ball_label
 
         return f"{ball_label(self.number)} (#{self.sequence})"

@@ -9,13 +9,10 @@ from django.db import models
 from django.db.models import F, Q
 
 from beano.rules.jackpots import ALL_BALLS, JackpotMode
+from beano.rules.money import money_column
 from games.models.core import Arrangement, Game
 from occasions.models import Occasion
 from organizations.models import Organization
-
-
-def _money(**kwargs: object) -> models.DecimalField:
-    return models.DecimalField(max_digits=12, decimal_places=2, **kwargs)  # type: ignore[arg-type]
 
 
 class ProgressiveSeries(models.Model):
@@ -36,11 +33,11 @@ class ProgressiveSeries(models.Model):
         choices=JackpotMode.choices,
         help_text="The element of 3.04(6)(h) the series incorporates.",
     )
-    starting_amount = _money(help_text="The jackpot at the series' first occasion.")
-    increment = _money(
+    starting_amount = money_column(help_text="The jackpot at the series' first occasion.")
+    increment = money_column(
         default=0, help_text="Added at each occasion after one at which it was not won."
     )
-    cap = _money(
+    cap = money_column(
         null=True,
         blank=True,
         help_text="The jackpot grows up to this; never above the maximum in force (3.04(8)(a)2).",
@@ -53,7 +50,7 @@ class ProgressiveSeries(models.Model):
     calls_increment = models.PositiveSmallIntegerField(
         default=0, help_text="Calls added at each occasion after one at which it was not won."
     )
-    consolation_amount = _money(
+    consolation_amount = money_column(
         default=0,
         help_text="Paid to the first winner after the calls allowed (0: none). It is funded "
         "that night and does not reduce the jackpot.",
@@ -113,8 +110,8 @@ class ProgressiveGame(models.Model):
     game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="progressive")
     series = models.ForeignKey(ProgressiveSeries, on_delete=models.PROTECT, related_name="games")
     occasion = models.ForeignKey(Occasion, on_delete=models.PROTECT, related_name="+")
-    carried_in = _money(help_text="The jackpot carried from the series' previous occasion.")
-    jackpot_amount = _money()
+    carried_in = money_column(help_text="The jackpot carried from the series' previous occasion.")
+    jackpot_amount = money_column()
     calls_allowed = models.PositiveSmallIntegerField(
         validators=[MinValueValidator(1), MaxValueValidator(ALL_BALLS)]
     )
@@ -168,11 +165,11 @@ class JackpotLedgerEntry(models.Model):
     game = models.OneToOneField(
         ProgressiveGame, on_delete=models.PROTECT, related_name="ledger_entry"
     )
-    carried_in = _money()
-    added = _money()
-    paid = _money()
+    carried_in = money_column()
+    added = money_column()
+    paid = money_column()
     paid_kind = models.CharField(max_length=20, choices=Paid.choices, blank=True)
-    carried_out = _money()
+    carried_out = money_column()
     recorded_at = models.DateTimeField()
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"

@@ -1,20 +1,14 @@
-"""The draw in templates: a ball's label, a prize as the hall reads it, and the occasion page's
-summary of the draw and its flashboard link."""
+"""The draw in templates: a ball's label and a prize as the hall reads it."""
 
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
 
 from django import template
-from django.db.models import Count, Q
-from django.template.defaultfilters import floatformat
-from django.urls import reverse
 
-from games.cards import ball_label
-from games.draw_selectors import current_first
-from games.models import Flashboard, Game, PrizePart
-from occasions.models import Occasion
+from beano.rules.cards import ball_label
+from beano.rules.money import usd
+from games.models import PrizePart
 
 register = template.Library()
 
@@ -28,7 +22,7 @@ def ball(number: int) -> str:
 @register.filter
 def dollars(amount: Decimal) -> str:
     """$75 for a whole amount, $37.50 otherwise."""
-    return f"${floatformat(amount, '-2g')}"
+    return usd(amount, bare_dollars=True)
 
 
 @register.filter
@@ -36,20 +30,3 @@ def prize(part: PrizePart) -> str:
     if part.kind == PrizePart.Kind.MERCHANDISE:
         return f"{part.description or 'Merchandise'} ({dollars(part.amount)})"
     return dollars(part.amount)
-
-
-@register.simple_tag(takes_context=True)
-def draw_summary(context: template.Context, occasion: Occasion) -> dict[str, Any]:
-    """The occasion page's card: the game being played and the flashboard link (two queries)."""
-    current = (
-        current_first(Game.objects.filter(occasion=occasion))
-        .annotate(balls=Count("calls", filter=Q(calls__voided_at__isnull=True)))
-        .first()
-    )
-    board = Flashboard.objects.filter(occasion=occasion, revoked_at__isnull=True).first()
-    request = context.get("request")
-    link = ""
-    if board is not None:
-        path = reverse("flashboard", args=[board.token])
-        link = request.build_absolute_uri(path) if request is not None else path
-    return {"current": current, "flashboard": board, "link": link}

@@ -16,12 +16,12 @@ from django.core.validators import FileExtensionValidator
 from django.db import models
 from django.db.models import Q
 
+from beano.rules.money import money_column
 from beano.rules.prizes import GiftKind
 from beano.rules.prohibited import RafflePrizeKind, SaleKind
 from occasions.models.core import Occasion
 from organizations.models import DirectorAuthorization, Organization
 
-MONEY = {"max_digits": 12, "decimal_places": 2}
 DOCUMENT_EXTENSIONS = ["pdf", "png", "jpg", "jpeg"]
 
 
@@ -64,7 +64,7 @@ class Refund(models.Model):
     """A refund paid to a patron who declined to play once prizes were varied (3.04(8)(d))."""
 
     occasion = models.ForeignKey(Occasion, on_delete=models.PROTECT, related_name="refunds")
-    amount = models.DecimalField(**MONEY)
+    amount = money_column()
     player_reference = models.CharField(
         max_length=100, help_text="The player's name or admission receipt number."
     )
@@ -85,7 +85,7 @@ class DoorPrize(models.Model):
 
     occasion = models.ForeignKey(Occasion, on_delete=models.PROTECT, related_name="door_prizes")
     description = models.CharField(max_length=200)
-    value = models.DecimalField(**MONEY, help_text="Cost, or fair market value if donated.")
+    value = money_column(help_text="Cost, or fair market value if donated.")
     donated = models.BooleanField(default=False)
     winner_name = models.CharField(max_length=200, blank=True)
     awarded_at = models.DateTimeField()
@@ -106,7 +106,7 @@ class Gift(models.Model):
     occasion = models.ForeignKey(Occasion, on_delete=models.PROTECT, related_name="gifts")
     kind = models.CharField(max_length=20, choices=GiftKind.choices)
     description = models.CharField(max_length=200)
-    value = models.DecimalField(**MONEY)
+    value = money_column()
     recipient = models.CharField(max_length=200, blank=True)
     authorization = models.ForeignKey(
         DirectorAuthorization, on_delete=models.PROTECT, related_name="+"
@@ -173,7 +173,7 @@ class Raffle(models.Model):
     permit = models.ForeignKey(RafflePermit, on_delete=models.PROTECT, related_name="raffles")
     prize_description = models.CharField(max_length=200)
     prize_kind = models.CharField(max_length=20, choices=RafflePrizeKind.choices)
-    ticket_price = models.DecimalField(**MONEY)
+    ticket_price = money_column()
     recorded_by = _by()
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -192,7 +192,7 @@ class RaffleTicketSale(models.Model):
     raffle = models.ForeignKey(Raffle, on_delete=models.PROTECT, related_name="ticket_sales")
     admission_receipt_number = models.PositiveIntegerField()
     quantity = models.PositiveIntegerField()
-    amount = models.DecimalField(**MONEY)
+    amount = money_column()
     sold_at = models.DateTimeField()
     sold_by = _by()
 
@@ -249,7 +249,7 @@ class CharityTicketSale(models.Model):
     game_name = models.CharField(max_length=100)
     serial_number = models.CharField(max_length=40, db_index=True)
     quantity = models.PositiveIntegerField(default=1)
-    price = models.DecimalField(**MONEY, help_text="Resale value of one ticket.")
+    price = money_column(help_text="Resale value of one ticket.")
     sold_on_premises = models.BooleanField(default=True)
     sold_at = models.DateTimeField()
     sold_by = _by()
@@ -288,7 +288,7 @@ class CharityRedemption(models.Model):
         related_name="charity_redemptions",
         help_text="The occasion at which it was redeemed, if any.",
     )
-    prize_amount = models.DecimalField(**MONEY)
+    prize_amount = money_column()
     redeemed_on = models.DateField()
     recorded_by = _by()
 
@@ -308,7 +308,7 @@ class OtherSale(models.Model):
     occasion = models.ForeignKey(Occasion, on_delete=models.PROTECT, related_name="other_sales")
     kind = models.CharField(max_length=20, choices=SaleKind.choices)
     description = models.CharField(max_length=200)
-    amount = models.DecimalField(**MONEY)
+    amount = money_column()
     on_beano_portion = models.BooleanField(
         default=True, help_text="Sold on the portion of the premises used for Beano."
     )
@@ -328,7 +328,7 @@ class PrevailingPoliceRate(models.Model):
     (3.04(3)(e)). Dated data the Commission keeps, never a constant."""
 
     town = models.CharField("city or town", max_length=100)
-    hourly_rate = models.DecimalField(**MONEY)
+    hourly_rate = money_column()
     effective_from = models.DateField()
     source = models.CharField(max_length=300)
 
@@ -352,8 +352,8 @@ class PoliceDetail(models.Model):
     officer_name = models.CharField(max_length=200)
     department_town = models.CharField(max_length=100)
     hours = models.DecimalField(max_digits=5, decimal_places=2)
-    hourly_rate = models.DecimalField(**MONEY)
-    amount = models.DecimalField(**MONEY, help_text="Hours × rate, to the cent.")
+    hourly_rate = money_column()
+    amount = money_column(help_text="Hours × rate, to the cent.")
     prevailing_rate = models.ForeignKey(
         PrevailingPoliceRate, null=True, on_delete=models.PROTECT, related_name="+"
     )

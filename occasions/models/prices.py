@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
+from beano.rules.money import money_column
 from occasions.models.core import Occasion
 
 
@@ -24,7 +25,7 @@ class PriceListItem(models.Model):
     label = models.CharField(
         max_length=100, help_text="As posted, e.g. 'Admission (3-on regular card)'."
     )
-    price = models.DecimalField(max_digits=12, decimal_places=2)
+    price = money_column()
     package_contents = models.CharField(
         max_length=200, blank=True, help_text="For a package: what it includes."
     )

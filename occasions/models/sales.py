@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+from beano.rules.money import cents, money_column
 from occasions.models.core import Occasion
 from occasions.models.prices import PriceListItem
 
@@ -123,8 +124,8 @@ class SaleLine(models.Model):
     )
     category = models.CharField(max_length=20, choices=PriceListItem.Category.choices)
     quantity = models.PositiveIntegerField()
-    unit_price = models.DecimalField(max_digits=12, decimal_places=2)
-    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    unit_price = money_column()
+    amount = money_column()
     serial_first = models.PositiveIntegerField(
         null=True, blank=True, help_text="A paper tally by serials: the first serial sold."
     )
@@ -187,7 +188,7 @@ class SaleLine(models.Model):
 
     @staticmethod
     def amount_for(quantity: int, unit_price: Decimal) -> Decimal:
-        return (unit_price * quantity).quantize(Decimal("0.01"))
+        return cents(unit_price * quantity)
 
 
 class AttendanceAnnouncement(models.Model):

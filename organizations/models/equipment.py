@@ -17,6 +17,7 @@ from django.db import models
 from django.db.models import Q
 
 from beano.rules.authorizations import AuthorizationKind
+from beano.rules.money import money_column
 from organizations.models.authorizations import DirectorAuthorization
 from organizations.models.core import Organization
 
@@ -76,9 +77,7 @@ class Equipment(models.Model):
         related_name="leased_equipment",
         help_text="3.04(4)(a): the Director's written approval of the lease.",
     )
-    rental_fee = models.DecimalField(
-        max_digits=12,
-        decimal_places=2,
+    rental_fee = money_column(
         null=True,
         blank=True,
         validators=[MinValueValidator(Decimal("0"))],
@@ -169,9 +168,7 @@ class CardPurchase(models.Model):
     serial_from = models.PositiveIntegerField(null=True, blank=True)
     serial_to = models.PositiveIntegerField(null=True, blank=True)
     quantity = models.PositiveIntegerField()
-    unit_cost = models.DecimalField(
-        max_digits=12, decimal_places=2, validators=[MinValueValidator(Decimal("0"))]
-    )
+    unit_cost = money_column(validators=[MinValueValidator(Decimal("0"))])
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -1,4 +1,5 @@
-"""Showing an audit event's old and new values, and where it came from."""
+"""Showing an audit event's old and new values, and where it came from; the link to a record's
+history."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import datetime as dt
 from typing import Any
 
 from django import template
+from django.db import models
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -50,3 +53,16 @@ def provenance_words(values: Any) -> str:
     if values.get("file"):
         source += f" (night file {values['file']})"
     return f"entered {values.get('entered', 'after the fact')} {source}{who}{when}"
+
+
+@register.simple_tag(takes_context=True)
+def history_url(context: dict[str, Any], record: models.Model) -> str:
+    """The history page of ``record`` in the page's organization's audit trail."""
+    return reverse(
+        "record_history",
+        kwargs={
+            "org_id": context["org"].pk,
+            "target_type": record._meta.label_lower,
+            "target_id": record.pk,
+        },
+    )

@@ -8,8 +8,9 @@ import datetime as dt
 from collections import defaultdict
 from typing import Any
 
-from games.cards import ball_label
+from beano.rules.cards import ball_label
 from games.models import Game, JackpotLedgerEntry, Payout, ProgressiveGame
+from games.sealed import unseal
 from occasions.models import (
     AttendanceAnnouncement,
     CharityRedemption,
@@ -357,8 +358,6 @@ def _export_game(game: Game, org_id: int, t: Any, with_tins: bool) -> dict[str, 
 
 
 def _export_payout(payout: Payout, org_id: int, t: Any, with_tins: bool) -> dict[str, Any]:
-    from beano.sealed import unseal
-
     row: dict[str, Any] = {
         "at": t(payout.paid_at),
         "paid_by": payout.paid_by_worker.entry.person.legal_name

@@ -8,6 +8,8 @@ from typing import Any
 
 from django import template
 
+from beano.rules import money
+
 register = template.Library()
 
 DASH = "—"
@@ -26,10 +28,7 @@ def _decimal(value: Any) -> Decimal | None:
 def usd(value: Any) -> str:
     """$1,234.56; negative amounts in parentheses, as accountants write them."""
     number = _decimal(value)
-    if number is None:
-        return DASH
-    text = f"${abs(number):,.2f}"
-    return f"({text})" if number < 0 else text
+    return DASH if number is None else money.usd(number)
 
 
 @register.filter
@@ -133,15 +132,6 @@ def figure_label(path: str) -> str:
         label, field = path[7:].split("].", 1)
         return f"{label}: {field.replace('_', ' ')}"
     return path.replace("_", " ").replace(".", " › ")
-
-
-@register.inclusion_tag("reports/_owed_panel.html")
-def reports_owed(org: Any, limit: int = 5) -> dict[str, Any]:
-    """The organization's reports due, late or missing, for its overview and dashboard."""
-    from reports import selectors
-
-    rows = selectors.obligations([org], statuses=selectors.OPEN_STATUSES, limit=limit)
-    return {"org": org, "rows": rows}
 
 
 @register.filter

@@ -31,8 +31,8 @@ from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from beano.rules.cards import letter
 from beano.rules.opening import CHECKLIST
-from games.cards import letter
 from games.models import Game, JackpotLedgerEntry, Payout, ProgressiveSeries, Winner
 from occasions.models import Occasion, PriceListItem, Sale
 from organizations.demo import DEMO_PASSWORD

@@ -14,7 +14,6 @@ from django.urls import reverse
 from beano import rules
 from beano.rules.claims import Witness
 from beano.rules.models import LawLimit, RefusedAction
-from beano.sealed import unseal
 from games import claims_services as services
 from games import payout_services
 from games.claims_services import PlayerEntry
@@ -28,6 +27,7 @@ from games.models import (
     Winner,
 )
 from games.payout_services import W2GDetails
+from games.sealed import unseal
 from organizations.models import AuditEvent, DirectorAuthorization
 from organizations.worker_services import add_to_worker_list
 from tests.conftest import PASSWORD, WINNING_CORNERS, at_night, login, on_floor

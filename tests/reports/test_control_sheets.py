@@ -3,9 +3,9 @@ entry pages and the audit trail use, in the order they are typed in, each page h
 organization, its license, the night and the paragraph the sheet serves; the program's games and
 prizes, the posted prices, the day's worker list and the opening checklist printed on them.
 
-The PDF is rendered once, for the module (WeasyPrint takes seconds), from a night like
-shared/SAMPLE-NIGHT.md fetched by the organization's inspector; the tests of who may fetch it
-stand a stub in for the PDF."""
+The PDF is rendered once, for the module (WeasyPrint takes seconds), from a typical night (the
+prices of ``DEFAULT_PRICES`` in occasions/selectors.py) fetched by the organization's
+inspector; the tests of who may fetch it stand a stub in for the PDF."""
 
 from __future__ import annotations
 

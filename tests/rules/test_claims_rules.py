@@ -11,6 +11,7 @@ import pytest
 
 from beano import rules
 from beano.rules import AuthorizationFact, AuthorizationKind, Limits
+from beano.rules.cards import COMMON_ARRANGEMENTS
 from beano.rules.catalog import ACTION_LABELS
 from beano.rules.claims import (
     CARD_RESULT,
@@ -28,11 +29,10 @@ from beano.rules.claims import (
     WinningClaimFacts,
     Witness,
     balls_that_count,
-    equal_substitute_value,
-    split_to_the_dollar,
+    needs_w2g,
 )
+from beano.rules.money import equal_substitute_value, split_to_the_dollar
 from beano.rules.workers import RECORD_WINNER, PlayerFacts
-from games.cards import COMMON_ARRANGEMENTS
 
 ON = dt.date(2026, 12, 4)
 LIMITS = Limits(on=ON, values={})
@@ -370,3 +370,11 @@ def test_every_claims_action_has_a_label_and_its_rules_cite_3_04():
     for action in (RECORD_CLAIM, VERIFY_DRAW, VERIFY_CARD, CARD_RESULT, SHARE_PRIZE, RECORD_PAYOUT):
         assert action in ACTION_LABELS
         assert all(r.citation.startswith("961 CMR 3.04(") for r in rules.rules_for(action))
+
+
+@pytest.mark.parametrize(
+    "share,threshold,needed",
+    [("1199.99", "1200", False), ("1200", "1200", True), ("5000", None, False)],
+)
+def test_a_single_win_at_or_above_the_threshold_needs_form_w2g(share, threshold, needed):
+    assert needs_w2g(D(share), None if threshold is None else D(threshold)) is needed

@@ -20,6 +20,7 @@ from beano.rules.money import (
     MoneyField,
     QuantityField,
     parse_money,
+    usd,
 )
 
 #: Every kind of amount the module names.
@@ -187,3 +188,20 @@ def test_hours_read_two_decimals_at_most():
     assert field.clean("4.25") == Decimal("4.25")
     with pytest.raises(ValidationError, match="2 decimal places"):
         field.clean("4.125")
+
+
+@pytest.mark.parametrize(
+    "amount,written",
+    [
+        ("1234.5", "$1,234.50"),
+        ("0", "$0.00"),
+        ("-12", "($12.00)"),  # a shortfall, as accountants write it
+    ],
+)
+def test_it_writes_an_amount_one_way(amount, written):
+    assert usd(Decimal(amount)) == written
+
+
+@pytest.mark.parametrize("amount,written", [("75", "$75"), ("37.5", "$37.50"), ("1250", "$1,250")])
+def test_it_writes_a_prize_in_whole_dollars_when_it_has_no_cents(amount, written):
+    assert usd(Decimal(amount), bare_dollars=True) == written

@@ -1,5 +1,5 @@
-"""The legal figures known at the start (shared/regulations/BEANO-LAW.md), as dated rows the
-Commission can edit. Blank values are figures that were not found: no limit is applied."""
+"""The Beano Law's figures known at the start, as dated rows the Commission can edit; each row
+says where its figure comes from and how sure it is (``V``, ``S``, ``U`` below). Blank values are figures that were not found: no limit is applied."""
 
 import datetime as dt
 from decimal import Decimal

@@ -69,7 +69,7 @@ def _postage_stamps() -> list[frozenset[str]]:
     ]
 
 
-#: The common winning arrangements (shared/SAMPLE-NIGHT.md), each as its variants: a card wins
+#: The winning arrangements common on a Massachusetts night, each as its variants: a card wins
 #: when every square of one variant is covered (the free centre always is).
 COMMON_ARRANGEMENTS: dict[str, tuple[str, list[frozenset[str]]]] = {
     "single_line": ("Any single line (row, column or diagonal)", list(LINES)),

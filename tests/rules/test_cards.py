@@ -1,6 +1,6 @@
 import pytest
 
-from games.cards import (
+from beano.rules.cards import (
     ALL_SQUARES,
     COMMON_ARRANGEMENTS,
     FREE,

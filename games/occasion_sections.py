@@ -1,0 +1,66 @@
+"""What games adds to an occasion (registered from ``GamesConfig.ready()`` through
+``occasions.extensions``): the cards of the occasion page with the data each shows, and the
+check that keeps an occasion with a game in play from closing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Q
+from django.http import HttpRequest
+from django.urls import reverse
+
+from games import claims_selectors, jackpot_selectors, program_selectors
+from games.draw_selectors import current_first
+from games.models import Flashboard, Game
+from occasions.extensions import Section
+from occasions.models import Occasion
+
+
+def game_in_play(occasion: Occasion) -> str | None:
+    """A game still in play must be finished before the close, or its draw would stay open
+    after it."""
+    number = (
+        Game.objects.filter(occasion=occasion, status=Game.Status.IN_PLAY)
+        .order_by("number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    return None if number is None else f"Finish game {number} before closing the occasion."
+
+
+def _program(request: HttpRequest, occasion: Occasion) -> program_selectors.ProgramSummary:
+    return program_selectors.program_summary(occasion)
+
+
+def _jackpot(request: HttpRequest, occasion: Occasion) -> dict[str, list[Game]]:
+    return {"games": list(jackpot_selectors.progressive_games(occasion))}
+
+
+def _claims(request: HttpRequest, occasion: Occasion) -> claims_selectors.ClaimsSummary:
+    return claims_selectors.claims_summary(occasion)
+
+
+def _draw(request: HttpRequest, occasion: Occasion) -> dict[str, Any] | None:
+    """The game being played and the flashboard link (two queries); no card for a day on which
+    Beano was not played."""
+    if occasion.status == Occasion.Status.NOT_PLAYED:
+        return None
+    current = (
+        current_first(Game.objects.filter(occasion=occasion))
+        .annotate(balls=Count("calls", filter=Q(calls__voided_at__isnull=True)))
+        .first()
+    )
+    board = Flashboard.objects.filter(occasion=occasion, revoked_at__isnull=True).first()
+    link = ""
+    if board is not None:
+        link = request.build_absolute_uri(reverse("flashboard", args=[board.token]))
+    return {"current": current, "flashboard": board, "link": link}
+
+
+SECTIONS = (
+    Section("games", "program", "games/sections/games.html", _program),
+    Section("jackpot", "floor", "games/sections/jackpot.html", _jackpot),
+    Section("claims", "floor", "games/sections/claims.html", _claims),
+    Section("draw", "floor", "games/sections/draw.html", _draw),
+)

@@ -1,0 +1,87 @@
+"""What the apps above occasions add to an occasion, without occasions importing them.
+
+Dependencies point one way (inspections → reports → games → occasions → organizations): the
+occasion knows nothing of its games or its report. Where the occasion needs them, it offers a
+registry here, and the app above fills it from its ``AppConfig.ready()``:
+
+- ``LAST_ACT_READERS``: the latest moment the app records at an occasion, so that a close is
+  not put before the night's last act (the games' balls, claims, winners and payouts);
+- ``CLOSE_CHECKS``: why the occasion cannot close yet (a game still in play);
+- ``SECTIONS``: the cards the app shows on the occasion page, each with the data its view reads
+  for it, so that no template tag runs a query behind the page's view."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import HttpRequest
+
+from occasions.models import Occasion
+
+#: The latest moment another app records at an occasion, or None.
+LastActReader = Callable[[Occasion], dt.datetime | None]
+#: Why the occasion cannot close yet (one plain sentence), or None when it may.
+CloseCheck = Callable[[Occasion], str | None]
+
+LAST_ACT_READERS: list[LastActReader] = []
+CLOSE_CHECKS: list[CloseCheck] = []
+
+
+@dataclass(frozen=True)
+class Section:
+    """A card of the occasion page shown by an app above occasions. ``slot`` is where on the
+    page it goes (one of ``SLOTS``), in the order the sections were registered; ``read`` gives
+    the data its template shows as ``data`` (None: the card is not shown)."""
+
+    name: str
+    slot: str
+    template: str
+    read: Callable[[HttpRequest, Occasion], Any]
+
+
+#: The places on the occasion page where other apps' cards go: after the sales (the program),
+#: after the prizes and other sales (the floor: jackpots, winners, the draw), after the close
+#: (the report).
+SLOTS = ("program", "floor", "report")
+SECTIONS: list[Section] = []
+
+
+def add_last_act_reader(reader: LastActReader) -> None:
+    if reader not in LAST_ACT_READERS:
+        LAST_ACT_READERS.append(reader)
+
+
+def add_close_check(check: CloseCheck) -> None:
+    if check not in CLOSE_CHECKS:
+        CLOSE_CHECKS.append(check)
+
+
+def add_section(section: Section) -> None:
+    if section.slot not in SLOTS:
+        raise ValueError(f"{section.slot!r} is not a place on the occasion page: one of {SLOTS}")
+    if all(s.name != section.name for s in SECTIONS):
+        SECTIONS.append(section)
+
+
+def why_not_close(occasion: Occasion) -> str | None:
+    """The first reason another app gives for the occasion not to close yet, or None."""
+    for check in CLOSE_CHECKS:
+        reason = check(occasion)
+        if reason:
+            return reason
+    return None
+
+
+def sections(request: HttpRequest, occasion: Occasion) -> dict[str, list[dict[str, Any]]]:
+    """The other apps' cards of the occasion page, by slot, each with its data read now."""
+    out: dict[str, list[dict[str, Any]]] = {slot: [] for slot in SLOTS}
+    for section in SECTIONS:
+        data = section.read(request, occasion)
+        if data is not None:
+            out[section.slot].append(
+                {"name": section.name, "template": section.template, "data": data}
+            )
+    return out

@@ -1,0 +1,50 @@
+"""What the apps above organizations show on an organization's pages, without organizations
+importing them (dependencies point one way: inspections → reports → games → occasions →
+organizations). The app above registers a panel from its ``AppConfig.ready()``; the page's
+view reads each panel's data and the template only shows it, so no template tag runs a query
+behind the view.
+
+Slots: ``home_side`` (beside the organization's details on its Overview page), ``home_bottom``
+(under them); in the organization's card on a signed-in person's landing page,
+``dashboard_floor`` (for those who run the night) and ``dashboard`` (for those who file its
+reports)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from organizations.models import Organization
+
+SLOTS = ("home_side", "home_bottom", "dashboard_floor", "dashboard")
+
+
+@dataclass(frozen=True)
+class Panel:
+    """A panel of an organization's page: ``read`` gives the data its template shows as
+    ``data``."""
+
+    name: str
+    slot: str
+    template: str
+    read: Callable[[Organization], Any]
+
+
+PANELS: list[Panel] = []
+
+
+def add_panel(panel: Panel) -> None:
+    if panel.slot not in SLOTS:
+        raise ValueError(f"{panel.slot!r} is not a place on an organization's page: {SLOTS}")
+    if all(p.name != panel.name for p in PANELS):
+        PANELS.append(panel)
+
+
+def panels(organization: Organization, slot: str) -> list[dict[str, Any]]:
+    """The panels of ``slot``, in the order registered, each with its data read now."""
+    return [
+        {"name": p.name, "template": p.template, "data": p.read(organization)}
+        for p in PANELS
+        if p.slot == slot
+    ]
