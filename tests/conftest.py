@@ -139,13 +139,13 @@ def statewide_inspector(db: Any) -> Any:
 
 @pytest.fixture
 def commission_admin(db: Any) -> Any:
-    from organizations.demo import commission_admin_group
+    from beano.accounts.groups import commission_admins
 
     user = make_user("commission-admin", is_staff=True)
     CommissionStaff.objects.create(
         user=user, kind=CommissionStaff.Kind.ADMIN, all_organizations=True
     )
-    user.groups.add(commission_admin_group())
+    user.groups.add(commission_admins())
     return user
 
 
@@ -165,6 +165,7 @@ SHIPPED_DATA = (
     "beano.rules.migrations.0002_initial_law_limits",
     "games.migrations.0002_common_arrangements",
     "reports.migrations.0002_expense_kinds",
+    "beano.accounts.migrations.0003_commission_admins_group",
 )
 
 

@@ -24,11 +24,11 @@ def _practice_night(day: dt.date):
     """The practice hall's occasion of ``day``, checked open and ready: its workers signed in, the
     price list posted, the checklist confirmed, the short program planned with game 1 announced,
     its balls confirmed and begun (no ball called), and its flashboard link made."""
+    from beano.demo.practice_hall import NAME, PEOPLE
+    from beano.demo.practice_night import PRACTICE_PROGRAM
     from beano.rules.opening import CHECKLIST
-    from games.demo_practice import PRACTICE_PROGRAM
     from games.models import Flashboard, Game
     from occasions.models import Occasion
-    from organizations.demo_practice import NAME, PEOPLE
 
     occasion = Occasion.objects.get(organization__name=NAME, date=day)
     assert occasion.status == Occasion.Status.OPEN and occasion.license.practice
@@ -58,16 +58,16 @@ def _dump() -> str:
 
 
 def test_seed_demo_twice_gives_the_same_data(db, capsys):
-    call_command("seed_demo", force=True)
+    call_command("seed_demo", "--no-pdfs", force=True)
     first = _dump()
     out = capsys.readouterr().out
-    call_command("seed_demo", force=True)
+    call_command("seed_demo", "--no-pdfs", force=True)
     assert _dump() == first
     assert "Beano-Demo-2026" in out and "post171-mic" in out and "inspector" in out
 
 
 def test_seed_demo_gives_every_role_a_login_and_a_working_password(db, client):
-    call_command("seed_demo", force=True)
+    call_command("seed_demo", "--no-pdfs", force=True)
     for username in (
         "post171-head",
         "post171-mic",
@@ -98,7 +98,7 @@ def test_seed_demo_gives_each_organization_a_complete_worker_list(db):
 
     from organizations.worker_selectors import worker_list_review
 
-    call_command("seed_demo", force=True)
+    call_command("seed_demo", "--no-pdfs", force=True)
     today = timezone.localdate()
     for org in Organization.objects.all():
         review = worker_list_review(org, today.year, today=today)
@@ -117,7 +117,7 @@ def test_seed_demo_plays_a_real_night_through_the_services(db):
     from games.models import Flashboard, Game, JackpotLedgerEntry, Payout, Winner
     from occasions.models import Occasion
 
-    call_command("seed_demo", force=True)
+    call_command("seed_demo", "--no-pdfs", force=True)
     # One refusal, on purpose: Post 171's head tried to sign in a worker without an ID.
     (refused,) = RefusedAction.objects.all()
     assert (refused.username, refused.action) == ("post171-head", "occasion.sign_in_worker")
@@ -175,9 +175,9 @@ def test_seed_demo_gives_the_commission_logins_a_demo_authenticator(db, client, 
     from django.core.management.base import CommandError
     from django_otp.plugins.otp_totp.models import TOTPDevice
 
-    from beano.accounts.demo import DEMO_DEVICE_NAME, base32_key
+    from beano.demo.authenticators import DEMO_DEVICE_NAME, base32_key
 
-    call_command("seed_demo", force=True)
+    call_command("seed_demo", "--no-pdfs", force=True)
     out = capsys.readouterr().out
     assert "manage.py totp_code USERNAME" in out
     devices = TOTPDevice.objects.filter(name=DEMO_DEVICE_NAME, confirmed=True)
@@ -188,7 +188,7 @@ def test_seed_demo_gives_the_commission_logins_a_demo_authenticator(db, client, 
     ]
     inspector = devices.get(user__username="inspector")
     assert base32_key(inspector) in out
-    call_command("seed_demo", force=True)
+    call_command("seed_demo", "--no-pdfs", force=True)
     assert TOTPDevice.objects.get(pk=inspector.pk).key == inspector.key, "kept on a re-seed"
     capsys.readouterr()
 
@@ -217,7 +217,7 @@ def test_seed_demo_files_a_report_and_an_amendment_with_pdf_a(db, tmp_path, sett
     from reports.models import FinancialReport
 
     settings.MEDIA_ROOT = tmp_path / "media"
-    call_command("seed_demo", force=True)
+    call_command("seed_demo", force=True)  # the one test of the demo's PDFs
     original, amendment = FinancialReport.objects.order_by("version")
     assert (original.version, amendment.version) == (1, 2)
     assert amendment.reason and amendment.changes
@@ -237,11 +237,11 @@ def test_the_practice_occasion_is_open_at_any_hour_and_each_day_has_its_own(
     """Seeded at 00:05 the practice night opens 30 seconds after midnight; on a later day, at
     23:55, seeding adds that day's open night and leaves the earlier one as it was; in the first
     seconds of a day, or after a user began the day themselves, the steps still fit."""
-    from games.demo_practice import seed_practice_night
+    from beano.demo.practice_hall import NAME, seed_practice_hall
+    from beano.demo.practice_night import seed_practice_night
     from occasions import floor_services
     from occasions import services as occasion_services
     from occasions.models import Occasion
-    from organizations.demo_practice import NAME, seed_practice_hall
     from organizations.models import AuditEvent, WorkerListEntry
     from reports.selectors import obligations
 
@@ -255,7 +255,7 @@ def test_the_practice_occasion_is_open_at_any_hour_and_each_day_has_its_own(
         seed_practice_hall(day)
         return seed_practice_night(day)
 
-    call_command("seed_demo", force=True)
+    call_command("seed_demo", "--no-pdfs", force=True)
     out = capsys.readouterr().out
     friday = _practice_night(dt.date(2026, 12, 4))
     assert friday.opened_at == dt.datetime(2026, 12, 4, 0, 0, 30, tzinfo=tz)

@@ -37,7 +37,7 @@ def demo(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
         override_settings(PASSWORD_HASHERS=fast),
         transaction.atomic(),
     ):
-        call_command("seed_demo", force=True, stdout=io.StringIO())
+        call_command("seed_demo", "--no-pdfs", force=True, stdout=io.StringIO())
         yield
         transaction.set_rollback(True)
 

@@ -16,7 +16,7 @@ from occasions.models import Occasion
 from organizations.models import DirectorAuthorization
 
 Kind = Game.Kind
-#: The progressive game's second prize, announced with the series' rules (demo_jackpot).
+#: The progressive game's second prize, announced with the series' rules (``beano.demo.jackpot``).
 CONSOLATION = "Consolation: the first coverall after the 52 numbers of the jackpot"
 #: A game of a program: (number, half, kind, [(arrangement, amount, is_bonus)]); an amount of
 #: None is the winner-take-all share.

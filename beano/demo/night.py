@@ -19,15 +19,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from beano.demo import DEMO_PASSWORD
+from beano.demo.sales import demo_user
 from beano.rules.claims import Witness
 from games import claims_services, draw_services, jackpot_services, payout_services
 from games import program_services as services
 from games.cards import COLUMNS, FREE, column_range, letter
 from games.claims_services import PlayerEntry
 from games.models import Game, PrizePart, ProgressiveGame
-from occasions.demo_sales import demo_user
 from occasions.models import Occasion
-from organizations.demo import DEMO_PASSWORD
 from organizations.models import OrganizationRole, Role
 
 #: The pace of the night: seconds between two balls, and the steps after a claim.

@@ -10,9 +10,9 @@ import datetime as dt
 import random
 from typing import Any
 
+from beano.demo import DEMO_PASSWORD
 from occasions import sales_services as services
 from occasions.models import AttendanceAnnouncement, Occasion, PriceListItem
-from organizations.demo import DEMO_PASSWORD
 from organizations.models import OrganizationRole, Role
 
 PLAYERS = 118
