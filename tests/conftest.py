@@ -184,6 +184,30 @@ def _shipped_data(request: Any) -> None:
     load_shipped_data()
 
 
+@pytest.fixture(scope="module")
+def seeded_demo(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
+    """The demo (``seed_demo --no-pdfs``), seeded once for the module inside a transaction
+    rolled back when the module is done, for the tests that read it; what a test writes is
+    rolled back after it (``db``'s savepoint). A test that needs the demo's PDFs renders them by
+    seeding again (idempotent: only the PDFs are made)."""
+    import io
+
+    from django.core.management import call_command
+    from django.db import transaction
+    from django.test.utils import override_settings
+
+    fast = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    with (
+        django_db_blocker.unblock(),
+        override_settings(PASSWORD_HASHERS=fast),
+        transaction.atomic(),
+    ):
+        load_shipped_data()  # an earlier transactional test's flush may have emptied them
+        call_command("seed_demo", "--no-pdfs", force=True, stdout=io.StringIO())
+        yield
+        transaction.set_rollback(True)
+
+
 def load_shipped_data() -> None:
     """The rows the data migrations ship, loaded again as the migrations load them."""
     import importlib

@@ -32,7 +32,7 @@ def _make_permissions(apps: Any) -> None:
 
     for label in ("organizations", "occasions", "games", "otp_totp"):
         config = apps.get_app_config(label)
-        models_module = config.models_module
+        models_module = getattr(config, "models_module", None)
         config.models_module = models_module or True  # a migration's app states have none
         try:
             create_contenttypes(config, verbosity=0, apps=apps)
