@@ -14,40 +14,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from organizations import services
-from organizations.models import CommissionStaff, License, Organization, Role
-
-PASSWORD = "correct-horse-battery-9"
+from organizations.models import CommissionStaff, Organization, Role
+from tests.builders import PASSWORD as PASSWORD  # the tests import it from here
+from tests.builders import CommissionStaffFactory, OrganizationFactory, UserFactory
 
 
 def make_user(username: str, **extra: Any) -> Any:
-    return get_user_model().objects.create_user(username=username, password=PASSWORD, **extra)
+    return UserFactory(username=username, **extra)
 
 
 def make_organization(
     name: str, *, town: str = "Fairhaven", weekdays: list[int] | None = None
 ) -> Organization:
-    org = Organization.objects.create(
+    return OrganizationFactory(
         name=name,
-        kind=Organization.Kind.VETERANS,
-        founded_on=dt.date(1950, 1, 1),
-        street="1 Main Street",
         town=town,
-        zip_code="02719",
+        license__authorized_weekdays=weekdays if weekdays is not None else [4],
     )
-    License.objects.create(
-        organization=org,
-        number=f"BN-{org.pk:04d}",
-        valid_from=dt.date(2020, 10, 1),
-        valid_to=dt.date(2030, 9, 30),
-        premises_name=f"{name} Hall",
-        premises_address="1 Main Street",
-        authorized_weekdays=weekdays if weekdays is not None else [4],
-        local_licensing_authority="Select Board",
-    )
-    return org
 
 
 @dataclass
@@ -122,29 +107,26 @@ def other_tenant(db: Any) -> Tenant:
 @pytest.fixture
 def inspector(db: Any, tenant: Tenant) -> Any:
     """An inspector assigned to ``tenant``'s organization only."""
-    user = make_user("inspector-assigned")
-    staff = CommissionStaff.objects.create(user=user, kind=CommissionStaff.Kind.INSPECTOR)
-    staff.organizations.add(tenant.organization)
-    return user
+    return CommissionStaffFactory(
+        user__username="inspector-assigned", organizations=[tenant.organization]
+    ).user
 
 
 @pytest.fixture
 def statewide_inspector(db: Any) -> Any:
-    user = make_user("inspector-all")
-    CommissionStaff.objects.create(
-        user=user, kind=CommissionStaff.Kind.INSPECTOR, all_organizations=True
-    )
-    return user
+    return CommissionStaffFactory(user__username="inspector-all", all_organizations=True).user
 
 
 @pytest.fixture
 def commission_admin(db: Any) -> Any:
     from beano.accounts.groups import commission_admins
 
-    user = make_user("commission-admin", is_staff=True)
-    CommissionStaff.objects.create(
-        user=user, kind=CommissionStaff.Kind.ADMIN, all_organizations=True
-    )
+    user = CommissionStaffFactory(
+        user__username="commission-admin",
+        user__is_staff=True,
+        kind=CommissionStaff.Kind.ADMIN,
+        all_organizations=True,
+    ).user
     user.groups.add(commission_admins())
     return user
 
