@@ -151,19 +151,33 @@ SHIPPED_DATA = (
 )
 
 
+#: Whether a transactional test's flush has emptied the shipped data since it was last loaded.
+_flushed = False
+
+
 @pytest.fixture(autouse=True)
-def _shipped_data(request: Any) -> None:
+def _shipped_data(request: Any, django_db_blocker: Any) -> None:
     """A transactional test's flush also empties the data the migrations ship (the limits in
-    force, the common arrangements, the kinds of expense): it is loaded again, as the
-    migrations load it, before the test."""
+    force, the common arrangements, the kinds of expense, the Commission admins' group): it is
+    loaded again, as the migrations load it, before the test. pytest-django runs transactional
+    tests last, but a pytest-xdist worker given whole files may run another file's database
+    tests after one: the data is loaded again for those too."""
+    global _flushed
+    from django.db import connection
+
     marker = request.node.get_closest_marker("django_db")
     transactional = bool(marker and marker.kwargs.get("transaction")) or bool(
         {"transactional_db", "live_server"} & set(request.fixturenames)
     )
-    if not transactional:
-        return
-    request.getfixturevalue("transactional_db")
-    load_shipped_data()
+    if transactional:
+        request.getfixturevalue("transactional_db")
+        load_shipped_data()
+        _flushed = True  # by the flush after this test
+    elif _flushed and (marker is not None or "db" in request.fixturenames):
+        with django_db_blocker.unblock():
+            load_shipped_data()
+            # Loaded inside the test's own transaction, it is rolled back with it: load again.
+            _flushed = connection.in_atomic_block
 
 
 @pytest.fixture(scope="module")
