@@ -151,6 +151,23 @@ SHIPPED_DATA = (
 )
 
 
+def _is_transactional(item: Any) -> bool:
+    marker = item.get_closest_marker("django_db")
+    return bool(marker and marker.kwargs.get("transaction")) or bool(
+        {"transactional_db", "live_server"} & set(getattr(item, "fixturenames", ()))
+    )
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[Any]) -> None:
+    """The files with a transactional test after all the others (pytest-django has put each
+    file's transactional tests after its other tests already): a pytest-xdist worker runs whole
+    files in this order, so every file of database tests only runs before any flush, on the
+    database as migrated, as in a run on one process."""
+    flushing = {item.path for item in items if _is_transactional(item)}
+    items.sort(key=lambda item: item.path in flushing)
+
+
 #: Whether a transactional test's flush has emptied the shipped data since it was last loaded.
 _flushed = False
 
@@ -166,10 +183,7 @@ def _shipped_data(request: Any, django_db_blocker: Any) -> None:
     from django.db import connection
 
     marker = request.node.get_closest_marker("django_db")
-    transactional = bool(marker and marker.kwargs.get("transaction")) or bool(
-        {"transactional_db", "live_server"} & set(request.fixturenames)
-    )
-    if transactional:
+    if _is_transactional(request.node):
         request.getfixturevalue("transactional_db")
         load_shipped_data()
         _flushed = True  # by the flush after this test
