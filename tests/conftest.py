@@ -14,40 +14,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from organizations import services
-from organizations.models import CommissionStaff, License, Organization, Role
-
-PASSWORD = "correct-horse-battery-9"
+from organizations.models import CommissionStaff, Organization, Role
+from tests.builders import PASSWORD as PASSWORD  # the tests import it from here
+from tests.builders import CommissionStaffFactory, OrganizationFactory, UserFactory
 
 
 def make_user(username: str, **extra: Any) -> Any:
-    return get_user_model().objects.create_user(username=username, password=PASSWORD, **extra)
+    return UserFactory(username=username, **extra)
 
 
 def make_organization(
     name: str, *, town: str = "Fairhaven", weekdays: list[int] | None = None
 ) -> Organization:
-    org = Organization.objects.create(
+    return OrganizationFactory(
         name=name,
-        kind=Organization.Kind.VETERANS,
-        founded_on=dt.date(1950, 1, 1),
-        street="1 Main Street",
         town=town,
-        zip_code="02719",
+        license__authorized_weekdays=weekdays if weekdays is not None else [4],
     )
-    License.objects.create(
-        organization=org,
-        number=f"BN-{org.pk:04d}",
-        valid_from=dt.date(2020, 10, 1),
-        valid_to=dt.date(2030, 9, 30),
-        premises_name=f"{name} Hall",
-        premises_address="1 Main Street",
-        authorized_weekdays=weekdays if weekdays is not None else [4],
-        local_licensing_authority="Select Board",
-    )
-    return org
 
 
 @dataclass
@@ -122,30 +107,27 @@ def other_tenant(db: Any) -> Tenant:
 @pytest.fixture
 def inspector(db: Any, tenant: Tenant) -> Any:
     """An inspector assigned to ``tenant``'s organization only."""
-    user = make_user("inspector-assigned")
-    staff = CommissionStaff.objects.create(user=user, kind=CommissionStaff.Kind.INSPECTOR)
-    staff.organizations.add(tenant.organization)
-    return user
+    return CommissionStaffFactory(
+        user__username="inspector-assigned", organizations=[tenant.organization]
+    ).user
 
 
 @pytest.fixture
 def statewide_inspector(db: Any) -> Any:
-    user = make_user("inspector-all")
-    CommissionStaff.objects.create(
-        user=user, kind=CommissionStaff.Kind.INSPECTOR, all_organizations=True
-    )
-    return user
+    return CommissionStaffFactory(user__username="inspector-all", all_organizations=True).user
 
 
 @pytest.fixture
 def commission_admin(db: Any) -> Any:
-    from organizations.demo import commission_admin_group
+    from beano.accounts.groups import commission_admins
 
-    user = make_user("commission-admin", is_staff=True)
-    CommissionStaff.objects.create(
-        user=user, kind=CommissionStaff.Kind.ADMIN, all_organizations=True
-    )
-    user.groups.add(commission_admin_group())
+    user = CommissionStaffFactory(
+        user__username="commission-admin",
+        user__is_staff=True,
+        kind=CommissionStaff.Kind.ADMIN,
+        all_organizations=True,
+    ).user
+    user.groups.add(commission_admins())
     return user
 
 
@@ -165,22 +147,75 @@ SHIPPED_DATA = (
     "beano.rules.migrations.0002_initial_law_limits",
     "games.migrations.0002_common_arrangements",
     "reports.migrations.0002_expense_kinds",
+    "beano.accounts.migrations.0003_commission_admins_group",
 )
 
 
-@pytest.fixture(autouse=True)
-def _shipped_data(request: Any) -> None:
-    """A transactional test's flush also empties the data the migrations ship (the limits in
-    force, the common arrangements, the kinds of expense): it is loaded again, as the
-    migrations load it, before the test."""
-    marker = request.node.get_closest_marker("django_db")
-    transactional = bool(marker and marker.kwargs.get("transaction")) or bool(
-        {"transactional_db", "live_server"} & set(request.fixturenames)
+def _is_transactional(item: Any) -> bool:
+    marker = item.get_closest_marker("django_db")
+    return bool(marker and marker.kwargs.get("transaction")) or bool(
+        {"transactional_db", "live_server"} & set(getattr(item, "fixturenames", ()))
     )
-    if not transactional:
-        return
-    request.getfixturevalue("transactional_db")
-    load_shipped_data()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[Any]) -> None:
+    """The files with a transactional test after all the others (pytest-django has put each
+    file's transactional tests after its other tests already): a pytest-xdist worker runs whole
+    files in this order, so every file of database tests only runs before any flush, on the
+    database as migrated, as in a run on one process."""
+    flushing = {item.path for item in items if _is_transactional(item)}
+    items.sort(key=lambda item: item.path in flushing)
+
+
+#: Whether a transactional test's flush has emptied the shipped data since it was last loaded.
+_flushed = False
+
+
+@pytest.fixture(autouse=True)
+def _shipped_data(request: Any, django_db_blocker: Any) -> None:
+    """A transactional test's flush also empties the data the migrations ship (the limits in
+    force, the common arrangements, the kinds of expense, the Commission admins' group): it is
+    loaded again, as the migrations load it, before the test. pytest-django runs transactional
+    tests last, but a pytest-xdist worker given whole files may run another file's database
+    tests after one: the data is loaded again for those too."""
+    global _flushed
+    from django.db import connection
+
+    marker = request.node.get_closest_marker("django_db")
+    if _is_transactional(request.node):
+        request.getfixturevalue("transactional_db")
+        load_shipped_data()
+        _flushed = True  # by the flush after this test
+    elif _flushed and (marker is not None or "db" in request.fixturenames):
+        with django_db_blocker.unblock():
+            load_shipped_data()
+            # Loaded inside the test's own transaction, it is rolled back with it: load again.
+            _flushed = connection.in_atomic_block
+
+
+@pytest.fixture(scope="module")
+def seeded_demo(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
+    """The demo (``seed_demo --no-pdfs``), seeded once for the module inside a transaction
+    rolled back when the module is done, for the tests that read it; what a test writes is
+    rolled back after it (``db``'s savepoint). A test that needs the demo's PDFs renders them by
+    seeding again (idempotent: only the PDFs are made)."""
+    import io
+
+    from django.core.management import call_command
+    from django.db import transaction
+    from django.test.utils import override_settings
+
+    fast = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    with (
+        django_db_blocker.unblock(),
+        override_settings(PASSWORD_HASHERS=fast),
+        transaction.atomic(),
+    ):
+        load_shipped_data()  # an earlier transactional test's flush may have emptied them
+        call_command("seed_demo", "--no-pdfs", force=True, stdout=io.StringIO())
+        yield
+        transaction.set_rollback(True)
 
 
 def load_shipped_data() -> None:
@@ -323,7 +358,7 @@ def card_purchase(tenant: Tenant, media_root: Any) -> Any:
     )
 
 
-#: The prices of shared/SAMPLE-NIGHT.md.
+#: A typical hall's posted prices (the demo's too, `beano/demo/occasions.py`).
 SAMPLE_PRICES = [
     {"category": "admission", "label": "Admission (3-on regular card)", "price": "2.00"},
     {"category": "extra_regular", "label": "Extra regular card (3-on)", "price": "1.00"},
@@ -443,7 +478,7 @@ def paper_game_kwargs(program_game: Any) -> dict[str, Any]:
     return {"pk": program_game.occasion_id, "number": program_game.number}
 
 
-#: The progressive series of shared/SAMPLE-NIGHT.md, game 13.
+#: The progressive series of a typical night's game 13.
 SAMPLE_JACKPOT_RULES = (
     "Coverall within 52 numbers: $1,500 now, +$100 each week it is not won, up to $3,000; "
     "$100 consolation to the first coverall after the limit."

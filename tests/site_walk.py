@@ -197,7 +197,7 @@ def seeded_walk(django_db_blocker: Any) -> Iterator[dict[str, Any]]:
         outer = transaction.atomic()
         outer.__enter__()
         load_shipped_data()  # an earlier transactional test's flush may have emptied them
-        call_command("seed_demo", force=True)
+        call_command("seed_demo", "--no-pdfs", force=True)
         users = get_user_model().objects
         orgs = {
             "post": Organization.objects.get(name="American Legion Post 171"),

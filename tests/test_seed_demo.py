@@ -1,5 +1,7 @@
+"""What ``seed_demo`` loads, read from one seeding for the module (``seeded_demo``); the
+practice hall's days, seeded at other hours, are in test_seed_demo_practice.py."""
+
 import datetime as dt
-from zoneinfo import ZoneInfo
 
 import django.utils.timezone
 from django.apps import apps
@@ -20,15 +22,15 @@ def _models() -> list:
     return [m for label in APPS if label in labels for m in apps.get_app_config(label).get_models()]
 
 
-def _practice_night(day: dt.date):
+def check_practice_night(day: dt.date):
     """The practice hall's occasion of ``day``, checked open and ready: its workers signed in, the
     price list posted, the checklist confirmed, the short program planned with game 1 announced,
     its balls confirmed and begun (no ball called), and its flashboard link made."""
+    from beano.demo.practice_hall import NAME, PEOPLE
+    from beano.demo.practice_night import PRACTICE_PROGRAM
     from beano.rules.opening import CHECKLIST
-    from games.demo_practice import PRACTICE_PROGRAM
     from games.models import Flashboard, Game
     from occasions.models import Occasion
-    from organizations.demo_practice import NAME, PEOPLE
 
     occasion = Occasion.objects.get(organization__name=NAME, date=day)
     assert occasion.status == Occasion.Status.OPEN and occasion.license.practice
@@ -57,17 +59,15 @@ def _dump() -> str:
     return "\n".join(rows)
 
 
-def test_seed_demo_twice_gives_the_same_data(db, capsys):
-    call_command("seed_demo", force=True)
+def test_seed_demo_twice_gives_the_same_data(seeded_demo, db, capsys):
     first = _dump()
+    call_command("seed_demo", "--no-pdfs", force=True)
     out = capsys.readouterr().out
-    call_command("seed_demo", force=True)
     assert _dump() == first
     assert "Beano-Demo-2026" in out and "post171-mic" in out and "inspector" in out
 
 
-def test_seed_demo_gives_every_role_a_login_and_a_working_password(db, client):
-    call_command("seed_demo", force=True)
+def test_seed_demo_gives_every_role_a_login_and_a_working_password(seeded_demo, db, client):
     for username in (
         "post171-head",
         "post171-mic",
@@ -93,12 +93,11 @@ def test_seed_demo_gives_every_role_a_login_and_a_working_password(db, client):
     assert shared.worker_list_entries.filter(removed_on__isnull=True).count() == 4
 
 
-def test_seed_demo_gives_each_organization_a_complete_worker_list(db):
+def test_seed_demo_gives_each_organization_a_complete_worker_list(seeded_demo, db):
     from django.utils import timezone
 
     from organizations.worker_selectors import worker_list_review
 
-    call_command("seed_demo", force=True)
     today = timezone.localdate()
     for org in Organization.objects.all():
         review = worker_list_review(org, today.year, today=today)
@@ -108,7 +107,7 @@ def test_seed_demo_gives_each_organization_a_complete_worker_list(db):
         assert {"member_in_charge", "gross_receipts", "caller", "bookkeeper"} <= roles
 
 
-def test_seed_demo_plays_a_real_night_through_the_services(db):
+def test_seed_demo_plays_a_real_night_through_the_services(seeded_demo, db):
     from decimal import Decimal
 
     from beano.rules.models import RefusedAction
@@ -117,7 +116,6 @@ def test_seed_demo_plays_a_real_night_through_the_services(db):
     from games.models import Flashboard, Game, JackpotLedgerEntry, Payout, Winner
     from occasions.models import Occasion
 
-    call_command("seed_demo", force=True)
     # One refusal, on purpose: Post 171's head tried to sign in a worker without an ID.
     (refused,) = RefusedAction.objects.all()
     assert (refused.username, refused.action) == ("post171-head", "occasion.sign_in_worker")
@@ -163,10 +161,12 @@ def test_seed_demo_plays_a_real_night_through_the_services(db):
     assert in_play.calls.exists() and live.games.filter(status=Game.Status.FINISHED).exists()
     assert Flashboard.objects.get(occasion=live).revoked_at is None
     # And today's practice occasion is open, at whatever hour this test runs.
-    _practice_night(django.utils.timezone.localdate())
+    check_practice_night(django.utils.timezone.localdate())
 
 
-def test_seed_demo_gives_the_commission_logins_a_demo_authenticator(db, client, capsys):
+def test_seed_demo_gives_the_commission_logins_a_demo_authenticator(
+    seeded_demo, db, client, capsys
+):
     """The demo stays usable with two-factor authentication: ``totp_code`` prints the code of
     a demo device, and the inspector logs in with it."""
     import re
@@ -175,9 +175,9 @@ def test_seed_demo_gives_the_commission_logins_a_demo_authenticator(db, client, 
     from django.core.management.base import CommandError
     from django_otp.plugins.otp_totp.models import TOTPDevice
 
-    from beano.accounts.demo import DEMO_DEVICE_NAME, base32_key
+    from beano.demo.authenticators import DEMO_DEVICE_NAME, base32_key
 
-    call_command("seed_demo", force=True)
+    call_command("seed_demo", "--no-pdfs", force=True)
     out = capsys.readouterr().out
     assert "manage.py totp_code USERNAME" in out
     devices = TOTPDevice.objects.filter(name=DEMO_DEVICE_NAME, confirmed=True)
@@ -188,7 +188,7 @@ def test_seed_demo_gives_the_commission_logins_a_demo_authenticator(db, client, 
     ]
     inspector = devices.get(user__username="inspector")
     assert base32_key(inspector) in out
-    call_command("seed_demo", force=True)
+    call_command("seed_demo", "--no-pdfs", force=True)
     assert TOTPDevice.objects.get(pk=inspector.pk).key == inspector.key, "kept on a re-seed"
     capsys.readouterr()
 
@@ -210,14 +210,14 @@ def test_seed_demo_gives_the_commission_logins_a_demo_authenticator(db, client, 
         call_command("totp_code", "inspector")
 
 
-def test_seed_demo_files_a_report_and_an_amendment_with_pdf_a(db, tmp_path, settings):
+def test_seed_demo_files_a_report_and_an_amendment_with_pdf_a(seeded_demo, db, tmp_path, settings):
     import subprocess
 
     from reports import selectors
     from reports.models import FinancialReport
 
     settings.MEDIA_ROOT = tmp_path / "media"
-    call_command("seed_demo", force=True)
+    call_command("seed_demo", force=True)  # the one test of the demo's PDFs: they are made now
     original, amendment = FinancialReport.objects.order_by("version")
     assert (original.version, amendment.version) == (1, 2)
     assert amendment.reason and amendment.changes
@@ -229,86 +229,3 @@ def test_seed_demo_files_a_report_and_an_amendment_with_pdf_a(db, tmp_path, sett
     post = original.organization
     statuses = {r.status for r in selectors.obligations([post])}
     assert {selectors.LATE, selectors.MISSING, selectors.FILED} <= statuses
-
-
-def test_the_practice_occasion_is_open_at_any_hour_and_each_day_has_its_own(
-    db, client, capsys, monkeypatch
-):
-    """Seeded at 00:05 the practice night opens 30 seconds after midnight; on a later day, at
-    23:55, seeding adds that day's open night and leaves the earlier one as it was; in the first
-    seconds of a day, or after a user began the day themselves, the steps still fit."""
-    from games.demo_practice import seed_practice_night
-    from occasions import floor_services
-    from occasions import services as occasion_services
-    from occasions.models import Occasion
-    from organizations.demo_practice import NAME, seed_practice_hall
-    from organizations.models import AuditEvent, WorkerListEntry
-    from reports.selectors import obligations
-
-    tz = ZoneInfo("America/New_York")
-    clock = {"now": dt.datetime(2026, 12, 4, 0, 5, tzinfo=tz)}
-    monkeypatch.setattr(django.utils.timezone, "now", lambda: clock["now"])
-
-    def seed_practice(day: dt.date, hour: int, minute: int, second: int = 0):
-        """``seed_demo``'s practice part, the rest of the demo being seeded already."""
-        clock["now"] = dt.datetime.combine(day, dt.time(hour, minute, second), tzinfo=tz)
-        seed_practice_hall(day)
-        return seed_practice_night(day)
-
-    call_command("seed_demo", force=True)
-    out = capsys.readouterr().out
-    friday = _practice_night(dt.date(2026, 12, 4))
-    assert friday.opened_at == dt.datetime(2026, 12, 4, 0, 0, 30, tzinfo=tz)
-    assert f"/org/{friday.organization_id}/occasions/{friday.pk}/" in out
-    assert "post171-mic, post171-books and post171-worker" in out
-    hall = friday.organization
-    assert obligations([hall]) == []  # a practice license's days owe no report
-    license = hall.licenses.get()
-    assert license.authorized_weekdays == [0, 1, 2, 3, 4, 5, 6]
-    assert (license.start_time, license.end_time) == (dt.time(0, 0), dt.time(23, 59, 59))
-    friday_events = AuditEvent.objects.filter(organization=hall).count()
-
-    saturday = seed_practice(dt.date(2026, 12, 5), 23, 55)
-    assert _practice_night(dt.date(2026, 12, 5)) == saturday
-    assert AuditEvent.objects.filter(organization=hall).count() > friday_events
-    friday.refresh_from_db()
-    assert friday.status == Occasion.Status.OPEN  # left alone: its game still in play
-    assert friday.games.get(number=1).status == "in_play"
-    events = AuditEvent.objects.filter(organization=hall).count()
-    assert seed_practice(dt.date(2026, 12, 5), 23, 56) == saturday
-    assert AuditEvent.objects.filter(organization=hall).count() == events  # nothing again
-
-    # Three seconds into Sunday: the steps are drawn closer, between midnight and now.
-    sunday = seed_practice(dt.date(2026, 12, 6), 0, 0, 3)
-    _practice_night(dt.date(2026, 12, 6))
-    assert sunday.opened_at < clock["now"]
-
-    # Monday at 9:00 the member in charge began the day themselves: seeding at 9:00:20 opens
-    # after what they recorded.
-    clock["now"] = dt.datetime(2026, 12, 7, 9, 0, tzinfo=tz)
-    mic = get_user_model().objects.get(username="post171-mic")
-    monday = occasion_services.occasion_for_day(organization=hall, day=dt.date(2026, 12, 7), by=mic)
-    jordan = WorkerListEntry.objects.get(
-        worker_list__organization=hall, person__legal_name="Jordan Vale"
-    )
-    floor_services.sign_in_worker(
-        occasion=monday,
-        entry=jordan,
-        role="member_in_charge",
-        identification=jordan.identification,
-        by=mic,
-    )
-    floor_services.confirm_check(occasion=monday, item="no_alcohol", by=mic)
-    monday = seed_practice(dt.date(2026, 12, 7), 9, 0, 20)
-    _practice_night(dt.date(2026, 12, 7))
-    assert monday.opened_at > dt.datetime(2026, 12, 7, 9, 0, tzinfo=tz)
-    assert all(verify_chain(org).ok for org in Organization.objects.filter(name=NAME))
-
-    # The member in charge finds it on the dashboard, labelled practice, with the floor's pages.
-    client.force_login(mic)
-    page = client.get(reverse("dashboard")).content.decode()
-    card = page[page.index(NAME) :]
-    assert "Practice — not a licensee" in card and "Open now:" in card
-    assert reverse("door_sales", args=[hall.pk, monday.pk]) in card
-    detail = client.get(reverse("occasion_detail", args=[hall.pk, monday.pk])).content.decode()
-    assert "Practice — not reported" in detail

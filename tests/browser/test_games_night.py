@@ -21,8 +21,9 @@ from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from beano.demo import DEMO_PASSWORD
+from beano.demo.program import authorize_common_arrangements
 from games import program_services
-from games.demo_program import authorize_common_arrangements
 from games.draw_selectors import board_state, flash_state
 from games.models import (
     Arrangement,
@@ -36,7 +37,6 @@ from games.models import (
 )
 from occasions import floor_services, sales_services
 from occasions.models import Occasion
-from organizations.demo import DEMO_PASSWORD
 from organizations.models import WorkerListEntry
 from tests.conftest import open_for_tests
 
@@ -102,7 +102,7 @@ def test_the_member_in_charge_plays_game_1_to_two_paid_winners(
 ):
     # The live server runs in this process: pinning the clock pins the server's too.
     monkeypatch.setattr(django.utils.timezone, "now", lambda: NIGHT)
-    call_command("seed_demo", force=True)
+    call_command("seed_demo", "--no-pdfs", force=True)
     occasion = Occasion.objects.get(
         organization__name="American Legion Post 171", date=NIGHT.date()
     )

@@ -17,9 +17,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from playwright.sync_api import expect
 
+from beano.demo import DEMO_PASSWORD
 from games.models import BallCall
 from occasions.models import Occasion
-from organizations.demo import DEMO_PASSWORD
 from organizations.models import RecordView
 from tests.conftest import totp_code, totp_device
 

@@ -13,9 +13,9 @@ from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from beano.demo import DEMO_PASSWORD
 from occasions.floor_selectors import last_recorded_act
 from occasions.models import Occasion
-from organizations.demo import DEMO_PASSWORD
 from tests.browser.test_whole_night import amount_in, at, log_in, money
 
 TUESDAY = dt.date(2026, 12, 1)  # St. Anne's authorized day, left open by the demo
@@ -31,7 +31,7 @@ def test_a_forgotten_night_is_closed_three_days_later_and_its_report_filed_late(
 ):
     clock = {"now": at(FRIDAY, 10, 0)}
     monkeypatch.setattr(django.utils.timezone, "now", lambda: clock["now"])
-    call_command("seed_demo", force=True)
+    call_command("seed_demo", "--no-pdfs", force=True)
     worker = start_worker()
     occasion = Occasion.objects.get(organization__name="St. Anne's Parish", date=TUESDAY)
     assert occasion.status == Occasion.Status.OPEN

@@ -10,10 +10,10 @@ from django.core.management import call_command
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from beano.demo import DEMO_PASSWORD
+from beano.demo.practice_hall import NAME
 from games.models import BallCall, Claim
 from occasions.models import Occasion, Sale
-from organizations.demo import DEMO_PASSWORD
-from organizations.demo_practice import NAME
 
 #: Balls for the console: by keyboard, then a tap on the board; the claim is on the last one.
 TYPED = ("B7", "22")
@@ -22,7 +22,7 @@ TAPPED = "N41"
 
 @pytest.mark.browser
 def test_a_new_user_tries_the_practice_night_at_any_hour(live_server, browser, page, tmp_path):
-    call_command("seed_demo", force=True)
+    call_command("seed_demo", "--no-pdfs", force=True)
     occasion = Occasion.objects.get(organization__name=NAME, date=timezone.localdate())
     assert occasion.status == Occasion.Status.OPEN
 

@@ -31,11 +31,11 @@ from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from beano.demo import DEMO_PASSWORD
 from beano.rules.cards import letter
 from beano.rules.opening import CHECKLIST
 from games.models import Game, JackpotLedgerEntry, Payout, ProgressiveSeries, Winner
 from occasions.models import Occasion, PriceListItem, Sale
-from organizations.demo import DEMO_PASSWORD
 from organizations.models import AuditEvent
 from reports.models import FinancialReport, RenderStatus
 from tests.conftest import totp_code, totp_device
@@ -306,7 +306,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     def set_clock(day: dt.date, hour: int, minute: int) -> None:
         clock["now"] = at(day, hour, minute)
 
-    call_command("seed_demo", force=True)
+    call_command("seed_demo", "--no-pdfs", force=True)
     worker = start_worker()  # it starts up while the night is played
     occasion = Occasion.objects.get(organization__name="American Legion Post 171", date=NIGHT)
     org = occasion.organization

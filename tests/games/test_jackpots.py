@@ -13,9 +13,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from beano import rules
+from beano.demo.jackpot import seed_jackpot
 from beano.rules.models import LawLimit, RefusedAction
 from games import jackpot_selectors, jackpot_services
-from games.demo_jackpot import seed_jackpot
 from games.models import (
     Arrangement,
     Game,

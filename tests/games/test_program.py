@@ -13,9 +13,9 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from beano import rules
+from beano.demo.program import PROGRAM, seed_program
 from beano.rules.models import RefusedAction
 from games import program_services as services
-from games.demo_program import PROGRAM, seed_program
 from games.models import Arrangement, ArrangementAuthorization, Game, PrizePart
 from games.program_selectors import (
     authorized_arrangement_codes,

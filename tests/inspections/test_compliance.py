@@ -240,7 +240,7 @@ def test_it_flags_the_cases_the_demo_seeds(client):
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    call_command("seed_demo", force=True)
+    call_command("seed_demo", "--no-pdfs", force=True)
     login(client, get_user_model().objects.get(username="inspector"))
     workers = client.get(_commission("workers")).context["people"]
     mary = next(p for p in workers if p.person.legal_name == "Mary Gallagher")

@@ -13,9 +13,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from beano import rules
+from beano.demo.extras import seed_extras
 from beano.rules.models import RefusedAction
 from occasions import extras_selectors, extras_services, raffle_services
-from occasions.demo_extras import seed_extras
 from occasions.models import (
     CharityRedemption,
     CharityTicketSale,

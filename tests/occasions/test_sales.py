@@ -12,11 +12,11 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from beano import rules
+from beano.demo.sales import seed_sales
 from beano.rules.models import RefusedAction
 from occasions import sales_selectors as selectors
 from occasions import sales_services as services
 from occasions import services as occasion_services
-from occasions.demo_sales import seed_sales
 from occasions.models import AttendanceAnnouncement, Occasion, Sale, SaleLine
 from organizations.models import AuditEvent
 from tests.conftest import PASSWORD, make_user, on_floor, open_for_tests
@@ -318,7 +318,7 @@ def test_the_second_half_waits_for_the_attendance(tenant, open_occasion, sale):
 
 
 def test_the_demo_door_sells_a_realistic_night_once(tenant, open_occasion):
-    from organizations.demo import DEMO_PASSWORD
+    from beano.demo import DEMO_PASSWORD
 
     on_floor(tenant.head, open_occasion)  # the demo's witness, with the demo's password
     tenant.head.set_password(DEMO_PASSWORD)

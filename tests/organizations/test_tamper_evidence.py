@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import io
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -20,30 +20,14 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import transaction
-from django.test.utils import override_settings
 
 from organizations.models import AuditChain, AuditEvent, Organization
 
 POST = "American Legion Post 171"
 
 
-@pytest.fixture(scope="module")
-def demo(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
-    """The demo, seeded once; rolled back when the module is done."""
-    fast = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    with (
-        django_db_blocker.unblock(),
-        override_settings(PASSWORD_HASHERS=fast),
-        transaction.atomic(),
-    ):
-        call_command("seed_demo", force=True, stdout=io.StringIO())
-        yield
-        transaction.set_rollback(True)
-
-
 @pytest.fixture
-def post(demo: None, db: Any) -> Organization:
+def post(seeded_demo: None, db: Any) -> Organization:
     return Organization.objects.get(name=POST)
 
 

@@ -23,9 +23,9 @@ from django.db import transaction
 from django.test import Client, override_settings
 from django.urls import reverse
 
+from beano.demo.program import CONSOLATION, PROGRAM
 from beano.rules.opening import CHECKLIST
 from games import jackpot_services
-from games.demo_program import CONSOLATION, PROGRAM
 from games.models import Arrangement, Game, PrizePart
 from occasions import services as occasion_services
 from organizations import services as org_services

@@ -16,7 +16,7 @@ from tests.reports.test_night_entry import run_command
 
 def test_the_demos_filed_night_moves_to_an_earlier_free_day(db, tmp_path, settings):
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    call_command("seed_demo", force=True)
+    call_command("seed_demo", "--no-pdfs", force=True)
     filed = FinancialReport.objects.select_related("occasion").order_by("pk").first().occasion
     path = tmp_path / "filed.json"
     assert run_command("export_night", str(filed.pk), "--output", str(path), "--with-tins")[0] == 0

@@ -10,19 +10,14 @@ import sys
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from beano.accounts.demo import base32_key, seed_demo_devices
-from games.demo_practice import seed_practice_night
-from occasions import demo as occasions_demo
-from organizations.demo import DEMO_PASSWORD, Seeder
-from organizations.demo_practice import LOGINS as PRACTICE_LOGINS
-from organizations.demo_practice import seed_practice_hall
-from reports import demo as reports_demo
+from beano.demo import DEMO_PASSWORD
+from beano.demo.authenticators import base32_key
+from beano.demo.practice_hall import LOGINS as PRACTICE_LOGINS
+from beano.demo.seed import seed
 
 
 class Command(BaseCommand):
@@ -32,19 +27,18 @@ class Command(BaseCommand):
         parser.add_argument(
             "--force", action="store_true", help="Allow it with DEBUG off (never in production)."
         )
+        parser.add_argument(
+            "--no-pdfs",
+            action="store_false",
+            dest="pdfs",
+            help="Leave the filed reports' PDFs unrendered (the tests' demo: it is much faster).",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEBUG and not options["force"]:
             raise CommandError("seed_demo makes users with a published password; DEBUG is off.")
-        today = timezone.localdate()
-        with transaction.atomic():
-            logins = Seeder().seed(today)
-            seed_practice_hall(today)
-            occasions_demo.seed(today)
-            reports_demo.seed(today)
-            practice = seed_practice_night(today)
-            users = get_user_model().objects.filter(username__in=[u for u, _ in logins])
-            devices = seed_demo_devices(list(users.order_by("username")))
+        seeded = seed(timezone.localdate(), pdfs=options["pdfs"])
+        logins, practice, devices = seeded.logins, seeded.practice, seeded.devices
         self.stdout.write(
             self.style.SUCCESS(f"Demo data is loaded. Logins (password for all: {DEMO_PASSWORD}):")
         )

@@ -1,4 +1,4 @@
-"""The demo's program (shared/SAMPLE-NIGHT.md): fourteen games, every prize within the figures in
+"""The demo's program: fourteen games, every prize within the figures in
 force, added through the services so that the rules judge each one. The common arrangements are
 named in the organization's existing authorizations of permissible winning arrangements
 (961 CMR 3.04(6)(c)). Idempotent: a game already in the program is left as it is."""
@@ -16,7 +16,7 @@ from occasions.models import Occasion
 from organizations.models import DirectorAuthorization
 
 Kind = Game.Kind
-#: The progressive game's second prize, announced with the series' rules (demo_jackpot).
+#: The progressive game's second prize, announced with the series' rules (``beano.demo.jackpot``).
 CONSOLATION = "Consolation: the first coverall after the 52 numbers of the jackpot"
 #: A game of a program: (number, half, kind, [(arrangement, amount, is_bonus)]); an amount of
 #: None is the winner-take-all share.

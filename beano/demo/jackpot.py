@@ -1,4 +1,4 @@
-"""Demo data for progressive jackpots (shared/SAMPLE-NIGHT.md, game 13): a coverall series,
+"""Demo data for progressive jackpots (game 13 of the sample night): a coverall series,
 $1,500 now, +$100 each week it is not won, up to $3,000, within 52 numbers, with a $100
 consolation to the first coverall after the limit. Each closed night carries it over (no
 coverall within 52 numbers, consolation paid); an open or coming night carries the jackpot

@@ -1,13 +1,13 @@
 """The occasions' demo data: each demo organization's next authorized day, prepared with its
-posted price list (shared/SAMPLE-NIGHT.md), and the last night on the floor (``demo_floor``).
+posted price list, and the last night on the floor (``beano.demo.floor``).
 Idempotent."""
 
 from __future__ import annotations
 
 import datetime as dt
 
+from beano.demo.floor import seed_floor
 from occasions import selectors, services
-from occasions.demo_floor import seed_floor
 from organizations.models import Organization
 
 DEMO_ORGANIZATIONS = ("American Legion Post 171", "St. Anne's Parish")

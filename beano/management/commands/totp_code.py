@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from beano.accounts.demo import DEMO_DEVICE_NAME, current_code
+from beano.demo.authenticators import DEMO_DEVICE_NAME, current_code
 
 
 class Command(BaseCommand):

@@ -1,4 +1,4 @@
-"""Demo data for an occasion's prizes and other sales (shared/SAMPLE-NIGHT.md): two merchandise
+"""Demo data for an occasion's prizes and other sales: two merchandise
 door prizes, a raffle under the post's permit, charity game tickets, food, and a police detail at
 the prevailing Fairhaven rate. Idempotent: each part is recorded once per occasion."""
 

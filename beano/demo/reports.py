@@ -14,10 +14,10 @@ from decimal import Decimal
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
+from beano.demo import DEMO_PASSWORD
+from beano.demo.floor import last_past_day
 from occasions import services as occasion_services
-from occasions.demo_floor import last_past_day
 from occasions.models import Occasion
-from organizations.demo import DEMO_PASSWORD
 from organizations.equipment_services import on_hand
 from organizations.models import CardPurchase, Equipment, Organization
 from reports import services
@@ -45,8 +45,9 @@ DISBURSEMENTS = [
 ]
 
 
-def seed(today: dt.date) -> None:
-    _seed_parish(today)
+def seed(today: dt.date, *, pdfs: bool = True) -> None:
+    """``pdfs=False`` leaves the reports' PDFs unrendered (seed_demo --no-pdfs)."""
+    _seed_parish(today, pdfs=pdfs)
     post = Organization.objects.filter(name=POST).first()
     if post is None:
         return
@@ -64,7 +65,7 @@ def seed(today: dt.date) -> None:
     if not FinancialReport.objects.filter(occasion=occasion).exists():
         _close_out_and_file(occasion, books)
     for report in FinancialReport.objects.filter(occasion=occasion):
-        if report.render_status != RenderStatus.READY:
+        if pdfs and report.render_status != RenderStatus.READY:
             render("financial", report.pk)
     _disbursements(post, today, books)
 
@@ -177,7 +178,7 @@ def _disbursements(post: Organization, today: dt.date, by: object) -> None:
         )
 
 
-def _seed_parish(today: dt.date) -> None:
+def _seed_parish(today: dt.date, *, pdfs: bool) -> None:
     parish = Organization.objects.filter(name=PARISH).first()
     if parish is None:
         return
@@ -202,5 +203,5 @@ def _seed_parish(today: dt.date) -> None:
                 by=books,
             )
     report = services.file_annual_report(organization=parish, year=year, by=books)
-    if report.render_status != RenderStatus.READY:
+    if pdfs and report.render_status != RenderStatus.READY:
         render("annual", report.pk)

@@ -1,7 +1,7 @@
 """The floor's demo data, recorded through the services at the times of the night: Post 171's
 most recent past Friday is a closed occasion, its whole program played between the door and the
 close; St. Anne's most recent past Tuesday is still open, a game in play and its flashboard
-link made (shared/SAMPLE-NIGHT.md). Workers without an ID on the list cannot sign in: at Post
+link made. Workers without an ID on the list cannot sign in: at Post
 171 the head tries once, and the refusal is in the log for the inspectors. Idempotent: each step
 is skipped once done."""
 
@@ -13,13 +13,15 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from beano import rules
+from beano.demo.extras import seed_extras
+from beano.demo.jackpot import seed_jackpot
+from beano.demo.night import FIRST_HALF, OPEN_NIGHT, SECOND_HALF, Play, play_night
+from beano.demo.program import seed_program
+from beano.demo.sales import demo_user, seed_door, seed_intermission
 from beano.rules.models import RefusedAction
 from beano.rules.opening import CHECKLIST
 from beano.rules.workers import SIGN_IN
 from games import draw_services
-from games.demo_jackpot import seed_jackpot
-from games.demo_night import FIRST_HALF, OPEN_NIGHT, SECOND_HALF, Play, play_night
-from games.demo_program import seed_program
 from games.models import Flashboard
 from occasions import (
     floor_selectors,
@@ -29,8 +31,6 @@ from occasions import (
     selectors,
     services,
 )
-from occasions.demo_extras import seed_extras
-from occasions.demo_sales import demo_user, seed_door, seed_intermission
 from occasions.models import Occasion
 from organizations.models import Organization, Role
 
@@ -40,7 +40,7 @@ class Night:
     organization: str
     signed_in: dt.time
     confirmed: dt.time
-    opened: dt.time  # the door opens; play starts 15 minutes later (demo_sales)
+    opened: dt.time  # the door opens; play starts 15 minutes later (``beano.demo.sales``)
     first_half: tuple[Play, ...]
     # The rest of a closed night; None: the occasion is left open during the first half.
     intermission: dt.time | None = None  # more cards sold; the attendance 5 minutes later

@@ -1,6 +1,6 @@
 """The demo's practice hall: an organization that is not a licensee, on a practice license
 (``License.practice``) authorizing every day of the week around the clock, so that the demo can
-leave an occasion open whatever the hour a new user tries the floor (games.demo_practice). Its
+leave an occasion open whatever the hour a new user tries the floor (beano.demo.practice_night). Its
 days owe no report and the Commission's pages leave it out.
 
 Its people are its own, on no real organization's worker list, so the count of worker lists a
@@ -142,7 +142,7 @@ def _seed_members(organization: Organization) -> dict[str, Membership]:
 def _seed_worker_list(
     organization: Organization, members: dict[str, Membership], today: dt.date
 ) -> None:
-    """This year's list, drawn up on its first day like the licensees' (organizations.demo)."""
+    """This year's list, drawn up on its first day like the licensees' (``organizations``)."""
     listed = set(
         WorkerListEntry.objects.filter(
             worker_list__organization=organization, worker_list__year=today.year

@@ -1,4 +1,4 @@
-"""Today's practice occasion at the demo's practice hall (organizations.demo_practice), left open
+"""Today's practice occasion at the demo's practice hall (beano.demo.practice_hall), left open
 and ready whatever the hour ``seed_demo`` runs, so that a new user can try the door, the caller's
 console, claims and the flashboard at once: its workers signed in, the price list posted, the
 checklist confirmed, a short program planned, game 1's prize announced, its 75 balls confirmed
@@ -22,20 +22,20 @@ from typing import Any
 
 from django.utils import timezone
 
+from beano.demo.practice_hall import NAME
+from beano.demo.program import ProgramGame, seed_program
+from beano.demo.sales import demo_user
 from beano.rules.opening import CHECKLIST
 from games import draw_services
 from games import program_services as services
-from games.demo_program import ProgramGame, seed_program
 from games.models import Flashboard, Game, PrizePart
 from occasions import floor_selectors, floor_services, selectors
 from occasions import services as occasion_services
-from occasions.demo_sales import demo_user
 from occasions.models import Occasion
-from organizations.demo_practice import NAME
 from organizations.models import Organization, Role
 
 Kind = Game.Kind
-#: A short program from the sample night (shared/SAMPLE-NIGHT.md): four games in the first half
+#: A short program from the sample night: four games in the first half
 #: and a coverall after the intermission, so the attendance can be tried too.
 PRACTICE_PROGRAM: tuple[ProgramGame, ...] = (
     (1, 1, Kind.REGULAR, [("single_line", Decimal("50"), False)]),

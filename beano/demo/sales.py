@@ -1,4 +1,4 @@
-"""The demo door of an open occasion (shared/SAMPLE-NIGHT.md): 118 players, each one admission
+"""The demo door of an open occasion: 118 players, each one admission
 with a few extras; one sale rung up wrong and voided before a witness; play started; then, at
 the intermission, a handful buying more cards against their receipt and the attendance
 announced. All of it goes through the services, so the rules judge it and the audit chain
@@ -10,9 +10,9 @@ import datetime as dt
 import random
 from typing import Any
 
+from beano.demo import DEMO_PASSWORD
 from occasions import sales_services as services
 from occasions.models import AttendanceAnnouncement, Occasion, PriceListItem
-from organizations.demo import DEMO_PASSWORD
 from organizations.models import OrganizationRole, Role
 
 PLAYERS = 118

@@ -1,4 +1,4 @@
-"""The demo's games played as a real night (shared/SAMPLE-NIGHT.md), every step through the
+"""The demo's games played as a real night, every step through the
 services so that the rules judge it and the audit chain records it: each prize announced, the 75
 balls confirmed, the game started, the balls called, Beano claimed with the ball in the caller's
 hand, the draw verified before the member in charge and a player, the card verified before a
@@ -19,15 +19,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from beano.demo import DEMO_PASSWORD
+from beano.demo.sales import demo_user
 from beano.rules.cards import COLUMNS, FREE, column_range, letter
 from beano.rules.claims import Witness
 from games import claims_services, draw_services, jackpot_services, payout_services
 from games import program_services as services
 from games.claims_services import PlayerEntry
 from games.models import Game, PrizePart, ProgressiveGame
-from occasions.demo_sales import demo_user
 from occasions.models import Occasion
-from organizations.demo import DEMO_PASSWORD
 from organizations.models import OrganizationRole, Role
 
 #: The pace of the night: seconds between two balls, and the steps after a claim.
@@ -78,7 +78,7 @@ def win(calls: int, *winners: tuple[str, str], **options: Any) -> tuple[Part, ..
     return (Part(calls, winners, **options),)
 
 
-#: Post 171's closed night: the sample program played in full (shared/SAMPLE-NIGHT.md).
+#: Post 171's closed night: the sample program played in full.
 FIRST_HALF = (
     Play(1, win(14, ("Dorothy Amaral", "4"))),
     Play(2, win(21, ("Frank Oliveira", "11"))),

@@ -1,0 +1,38 @@
+"""The whole demo, in the order its parts build on each other, in one transaction."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from beano.demo import occasions, reports
+from beano.demo.authenticators import seed_demo_devices
+from beano.demo.organizations import Seeder
+from beano.demo.practice_hall import seed_practice_hall
+from beano.demo.practice_night import seed_practice_night
+from occasions.models import Occasion
+
+
+@dataclass(frozen=True)
+class Seeded:
+    logins: list[tuple[str, str]]  # (username, what it is)
+    practice: Occasion | None  # today's practice occasion
+    devices: list[tuple[str, Any]]  # (username, demo TOTP device) of the Commission's logins
+
+
+def seed(today: dt.date, *, pdfs: bool = True) -> Seeded:
+    """Loads the demo as of ``today`` (idempotent). ``pdfs=False`` leaves the filed reports'
+    PDFs unrendered: they take most of the time, and only the PDFs' own tests need them."""
+    with transaction.atomic():
+        logins = Seeder().seed(today)
+        seed_practice_hall(today)
+        occasions.seed(today)
+        reports.seed(today, pdfs=pdfs)
+        practice = seed_practice_night(today)
+        users = get_user_model().objects.filter(username__in=[u for u, _ in logins])
+        devices = seed_demo_devices(list(users.order_by("username")))
+    return Seeded(logins, practice, devices)
