@@ -112,10 +112,9 @@ class Exports:
 @pytest.fixture(scope="module")
 def exports(django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: Any) -> Exports:
     """The demo seeded, both organizations exported, and everything rolled back."""
-    import importlib
 
     from organizations.models import Organization
-    from tests.conftest import SHIPPED_DATA
+    from tests.conftest import load_shipped_data
 
     root = tmp_path_factory.mktemp("backup")
     fast = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -125,8 +124,7 @@ def exports(django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: Any)
         override_settings(MEDIA_ROOT=root / "media", PASSWORD_HASHERS=fast),
         transaction.atomic(),
     ):
-        for module in SHIPPED_DATA:  # as migrated (a no-op unless a flush removed them)
-            importlib.import_module(module).load(apps, None)
+        load_shipped_data()  # as migrated, with their ids (a no-op unless a flush removed them)
         call_command("seed_demo", force=True, stdout=io.StringIO())
         result = Exports(root, {}, {}, {}, {}, {})
         for org in Organization.objects.all():
