@@ -10,6 +10,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from beano import rules
+from beano.actors import Actor
 from games.models import Claim, Game
 from occasions.models import Occasion
 from occasions.services import enforce_at, moment_of, refuse_if_sealed, status_at
@@ -41,7 +42,7 @@ def locked_game(game: Game, moment: dt.datetime) -> Game:
     return game
 
 
-def moment_of_game(game: Game, at: dt.datetime | None, by: Any, act: str) -> dt.datetime:
+def moment_of_game(game: Game, at: dt.datetime | None, by: Actor, act: str) -> dt.datetime:
     return moment_of(game.occasion, at, by=by, act=act)
 
 
@@ -55,7 +56,7 @@ def locked_claim(claim: Claim, moment: dt.datetime) -> Claim:
 
 
 def enforce_together(
-    checks: Sequence[tuple[str, Any]], occasion: Occasion, by: Any
+    checks: Sequence[tuple[str, Any]], occasion: Occasion, by: Actor
 ) -> list[rules.Decision]:
     """Judge several actions (several winners and their split) and refuse once with every
     violation, so the member in charge sees all that is wrong at once."""

@@ -12,6 +12,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from beano import rules
+from beano.actors import Actor
 from beano.rules.claims import (
     CARD_RESULT,
     RECORD_CLAIM,
@@ -50,7 +51,7 @@ def record_claim(
     part: PrizePart,
     ball_in_hand: int | None,
     calling_begun: bool,
-    by: Any,
+    by: Actor,
     player_name: str = "",
     table: str = "",
     at: dt.datetime | None = None,
@@ -113,7 +114,7 @@ def verify_draw(
     claim: Claim,
     member_in_charge: str,
     witnesses: Sequence[str],
-    by: Any,
+    by: Actor,
     requested_by: str = "",
     at: dt.datetime | None = None,
 ) -> DrawVerification:
@@ -169,7 +170,7 @@ def _card_numbers(numbers: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
 
 
 def _card_witnesses(
-    claim: Claim, witnesses: Sequence[Witness], by: Any, moment: dt.datetime
+    claim: Claim, witnesses: Sequence[Witness], by: Actor, moment: dt.datetime
 ) -> tuple[Witness, ...]:
     """The players before whom a card is verified, judged: one or more at a table other than
     the winner's (3.04(6)(e)), within the hours in force (3.04(7))."""
@@ -196,7 +197,7 @@ def verify_card(
     claim: Claim,
     numbers: Mapping[str, Any],
     witnesses: Sequence[Witness],
-    by: Any,
+    by: Actor,
     whole_card: bool = False,
     at: dt.datetime | None = None,
 ) -> CardVerification:
@@ -249,7 +250,7 @@ def verify_card(
 
 @rules.atomic()
 def attest_card_on_paper(
-    *, claim: Claim, witnesses: Sequence[Witness], by: Any, at: dt.datetime
+    *, claim: Claim, witnesses: Sequence[Witness], by: Actor, at: dt.datetime
 ) -> CardVerification:
     """Entered from paper for a game whose balls were not entered: the game sheet's signatures
     attest that the winning card was verified in front of one or more players at another table

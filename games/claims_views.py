@@ -37,7 +37,7 @@ from games.models import Claim, Game, PrizePart, Winner
 from occasions import floor_selectors
 from occasions.models import Occasion
 from occasions.views import RUNS_THE_NIGHT, get_occasion
-from organizations.access import OrgAccess, get_for_org, org_view
+from organizations.access import OrgAccess, OrgRequest, get_for_org, org_view
 from organizations.forms import submit
 from organizations.models import Role
 
@@ -95,8 +95,8 @@ def _winner_forms(
     }
 
 
-def _page(request: HttpRequest, game: Game, bound: dict[str, Any] | None = None) -> HttpResponse:
-    access: OrgAccess = request.access  # type: ignore[attr-defined]
+def _page(request: OrgRequest, game: Game, bound: dict[str, Any] | None = None) -> HttpResponse:
+    access: OrgAccess = request.access
     occasion = game.occasion
     is_open = occasion.status == Occasion.Status.OPEN
     can_run = is_open and access.has_role(*RUNS_THE_NIGHT)
@@ -204,15 +204,15 @@ def _submit(
 
 @never_cache  # winners' names and payouts: not kept by the browser of a shared laptop
 @org_view()
-def claims_page(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def claims_page(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
+    access = request.access
     return _page(request, _game(access, pk, game_pk))
 
 
 @org_view(write_roles=RECORDS_CLAIMS, form_page=True)
 @require_POST
-def claim_record(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
-    game = _game(request.access, pk, game_pk)  # type: ignore[attr-defined]
+def claim_record(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
+    game = _game(request.access, pk, game_pk)
     form = ClaimForm(request.POST, game=game)
     return _submit(
         request,
@@ -227,8 +227,8 @@ def claim_record(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
-def claim_verify_draw(request: HttpRequest, pk: int, game_pk: int, claim_pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def claim_verify_draw(request: OrgRequest, pk: int, game_pk: int, claim_pk: int) -> HttpResponse:
+    access = request.access
     game = _game(access, pk, game_pk)
     claim = _claim(access, game, claim_pk)
     form = DrawVerificationForm(request.POST, prefix=f"draw{claim.pk}")
@@ -245,8 +245,8 @@ def claim_verify_draw(request: HttpRequest, pk: int, game_pk: int, claim_pk: int
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
-def claim_verify_card(request: HttpRequest, pk: int, game_pk: int, claim_pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def claim_verify_card(request: OrgRequest, pk: int, game_pk: int, claim_pk: int) -> HttpResponse:
+    access = request.access
     game = _game(access, pk, game_pk)
     claim = _claim(access, game, claim_pk)
     form = CardForm(request.POST, prefix=f"card{claim.pk}")
@@ -269,9 +269,9 @@ def _eligible(game: Game, part_pk: int) -> list[Claim]:
 
 
 @org_view()
-def winners_split(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
+def winners_split(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
     """The split the ticked claims would get, shown before saving (an htmx partial)."""
-    access = request.access  # type: ignore[attr-defined]
+    access = request.access
     game = _game(access, pk, game_pk)
     part_pk = _int(request.GET.get("part"))
     if part_pk is None:
@@ -318,8 +318,8 @@ def _money(value: str | None) -> Decimal | None:
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
-def winners_record(request: HttpRequest, pk: int, game_pk: int, part_pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def winners_record(request: OrgRequest, pk: int, game_pk: int, part_pk: int) -> HttpResponse:
+    access = request.access
     game = _game(access, pk, game_pk)
     part = get_for_org(
         PrizePart.objects.all(), access, via="game__occasion__organization", pk=part_pk, game=game
@@ -342,8 +342,8 @@ def winners_record(request: HttpRequest, pk: int, game_pk: int, part_pk: int) ->
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
-def payout_record(request: HttpRequest, pk: int, game_pk: int, winner_pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def payout_record(request: OrgRequest, pk: int, game_pk: int, winner_pk: int) -> HttpResponse:
+    access = request.access
     game = _game(access, pk, game_pk)
     winner = get_for_org(
         Winner.objects.select_related("claim"),

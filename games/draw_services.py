@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from beano import rules
+from beano.actors import Actor
 from beano.rules.cards import ball_label
 from beano.rules.draw import CALL, CORRECT, BallCallFacts, CorrectionFacts, DrawGameFacts
 from beano.rules.operation import OccasionPlayFacts
@@ -80,7 +81,7 @@ def _call_values(call: BallCall) -> dict[str, Any]:
     occasion_of=lambda kwargs: kwargs["game"].occasion_id,
 )
 def record_ball_call(
-    *, game: Game, number: int | str, by: Any, at: dt.datetime | None = None
+    *, game: Game, number: int | str, by: Actor, at: dt.datetime | None = None
 ) -> BallCall:
     """Record the ball the caller called, next in the game's order (961 CMR 3.04(6)(a))."""
     letter, value = read_ball(number)
@@ -130,7 +131,7 @@ def record_ball_call(
 
 @rules.atomic()
 def correct_ball_call(
-    *, call: BallCall, reason: str, by: Any, at: dt.datetime | None = None
+    *, call: BallCall, reason: str, by: Actor, at: dt.datetime | None = None
 ) -> BallCall:
     """Void a mis-keyed entry, keeping it with its reason: its number goes back to those not yet
     called, and the ball actually called is entered next (961 CMR 3.04(6)(a))."""
@@ -169,7 +170,7 @@ def correct_ball_call(
 
 
 @rules.atomic()
-def issue_flashboard_link(*, occasion: Occasion, by: Any) -> Flashboard:
+def issue_flashboard_link(*, occasion: Occasion, by: Actor) -> Flashboard:
     """The occasion's public flashboard link: made the first time, then replaced by a new token
     on request, which ends the old link at once."""
     occasion = lock_occasion(occasion)
@@ -196,7 +197,7 @@ def issue_flashboard_link(*, occasion: Occasion, by: Any) -> Flashboard:
 
 
 @rules.atomic()
-def revoke_flashboard_link(*, occasion: Occasion, by: Any) -> Flashboard | None:
+def revoke_flashboard_link(*, occasion: Occasion, by: Actor) -> Flashboard | None:
     """Turn the public link off; the board shows nothing until a new link is made."""
     occasion = lock_occasion(occasion)
     board = Flashboard.objects.select_for_update().filter(occasion=occasion).first()

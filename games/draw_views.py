@@ -22,7 +22,7 @@ from games.models import BallCall, Game
 from occasions.floor_views import problems
 from occasions.models import Occasion
 from occasions.views import RUNS_THE_NIGHT, get_occasion
-from organizations.access import OrgAccess, get_for_org, org_view
+from organizations.access import OrgAccess, OrgRequest, get_for_org, org_view
 from organizations.models import Role
 
 #: The caller is a worker; the member in charge and the head may enter balls too.
@@ -68,9 +68,9 @@ def _console_context(
 
 
 def _console(
-    request: HttpRequest, occasion: Occasion, game: Game, status: int = 200, **extra: Any
+    request: OrgRequest, occasion: Occasion, game: Game, status: int = 200, **extra: Any
 ) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+    access = request.access
     context = _console_context(access, occasion, game, **extra)
     template = "games/draw/_live.html" if request.htmx else "games/draw/console.html"
     return render(request, template, context, status=status)
@@ -83,9 +83,9 @@ def _back(game: Game) -> HttpResponse:
 
 
 @org_view(write_roles=CALLS)
-def draw_home(request: HttpRequest, pk: int) -> HttpResponse:
+def draw_home(request: OrgRequest, pk: int) -> HttpResponse:
     """The occasion's games to pick from, the one in play first in view."""
-    access = request.access  # type: ignore[attr-defined]
+    access = request.access
     occasion = get_occasion(access, pk)
     if request.method not in ("GET", "HEAD"):
         return HttpResponseNotAllowed(["GET", "HEAD"])
@@ -103,8 +103,8 @@ def draw_home(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @org_view(write_roles=CALLS)
-def draw_console(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def draw_console(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
+    access = request.access
     occasion = get_occasion(access, pk)
     game = _game(access, occasion, game_pk)
     if request.method not in ("GET", "HEAD"):
@@ -114,8 +114,8 @@ def draw_console(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
 
 @org_view(write_roles=CALLS, form_page=True)
 @require_POST
-def draw_call(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def draw_call(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
+    access = request.access
     occasion = get_occasion(access, pk)
     game = _game(access, occasion, game_pk)
     form = BallForm(request.POST)
@@ -139,8 +139,8 @@ def draw_call(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
 
 @org_view(write_roles=CALLS, form_page=True)
 @require_POST
-def draw_correct(request: HttpRequest, pk: int, game_pk: int, call_pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def draw_correct(request: OrgRequest, pk: int, game_pk: int, call_pk: int) -> HttpResponse:
+    access = request.access
     occasion = get_occasion(access, pk)
     game = _game(access, occasion, game_pk)
     call = get_for_org(
@@ -162,11 +162,11 @@ def draw_correct(request: HttpRequest, pk: int, game_pk: int, call_pk: int) -> H
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
-def flashboard_link(request: HttpRequest, pk: int) -> HttpResponse:
+def flashboard_link(request: OrgRequest, pk: int) -> HttpResponse:
     """Make the flashboard's public link, replace it with a new one, or turn it off. A refusal
     (the occasion sealed by its filed report while the page stayed open) comes back to the
     occasion's page as its message."""
-    access = request.access  # type: ignore[attr-defined]
+    access = request.access
     occasion = get_occasion(access, pk)
     try:
         if request.POST.get("action") == "off":

@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from beano import rules
+from beano.actors import Actor
 from beano.rules.jackpots import (
     ATTACH_GAME,
     CHANGE_SERIES_RULES,
@@ -115,7 +116,7 @@ def start_series(
     consolation_amount: Decimal,
     rules_text: str,
     started_on: dt.date | None = None,
-    by: Any,
+    by: Actor,
 ) -> ProgressiveSeries:
     """Announce a new progressive series' rules (3.04(6)(h)), within the maximum jackpot in
     force on the day they are announced (3.04(8)(a)2)."""
@@ -183,7 +184,7 @@ def _game_begun(game: Game) -> bool:
 
 @rules.atomic()
 def change_series_rules(
-    *, series: ProgressiveSeries, by: Any, **new_rules: Any
+    *, series: ProgressiveSeries, by: Actor, **new_rules: Any
 ) -> ProgressiveSeries:
     """Change a series' announced rules: refused once its first game has begun and before its
     jackpot is won (3.04(6)(h)). A won series keeps the rules it was played under; new rules
@@ -276,7 +277,7 @@ def _set_prize(game: Game, series: ProgressiveSeries, jackpot: Decimal) -> Prize
 
 
 @rules.atomic()
-def attach_game(*, game: Game, series: ProgressiveSeries, by: Any) -> ProgressiveGame:
+def attach_game(*, game: Game, series: ProgressiveSeries, by: Actor) -> ProgressiveGame:
     """Carry the series' jackpot into an occasion's progressive game: the jackpot and calls
     allowed come from the ledger under the announced rules, the increment stopping at the cap
     and the maximum in force that day (3.04(6)(h), (8)(a)2); the game's first prize is set to
@@ -419,7 +420,7 @@ def settle_game(
     progressive_game: ProgressiveGame,
     won_within_calls: bool,
     consolation_paid: bool,
-    by: Any,
+    by: Actor,
 ) -> JackpotLedgerEntry:
     """Record the outcome in the series' ledger (3.04(8)(a)2): a jackpot won within the calls
     is paid and the series is won, nothing carried out; otherwise the jackpot is carried out

@@ -26,7 +26,7 @@ from games.jackpot_forms import (
 from games.models import ProgressiveGame, ProgressiveSeries
 from occasions.models import Occasion
 from occasions.views import RUNS_THE_NIGHT, get_occasion
-from organizations.access import OrgAccess, get_for_org, org_view
+from organizations.access import OrgAccess, OrgRequest, get_for_org, org_view
 from organizations.forms import submit
 
 RULES_CITATION = "961 CMR 3.04(6)(h), (8)(a)2"
@@ -39,8 +39,8 @@ def _series(access: OrgAccess, pk: int) -> ProgressiveSeries:
 
 
 @org_view()
-def jackpot_list(request: HttpRequest) -> HttpResponse:
-    access: OrgAccess = request.access  # type: ignore[attr-defined]
+def jackpot_list(request: OrgRequest) -> HttpResponse:
+    access: OrgAccess = request.access
     return render(
         request,
         "games/jackpot_list.html",
@@ -54,8 +54,8 @@ def jackpot_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _form_page(request: HttpRequest, form: Any, title: str, submit: str) -> HttpResponse:
-    access: OrgAccess = request.access  # type: ignore[attr-defined]
+def _form_page(request: OrgRequest, form: Any, title: str, submit: str) -> HttpResponse:
+    access: OrgAccess = request.access
     return render(
         request,
         "occasions/form_page.html",
@@ -72,8 +72,8 @@ def _form_page(request: HttpRequest, form: Any, title: str, submit: str) -> Http
 
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
-def jackpot_start(request: HttpRequest) -> HttpResponse:
-    access: OrgAccess = request.access  # type: ignore[attr-defined]
+def jackpot_start(request: OrgRequest) -> HttpResponse:
+    access: OrgAccess = request.access
     form = StartSeriesForm(request.POST if request.method == "POST" else None)
 
     def started(series: Any) -> HttpResponse:
@@ -93,8 +93,8 @@ def jackpot_start(request: HttpRequest) -> HttpResponse:
 
 
 @org_view()
-def jackpot_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    access: OrgAccess = request.access  # type: ignore[attr-defined]
+def jackpot_detail(request: OrgRequest, pk: int) -> HttpResponse:
+    access: OrgAccess = request.access
     series = _series(access, pk)
     pending = selectors.pending_game(series)
     terms = None
@@ -117,10 +117,10 @@ def jackpot_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
-def jackpot_rules_change(request: HttpRequest, pk: int) -> HttpResponse:
+def jackpot_rules_change(request: OrgRequest, pk: int) -> HttpResponse:
     """Change a series' rules: refused, with its citation, once its first game has begun and
     before its jackpot is won."""
-    access: OrgAccess = request.access  # type: ignore[attr-defined]
+    access: OrgAccess = request.access
     series = _series(access, pk)
     post = request.method == "POST"
     form = SeriesRulesForm(request.POST if post else None, initial=rules_initial(series))
@@ -142,14 +142,14 @@ def jackpot_rules_change(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _panel(
-    request: HttpRequest,
+    request: OrgRequest,
     occasion: Occasion,
     *,
     attach_form: AttachForm | None = None,
     outcome_for: tuple[int, OutcomeForm] | None = None,
 ) -> HttpResponse:
     """The occasion's progressive games: the whole page, or the panel alone for htmx."""
-    access: OrgAccess = request.access  # type: ignore[attr-defined]
+    access: OrgAccess = request.access
     can_run = access.has_role(*RUNS_THE_NIGHT)
     games = list(selectors.progressive_games(occasion))
     played = occasion.opened_at is not None and occasion.status in (
@@ -183,8 +183,8 @@ def _panel(
 
 
 @org_view(write_roles=RUNS_THE_NIGHT)
-def occasion_jackpot(request: HttpRequest, pk: int) -> HttpResponse:
-    access: OrgAccess = request.access  # type: ignore[attr-defined]
+def occasion_jackpot(request: OrgRequest, pk: int) -> HttpResponse:
+    access: OrgAccess = request.access
     return _panel(request, get_occasion(access, pk))
 
 
@@ -197,8 +197,8 @@ def _done(request: HttpRequest, occasion: Occasion, text: str) -> HttpResponse:
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
-def occasion_jackpot_attach(request: HttpRequest, pk: int) -> HttpResponse:
-    access: OrgAccess = request.access  # type: ignore[attr-defined]
+def occasion_jackpot_attach(request: OrgRequest, pk: int) -> HttpResponse:
+    access: OrgAccess = request.access
     occasion = get_occasion(access, pk)
     form = AttachForm(request.POST, occasion=occasion)
     return submit(
@@ -216,8 +216,8 @@ def occasion_jackpot_attach(request: HttpRequest, pk: int) -> HttpResponse:
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
-def jackpot_game_outcome(request: HttpRequest, pk: int) -> HttpResponse:
-    access: OrgAccess = request.access  # type: ignore[attr-defined]
+def jackpot_game_outcome(request: OrgRequest, pk: int) -> HttpResponse:
+    access: OrgAccess = request.access
     pg = get_for_org(
         ProgressiveGame.objects.select_related("game", "series", "occasion"),
         access,

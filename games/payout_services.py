@@ -13,6 +13,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from beano import rules
+from beano.actors import Actor
 from beano.rules.claims import RECORD_PAYOUT, W2G_CITATION, PayoutFacts, needs_w2g
 from beano.rules.money import PRIZE, money
 from games import claims_selectors as selectors
@@ -86,7 +87,7 @@ class PayoutSigners:
     """Who acts on a payout: live, the user paying and the user verifying; from paper, the
     workers of the night whose signatures are on the sheet."""
 
-    by: Any
+    by: Actor
     verified_by: Any
     paid_by_worker: WorkerPresence | None = None
     verified_by_worker: WorkerPresence | None = None
@@ -157,7 +158,7 @@ def _take_w2g(payout: Payout, details: W2GDetails) -> None:
 def record_payout(
     *,
     winner: Winner,
-    by: Any,
+    by: Actor,
     verified_by: Any,
     w2g: W2GDetails | None = None,
     amount: Decimal | None = None,

@@ -14,6 +14,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from beano import rules
+from beano.actors import Actor
 from beano.rules.money import PRIZE, money
 from beano.rules.operation import ADD_PART, ANNOUNCE_PART, CONFIRM_BALLS, START_GAME
 from beano.rules.prizes import PrizePartFacts
@@ -79,7 +80,7 @@ def _part_row(part: PrizePart) -> dict[str, Any]:
 
 
 @rules.atomic()
-def add_game(*, occasion: Occasion, number: int, half: int, kind: str, by: Any) -> Game:
+def add_game(*, occasion: Occasion, number: int, half: int, kind: str, by: Actor) -> Game:
     """Add a game to the program, planned, with its place, its half and its kind."""
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_GAMES:
         raise ValidationError({"number": f"A game's number is from 1 to {MAX_GAMES}."})
@@ -120,7 +121,7 @@ def add_prize_part(
     description: str,
     donated: bool,
     is_bonus: bool,
-    by: Any,
+    by: Actor,
 ) -> PrizePart:
     """Add a prize to a planned game: its arrangement (authorized, 3.04(6)(c)), cash or
     merchandise valued at cost or fair market value if donated (3.04(8)(c)), judged against the
@@ -183,7 +184,7 @@ def add_prize_part(
 
 
 @rules.atomic()
-def remove_prize_part(*, part: PrizePart, by: Any) -> None:
+def remove_prize_part(*, part: PrizePart, by: Actor) -> None:
     """Take a prize off a planned game, never once announced; the parts after it move up."""
     occasion, game, part = _locked_part(part)
     _require_editable(occasion)
@@ -208,7 +209,7 @@ def remove_prize_part(*, part: PrizePart, by: Any) -> None:
 
 
 @rules.atomic()
-def remove_game(*, game: Game, by: Any) -> None:
+def remove_game(*, game: Game, by: Actor) -> None:
     """Take a planned game out of the program, with its prizes, unless one was announced."""
     occasion, game = _locked_game(game)
     _require_editable(occasion)
@@ -236,7 +237,7 @@ def remove_game(*, game: Game, by: Any) -> None:
 
 
 @rules.atomic()
-def announce_prize_part(*, part: PrizePart, by: Any, at: dt.datetime | None = None) -> PrizePart:
+def announce_prize_part(*, part: PrizePart, by: Actor, at: dt.datetime | None = None) -> PrizePart:
     """Record that a prize's arrangement and amount were announced to the players (3.04(6)(b)):
     before its game begins, or, for a later part of a game divided into several prizes, before
     that part is played. Announced again before the game begins, the time is renewed; a
@@ -285,7 +286,7 @@ def announce_prize_part(*, part: PrizePart, by: Any, at: dt.datetime | None = No
 
 
 @rules.atomic()
-def confirm_balls(*, game: Game, by: Any, at: dt.datetime | None = None) -> Game:
+def confirm_balls(*, game: Game, by: Actor, at: dt.datetime | None = None) -> Game:
     """Record that all 75 balls are in the receptacle before the game (3.04(4)(b)); confirmed
     again, the time is renewed."""
     occasion, game = _locked_game(game)
@@ -317,7 +318,7 @@ def confirm_balls(*, game: Game, by: Any, at: dt.datetime | None = None) -> Game
 
 
 @rules.atomic()
-def start_game(*, game: Game, by: Any, at: dt.datetime | None = None) -> Game:
+def start_game(*, game: Game, by: Actor, at: dt.datetime | None = None) -> Game:
     """Begin a game: the occasion open and within the hours in force (3.04(7)), its prize
     announced (3.04(6)(b)), all 75 balls confirmed after the last game (3.04(4)(b)), in its half
     (3.04(5)(c)) and a winner-take-all prize at its receipts' share (3.04(8)(a)3). The first
@@ -361,7 +362,7 @@ def start_game(*, game: Game, by: Any, at: dt.datetime | None = None) -> Game:
 
 
 @rules.atomic()
-def finish_game(*, game: Game, by: Any, at: dt.datetime | None = None) -> Game:
+def finish_game(*, game: Game, by: Actor, at: dt.datetime | None = None) -> Game:
     """End a game in play: its balls may go back to the receptacle (3.04(6)(a))."""
     occasion, game = _locked_game(game)
     if game.status != Game.Status.IN_PLAY:
@@ -388,7 +389,7 @@ def finish_game(*, game: Game, by: Any, at: dt.datetime | None = None) -> Game:
 
 
 @rules.atomic()
-def copy_program(*, occasion: Occasion, from_occasion: Occasion, by: Any) -> list[Game]:
+def copy_program(*, occasion: Occasion, from_occasion: Occasion, by: Actor) -> list[Game]:
     """Plan this occasion's program as another occasion's of the organization (last week's):
     the same games and prizes, each added through the services so that the rules judge it on
     this occasion's date; a winner-take-all prize is this occasion's receipts' share."""

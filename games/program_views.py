@@ -22,7 +22,7 @@ from games.models import Game, PrizePart
 from games.program_forms import CopyProgramForm, GameForm, PrizePartForm
 from occasions.models import Occasion
 from occasions.views import RUNS_THE_NIGHT, get_occasion
-from organizations.access import OrgAccess, get_for_org, org_view
+from organizations.access import OrgAccess, OrgRequest, get_for_org, org_view
 
 Refusals = list[dict[str, str]]
 
@@ -141,16 +141,16 @@ def _respond(
 
 
 @org_view(write_roles=RUNS_THE_NIGHT)
-def program_page(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def program_page(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     occasion = get_occasion(access, pk)
     return render(request, "games/program.html", _context(access, occasion))
 
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
-def game_add(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def game_add(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     occasion = get_occasion(access, pk)
     form = GameForm(request.POST)
     if not form.is_valid():
@@ -198,8 +198,8 @@ def _part(access: OrgAccess, pk: int, part_pk: int) -> PrizePart:
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
-def prize_part_add(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def prize_part_add(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
+    access = request.access
     game = _game(access, pk, game_pk)
     occasion = game.occasion
     authorized = list(selectors.authorized_arrangements(occasion.organization, occasion.date))
@@ -237,8 +237,8 @@ def _game_act(
 
     @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
     @require_POST
-    def view(request: HttpRequest, pk: int, game_pk: int) -> HttpResponse:
-        access = request.access  # type: ignore[attr-defined]
+    def view(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
+        access = request.access
         game = _game(access, pk, game_pk)
         try:
             service(game=game, by=request.user)
@@ -269,8 +269,8 @@ def _part_act(
 ) -> Callable[[HttpRequest, int, int], HttpResponse]:
     @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
     @require_POST
-    def view(request: HttpRequest, pk: int, part_pk: int) -> HttpResponse:
-        access = request.access  # type: ignore[attr-defined]
+    def view(request: OrgRequest, pk: int, part_pk: int) -> HttpResponse:
+        access = request.access
         part = _part(access, pk, part_pk)
         occasion = part.game.occasion
         try:
@@ -299,8 +299,8 @@ prize_part_remove = _part_act(services.remove_prize_part, "Game {number}'s prize
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
-def program_copy(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def program_copy(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     occasion = get_occasion(access, pk)
     form = CopyProgramForm(request.POST, occasions=_copy_sources(occasion))
     if not form.is_valid():

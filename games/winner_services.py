@@ -12,6 +12,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from beano import rules
+from beano.actors import Actor
 from beano.rules import names as people_names
 from beano.rules.claims import SHARE_PRIZE, SplitFacts, WinningClaimFacts
 from beano.rules.money import PRIZE, equal_substitute_value, optional_money, split_to_the_dollar
@@ -66,7 +67,7 @@ def record_winners(
     *,
     claims: Sequence[Claim],
     players: Sequence[PlayerEntry],
-    by: Any,
+    by: Actor,
     substitute_value: Decimal | None = None,
     at: dt.datetime | None = None,
 ) -> list[Winner]:
@@ -180,7 +181,7 @@ def _save_winner(
     several_merchandise: bool,
     occasion: Occasion,
     moment: dt.datetime,
-    by: Any,
+    by: Actor,
 ) -> Winner:
     """One winner saved, with its audit event, once every winner of the call was judged."""
     waiver = next((w for w in decision.waivers if w.code == "W-1H-WORKER-PLAYS"), None)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
@@ -21,7 +21,7 @@ from inspections.exports import OCCASION_EXPORTS, stream_csv
 from inspections.history import history_events
 from inspections.record import RECORD_OCCASION, full_record
 from occasions.models import Occasion
-from organizations.access import OrgAccess, get_for_org, org_view
+from organizations.access import OrgAccess, OrgRequest, get_for_org, org_view
 from organizations.models import Organization, RecordView
 
 #: The exports of one occasion: its own rows (the list of occasions is the inspector's).
@@ -35,9 +35,9 @@ def _require_audit(access: OrgAccess) -> None:
 
 
 @org_view()
-def occasion_record(request: HttpRequest, pk: int) -> HttpResponse:
+def occasion_record(request: OrgRequest, pk: int) -> HttpResponse:
     """The occasion's full record, printable."""
-    access = request.access  # type: ignore[attr-defined]
+    access = request.access
     occasion = get_for_org(RECORD_OCCASION, access, pk=pk)
     return render(
         request,
@@ -54,8 +54,8 @@ def occasion_record(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @org_view()
-def occasion_record_export(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def occasion_record_export(request: OrgRequest, pk: int, kind: str) -> HttpResponse:
+    access = request.access
     if kind not in RECORD_EXPORTS:
         raise Http404
     occasion = get_for_org(Occasion.objects.all(), access, pk=pk)
@@ -68,9 +68,9 @@ def occasion_record_export(request: HttpRequest, pk: int, kind: str) -> HttpResp
 
 
 @org_view()
-def record_history(request: HttpRequest, target_type: str, target_id: str) -> HttpResponse:
+def record_history(request: OrgRequest, target_type: str, target_id: str) -> HttpResponse:
     """Who changed the record, what and when: its events in the organization's audit trail."""
-    access = request.access  # type: ignore[attr-defined]
+    access = request.access
     _require_audit(access)
     if not TARGET_TYPE.match(target_type) or not target_id.isdigit():
         raise Http404
@@ -99,11 +99,11 @@ def record_history(request: HttpRequest, target_type: str, target_id: str) -> Ht
 
 
 @org_view()
-def chain_check(request: HttpRequest) -> HttpResponse:
+def chain_check(request: OrgRequest) -> HttpResponse:
     """Check the organization's audit chain now, and what it vouches for (beano.integrity): the
     keyed hashes and the sealed head, the last checkpoint kept outside the database, the filed
     reports, and the money records against their last audit events."""
-    access = request.access  # type: ignore[attr-defined]
+    access = request.access
     _require_audit(access)
     try:
         report = check_chain(access.organization)
@@ -130,8 +130,8 @@ def _org_compliance(section: str) -> Callable[..., HttpResponse]:
     that its URL names nothing but the organization."""
 
     @org_view()
-    def view(request: HttpRequest) -> HttpResponse:
-        access = request.access  # type: ignore[attr-defined]
+    def view(request: OrgRequest) -> HttpResponse:
+        access = request.access
         _require_audit(access)
         org = access.organization
         return compliance_page(
@@ -150,9 +150,9 @@ ORG_COMPLIANCE = {section: _org_compliance(section) for section in SECTIONS}
 
 
 @org_view()
-def inspections_list(request: HttpRequest) -> HttpResponse:
+def inspections_list(request: OrgRequest) -> HttpResponse:
     """The pages of this organization the Commission's staff opened, newest first."""
-    access = request.access  # type: ignore[attr-defined]
+    access = request.access
     _require_audit(access)
     views = RecordView.objects.filter(organization=access.organization).order_by(
         "-viewed_at", "-pk"

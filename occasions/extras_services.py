@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from beano import rules
+from beano.actors import Actor
 from beano.rules import AuthorizationKind, Decision
 from beano.rules.facilities import RECORD_POLICE_DETAIL, PoliceDetailFacts
 from beano.rules.money import DOOR_PRIZE, HOURLY_RATE, REFUND, SALE, cents, money
@@ -76,7 +77,7 @@ def lock_occasion_at(
     occasion: Occasion,
     at: dt.datetime | None,
     *,
-    by: Any,
+    by: Actor,
     act: str,
     during_night: bool = True,
     own_window: bool = False,
@@ -111,13 +112,13 @@ def _require_opened(occasion: Occasion, status: str, during_night: bool) -> None
 
 
 def enforce(
-    action: str, facts: Any, occasion: Occasion, by: Any, *, authorizations: list | None = None
+    action: str, facts: Any, occasion: Occasion, by: Actor, *, authorizations: list | None = None
 ) -> Decision:
     """Prizes and other sales are waived only by the authorization the act names, if any."""
     return enforce_at(action, facts, occasion, by, authorizations or [])
 
 
-def audit(occasion: Occasion, by: Any, action: str, target: models.Model, fields: tuple) -> None:
+def audit(occasion: Occasion, by: Actor, action: str, target: models.Model, fields: tuple) -> None:
     record_event(
         organization=occasion.organization,
         actor=by,
@@ -135,7 +136,7 @@ def announce_varying_prizes(
     prizes_announced: str,
     applies_to_all_games: bool,
     refunds_offered: bool,
-    by: Any,
+    by: Actor,
     at: dt.datetime | None = None,
 ) -> VaryingPrizesAnnouncement:
     """Invoke 3.04(8)(d): before any game, announce the persons entitled to play and the prizes,
@@ -179,7 +180,7 @@ def record_refund(
     occasion: Occasion,
     amount: Decimal,
     player_reference: str,
-    by: Any,
+    by: Actor,
     at: dt.datetime | None = None,
 ) -> Refund:
     """A refund paid to a patron under the varying-prizes announcement (3.04(8)(d))."""
@@ -215,7 +216,7 @@ def award_door_prize(
     value: Decimal,
     donated: bool,
     winner_name: str,
-    by: Any,
+    by: Actor,
     at: dt.datetime | None = None,
 ) -> DoorPrize:
     """A door prize, within the aggregate value per occasion in force (3.04(8)(e)); a donated
@@ -252,7 +253,7 @@ def give_gift(
     description: str,
     value: Decimal,
     recipient: str,
-    by: Any,
+    by: Actor,
     at: dt.datetime | None = None,
 ) -> Gift:
     """Free play, a service or a thing of value given without charge: only under the
@@ -307,7 +308,7 @@ def record_other_sale(
     description: str,
     amount: Decimal,
     on_beano_portion: bool,
-    by: Any,
+    by: Actor,
     at: dt.datetime | None = None,
 ) -> OtherSale:
     """Something else sold at the occasion: around it, where Beano is played, only Beano
@@ -367,7 +368,7 @@ def record_police_detail(
     department_town: str,
     hours: Decimal,
     hourly_rate: Decimal,
-    by: Any,
+    by: Actor,
 ) -> PoliceDetail:
     """A police officer of the occasion's town, paid no more than the town's prevailing rate in
     force on the date, in no other capacity (3.04(3)(e)). The amount is hours × rate."""
@@ -416,7 +417,7 @@ def record_police_detail(
 
 @rules.atomic()
 def arrange_transportation(
-    *, occasion: Occasion, description: str, by: Any
+    *, occasion: Occasion, description: str, by: Actor
 ) -> TransportationArrangement:
     """Transportation of players to or from the premises: only with the Director's prior
     written authorization valid on the date, which the row names (3.04(9)(d))."""

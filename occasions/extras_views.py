@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import FileResponse, HttpRequest, HttpResponse
+from django.http import FileResponse, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -23,7 +23,7 @@ from occasions import extras_services, raffle_services
 from occasions.extras_forms import EXTRAS_FORMS, ExtrasForm, RafflePermitForm
 from occasions.models import Occasion, RafflePermit
 from occasions.views import RUNS_THE_NIGHT, get_occasion
-from organizations.access import OrgAccess, get_for_org, org_view
+from organizations.access import OrgAccess, OrgRequest, get_for_org, org_view
 from organizations.forms import show_refusal, submit
 
 
@@ -72,8 +72,8 @@ def _shown(kind: str, summary: selectors.ExtrasSummary) -> bool:
     return True
 
 
-def _page(request: HttpRequest, occasion: Occasion, bound: FormSlot | None = None) -> HttpResponse:
-    access: OrgAccess = request.access  # type: ignore[attr-defined]
+def _page(request: OrgRequest, occasion: Occasion, bound: FormSlot | None = None) -> HttpResponse:
+    access: OrgAccess = request.access
     opened = occasion.opened_at is not None and occasion.status in (
         Occasion.Status.OPEN,
         Occasion.Status.CLOSED,
@@ -103,16 +103,16 @@ def _page(request: HttpRequest, occasion: Occasion, bound: FormSlot | None = Non
 
 
 @org_view()
-def extras_page(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def extras_page(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     return _page(request, get_occasion(access, pk))
 
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
-def record_extra(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+def record_extra(request: OrgRequest, pk: int, kind: str) -> HttpResponse:
     """One of the page's forms: the service decides; a refusal comes back on the form."""
-    access = request.access  # type: ignore[attr-defined]
+    access = request.access
     occasion = get_occasion(access, pk)
     form = EXTRAS_FORMS[kind](request.POST, occasion=occasion)
     slot = FormSlot(kind, form, request.path)
@@ -131,9 +131,9 @@ def record_extra(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
 
 
 @org_view(write_roles=RUNS_THE_NIGHT)
-def raffle_permits(request: HttpRequest) -> HttpResponse:
+def raffle_permits(request: OrgRequest) -> HttpResponse:
     """The organization's raffle permits from the city or town clerk (3.04(9)(a))."""
-    access = request.access  # type: ignore[attr-defined]
+    access = request.access
     org = access.organization
     can_edit = access.has_role(*RUNS_THE_NIGHT)
     post = request.method == "POST"
@@ -167,7 +167,7 @@ def raffle_permits(request: HttpRequest) -> HttpResponse:
 
 
 @org_view()
-def raffle_permit_document(request: HttpRequest, pk: int) -> FileResponse:
+def raffle_permit_document(request: OrgRequest, pk: int) -> FileResponse:
     """The scanned permit, served only after the organization's access check."""
-    permit = get_for_org(RafflePermit.objects.all(), request.access, pk=pk)  # type: ignore[attr-defined]
+    permit = get_for_org(RafflePermit.objects.all(), request.access, pk=pk)
     return serve_document(permit.document, missing="No scanned permit is on record.")

@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from beano import rules
+from beano.actors import Actor
 from beano.rules.opening import ITEMS, OPEN
 from beano.rules.workers import (
     HAND_OVER,
@@ -43,7 +44,7 @@ def _locked(
     *statuses: str,
     doing: str,
     at: dt.datetime | None = None,
-    by: Any = None,
+    by: Actor = None,
     now_in: bool = False,
 ) -> tuple[Occasion, dt.datetime]:
     """Lock the occasion, take the act's moment and check the occasion stood in one of
@@ -59,7 +60,7 @@ def _locked(
 
 
 def _enforce_each(
-    action: str, facts: Sequence[Any], occasion: Occasion, by: Any
+    action: str, facts: Sequence[Any], occasion: Occasion, by: Actor
 ) -> list[rules.Decision]:
     """Judge several facts of one kind (several people) and refuse once with every violation."""
     decisions: list[rules.Decision] = []
@@ -94,7 +95,7 @@ def _item(item: str) -> str:
 
 @rules.atomic()
 def confirm_check(
-    *, occasion: Occasion, item: str, by: Any, at: dt.datetime | None = None
+    *, occasion: Occasion, item: str, by: Actor, at: dt.datetime | None = None
 ) -> OpeningCheck:
     """The member in charge confirms one item of the opening checklist, before opening."""
     occasion, moment = _locked(
@@ -121,7 +122,7 @@ def confirm_check(
 
 
 @rules.atomic()
-def unconfirm_check(*, occasion: Occasion, item: str, by: Any) -> None:
+def unconfirm_check(*, occasion: Occasion, item: str, by: Actor) -> None:
     """Withdraw a confirmation, before opening."""
     occasion, _ = _locked(occasion, Occasion.Status.SCHEDULED, doing="changing the checklist")
     item = _item(item)
@@ -145,7 +146,7 @@ def sign_in_worker(
     entry: WorkerListEntry,
     role: str,
     identification: str,
-    by: Any,
+    by: Actor,
     at: dt.datetime | None = None,
 ) -> WorkerPresence:
     """Sign in a person of the worker list, in one of the roles it gives them, showing the
@@ -209,7 +210,7 @@ def sign_in_worker(
     return presence
 
 
-def _sign_out(presence: WorkerPresence, moment: dt.datetime, by: Any, *, why: str) -> None:
+def _sign_out(presence: WorkerPresence, moment: dt.datetime, by: Actor, *, why: str) -> None:
     presence.signed_out_at = moment
     presence.signed_out_by = acting_user(by)
     presence.save(update_fields=["signed_out_at", "signed_out_by"])
@@ -225,7 +226,7 @@ def _sign_out(presence: WorkerPresence, moment: dt.datetime, by: Any, *, why: st
 
 @rules.atomic()
 def sign_out_worker(
-    *, presence: WorkerPresence, by: Any, at: dt.datetime | None = None
+    *, presence: WorkerPresence, by: Actor, at: dt.datetime | None = None
 ) -> WorkerPresence:
     """A worker leaves. While the occasion is open, the worker in charge leaves only after
     handing over to a qualified designee who is present (961 CMR 3.04(1)(a))."""
@@ -267,7 +268,7 @@ def hand_over(
     occasion: Occasion,
     to_presence: WorkerPresence,
     reason: str,
-    by: Any,
+    by: Actor,
     at: dt.datetime | None = None,
 ) -> Handover:
     """The worker in charge hands charge of the open occasion to a qualified designee who is
@@ -328,7 +329,7 @@ def hand_over(
 
 
 @rules.atomic()
-def open_occasion(*, occasion: Occasion, by: Any, at: dt.datetime | None = None) -> Occasion:
+def open_occasion(*, occasion: Occasion, by: Actor, at: dt.datetime | None = None) -> Occasion:
     """Open the occasion: every checklist item confirmed with the records in order, within the
     hours in force (961 CMR 3.04(7)), a member in charge and the person for gross receipts
     designated ((1)(a), (e)), and the notice sent after two occasions not played (3.05(1)(b))."""
@@ -357,7 +358,7 @@ def open_occasion(*, occasion: Occasion, by: Any, at: dt.datetime | None = None)
     return occasion
 
 
-def closed_late(occasion: Occasion, by: Any) -> bool:
+def closed_late(occasion: Occasion, by: Actor) -> bool:
     """Whether a person records the close now, after the occasion's night (its day, or the
     morning after): a forgotten close, recorded with the time the night ended and why. A night
     entered from its control sheets is not one (its close is on the sheet, and its paper record
@@ -369,7 +370,7 @@ def closed_late(occasion: Occasion, by: Any) -> bool:
     )
 
 
-def late_close_provenance(reason: str, by: Any) -> dict[str, Any]:
+def late_close_provenance(reason: str, by: Actor) -> dict[str, Any]:
     """The provenance of the events of a close recorded after the fact (the close itself, the
     sign-outs, and the games finished for it)."""
     user = acting_user(by)
@@ -398,7 +399,7 @@ def late_close_reason(occasion: Occasion, at: dt.datetime | None, reason: str) -
 
 @rules.atomic()
 def close_occasion(
-    *, occasion: Occasion, by: Any, at: dt.datetime | None = None, late_reason: str = ""
+    *, occasion: Occasion, by: Actor, at: dt.datetime | None = None, late_reason: str = ""
 ) -> Occasion:
     """Close the open occasion: every compensated bookkeeper or accountant was present
     (961 CMR 3.04(1)(g)); everyone still present is signed out.
@@ -414,7 +415,7 @@ def close_occasion(
         return _close(occasion, by, at, reason)
 
 
-def _close(occasion: Occasion, by: Any, at: dt.datetime | None, late_reason: str) -> Occasion:
+def _close(occasion: Occasion, by: Actor, at: dt.datetime | None, late_reason: str) -> Occasion:
     occasion, moment = _locked(
         occasion, Occasion.Status.OPEN, doing="closing", at=at, by=by, now_in=True
     )

@@ -22,7 +22,7 @@ from occasions import floor_services
 from occasions.floor_forms import CheckForm, HandoverForm, SignInForm
 from occasions.models import Occasion
 from occasions.views import RUNS_THE_NIGHT, get_occasion
-from organizations.access import OrgAccess, org_view
+from organizations.access import OrgAccess, OrgRequest, org_view
 from organizations.models import Role
 
 #: Who records a forgotten close after the fact (the bookkeeper finds the night still open).
@@ -94,16 +94,16 @@ def _checklist_response(
 
 
 @org_view(write_roles=RUNS_THE_NIGHT)
-def opening_checklist(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def opening_checklist(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     return _checklist_response(request, access, get_occasion(access, pk))
 
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
-def opening_check(request: HttpRequest, pk: int) -> HttpResponse:
+def opening_check(request: OrgRequest, pk: int) -> HttpResponse:
     """Confirm an item (``confirmed`` on) or withdraw its confirmation."""
-    access = request.access  # type: ignore[attr-defined]
+    access = request.access
     occasion = get_occasion(access, pk)
     form = CheckForm(request.POST)
     refusals: list[dict[str, str]] | None = None
@@ -129,8 +129,8 @@ def opening_check(request: HttpRequest, pk: int) -> HttpResponse:
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
-def occasion_open(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def occasion_open(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     occasion = get_occasion(access, pk)
     try:
         floor_services.open_occasion(occasion=occasion, by=request.user)
@@ -205,9 +205,9 @@ def _workers_response(
 
 
 @org_view(write_roles=RUNS_THE_NIGHT)
-def workers_present(request: HttpRequest, pk: int) -> HttpResponse:
+def workers_present(request: OrgRequest, pk: int) -> HttpResponse:
     """Who is present now; POST signs a person of the worker list in."""
-    access = request.access  # type: ignore[attr-defined]
+    access = request.access
     occasion = get_occasion(access, pk)
     if request.method != "POST":
         return render(request, "occasions/workers.html", _workers_context(access, occasion))
@@ -232,8 +232,8 @@ def workers_present(request: HttpRequest, pk: int) -> HttpResponse:
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
-def worker_sign_out(request: HttpRequest, pk: int, presence_pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def worker_sign_out(request: OrgRequest, pk: int, presence_pk: int) -> HttpResponse:
+    access = request.access
     occasion = get_occasion(access, pk)
     presence = get_object_or_404(floor.presences(occasion), pk=presence_pk)
     try:
@@ -248,8 +248,8 @@ def worker_sign_out(request: HttpRequest, pk: int, presence_pk: int) -> HttpResp
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
-def worker_hand_over(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def worker_hand_over(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     occasion = get_occasion(access, pk)
     form = HandoverForm(request.POST, occasion=occasion, current=floor.in_charge(occasion))
     if not form.is_valid():
@@ -270,9 +270,9 @@ def worker_hand_over(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @org_view(write_roles=RUNS_THE_NIGHT)
-def occasion_close(request: HttpRequest, pk: int) -> HttpResponse:
+def occasion_close(request: OrgRequest, pk: int) -> HttpResponse:
     """The night's summary; POST closes the open occasion."""
-    access = request.access  # type: ignore[attr-defined]
+    access = request.access
     occasion = get_occasion(access, pk)
     refusals = None
     if request.method == "POST":

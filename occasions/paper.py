@@ -13,12 +13,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from beano import rules
+from beano.actors import Actor
 from occasions.models import Occasion, PaperRecord
 from organizations.audit import acting_user, provenance, record_event
 
@@ -42,7 +42,7 @@ def current() -> Paper | None:
 
 
 @contextmanager
-def entering(record: PaperRecord, *, sheet: str, by: Any) -> Iterator[Paper]:
+def entering(record: PaperRecord, *, sheet: str, by: Actor) -> Iterator[Paper]:
     """Record acts from ``record``'s sheets: each must state its moment, within the record's
     period, and each audit event says where it came from."""
     user = acting_user(by)
@@ -80,7 +80,7 @@ def begin(
     occasion: Occasion,
     sheets: str,
     reason: str,
-    by: Any,
+    by: Actor,
     starts_at: dt.datetime | None = None,
     ends_at: dt.datetime | None = None,
     source: str = PaperRecord.Source.PAGES,

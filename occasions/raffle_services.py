@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.utils import timezone
 
 from beano import rules
+from beano.actors import Actor
 from beano.rules.facilities import CHARITY_SELL, CharityTicketSaleFacts
 from beano.rules.money import PRIZE, TICKET_PRICE, money
 from beano.rules.prizes import CHARITY_REDEEM, CharityRedemptionFacts
@@ -55,7 +55,7 @@ def record_raffle_permit(
     town: str,
     valid_from: dt.date,
     valid_to: dt.date,
-    by: Any,
+    by: Actor,
     document: File | None = None,
 ) -> RafflePermit:
     """The raffle permit the city or town clerk issued (3.04(9)(a)). Its validity is judged
@@ -114,7 +114,7 @@ def hold_raffle(
     prize_description: str,
     prize_kind: str,
     ticket_price: Decimal,
-    by: Any,
+    by: Actor,
 ) -> Raffle:
     """A raffle at the occasion, under a permit valid on its date, with no cash or cash
     equivalent prize and no break-open tickets but charity game tickets as prizes (3.04(9)(a))."""
@@ -149,7 +149,7 @@ def sell_raffle_tickets(
     raffle: Raffle,
     admission_receipt_number: int,
     quantity: int,
-    by: Any,
+    by: Actor,
     at: dt.datetime | None = None,
 ) -> RaffleTicketSale:
     """Raffle tickets sold at the raffle's price, during the hours of Beano (3.04(9)(a)), only
@@ -207,7 +207,7 @@ def sell_charity_tickets(
     quantity: int,
     price: Decimal,
     sold_on_premises: bool,
-    by: Any,
+    by: Actor,
     at: dt.datetime | None = None,
 ) -> CharityTicketSale:
     """Charity game tickets sold at the occasion, on the premises (M.G.L. c. 10 § 37), from a
@@ -264,7 +264,7 @@ def redeem_charity_ticket(
     serial_number: str,
     prize_amount: Decimal,
     redeemed_on: dt.date,
-    by: Any,
+    by: Actor,
 ) -> CharityRedemption:
     """A winning charity game ticket redeemed: only the organization's own serial, sold by it,
     up to one year from the sale (3.04(8)(f)). It is matched to the latest sale of the serial."""

@@ -16,6 +16,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from beano import rules
+from beano.actors import Actor
 from beano.rules.charges import (
     ANNOUNCE_ATTENDANCE,
     RECORD_SALE,
@@ -93,7 +94,7 @@ def record_sale(
     occasion: Occasion,
     lines: list[tuple[PriceListItem | int, int]],
     admission_receipt: int | None,
-    by: Any,
+    by: Actor,
     at: dt.datetime | None = None,
 ) -> Sale:
     """Sell posted items at their posted prices (961 CMR 3.04(4)(c)): a new admission with its
@@ -171,7 +172,7 @@ def void_sale(
     sale: Sale,
     reason: str,
     witness: Any | None,
-    by: Any,
+    by: Actor,
     at: dt.datetime | None = None,
     witness_worker: WorkerPresence | None = None,
     witness_secret: str = "",
@@ -241,7 +242,7 @@ def _void_witness(
     sale: Sale,
     witness: Any | None,
     witness_worker: WorkerPresence | None,
-    by: Any,
+    by: Actor,
     moment: dt.datetime,
     secret: str = "",
 ) -> tuple[Any | None, WorkerPresence | None, dict[str, bool]]:
@@ -290,7 +291,7 @@ def _void_witness_name(witness: Any | None, worker: WorkerPresence | None) -> st
 
 @rules.atomic()
 def announce_attendance(
-    *, occasion: Occasion, players: int, by: Any, at: dt.datetime | None = None
+    *, occasion: Occasion, players: int, by: Actor, at: dt.datetime | None = None
 ) -> AttendanceAnnouncement:
     """Record the number of players in attendance as announced in the hall (3.04(5)(c))."""
     if isinstance(players, bool) or not isinstance(players, int) or players < 0:
@@ -332,7 +333,7 @@ def _require_open(occasion: Occasion, moment: dt.datetime, what: str) -> None:
 
 
 @rules.atomic()
-def start_play(*, occasion: Occasion, by: Any, at: dt.datetime | None = None) -> Occasion:
+def start_play(*, occasion: Occasion, by: Actor, at: dt.datetime | None = None) -> Occasion:
     """The first game begins: the time is kept, once, while the occasion is open."""
     occasion = lock_occasion(occasion)
     moment = moment_of(occasion, at, by=by, act="starting play")
@@ -353,7 +354,7 @@ def start_play(*, occasion: Occasion, by: Any, at: dt.datetime | None = None) ->
 
 
 @rules.atomic()
-def start_second_half(*, occasion: Occasion, by: Any, at: dt.datetime | None = None) -> Occasion:
+def start_second_half(*, occasion: Occasion, by: Actor, at: dt.datetime | None = None) -> Occasion:
     """The second half begins, never before the attendance is announced (3.04(5)(c))."""
     occasion = lock_occasion(occasion)
     moment = moment_of(occasion, at, by=by, act="starting the second half")

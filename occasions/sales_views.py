@@ -19,7 +19,7 @@ from occasions import sales_services as services
 from occasions.models import Occasion, PriceListItem, Sale
 from occasions.sales_forms import AttendanceForm, SaleForm, VoidForm
 from occasions.views import RUNS_THE_NIGHT, get_occasion
-from organizations.access import OrgAccess, org_view
+from organizations.access import OrgAccess, OrgRequest, org_view
 from organizations.models import Role
 
 SELLS = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.WORKER)
@@ -60,8 +60,8 @@ def _context(access: OrgAccess, occasion: Occasion, **extra: Any) -> dict[str, A
     }
 
 
-def _page(request: HttpRequest, occasion: Occasion, **extra: Any) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def _page(request: OrgRequest, occasion: Occasion, **extra: Any) -> HttpResponse:
+    access = request.access
     return render(request, "occasions/door/door_sales.html", _context(access, occasion, **extra))
 
 
@@ -85,16 +85,16 @@ def _read_only(request: HttpRequest) -> HttpResponse | None:
 
 
 @org_view(write_roles=SELLS)
-def door_sales(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def door_sales(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     occasion = get_occasion(access, pk)
     return _read_only(request) or _page(request, occasion)
 
 
 @org_view()
-def sale_counts(request: HttpRequest, pk: int) -> HttpResponse:
+def sale_counts(request: OrgRequest, pk: int) -> HttpResponse:
     """The counts by category and the attendance, for htmx to refresh beside the sale form."""
-    access = request.access  # type: ignore[attr-defined]
+    access = request.access
     occasion = get_occasion(access, pk)
     if refused := _read_only(request):
         return refused
@@ -113,8 +113,8 @@ def sale_counts(request: HttpRequest, pk: int) -> HttpResponse:
 
 @org_view(write_roles=SELLS, form_page=True)
 @require_POST
-def sale_record(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def sale_record(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     occasion = get_occasion(access, pk)
     items = _items(occasion)
     form = SaleForm(request.POST, items=items)
@@ -151,8 +151,8 @@ def sale_record(request: HttpRequest, pk: int) -> HttpResponse:
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
-def sale_void(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def sale_void(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     occasion = get_occasion(access, pk)
     form = VoidForm(request.POST, witnesses=selectors.witnesses(occasion))
     errors: list[str] = []
@@ -186,8 +186,8 @@ def sale_void(request: HttpRequest, pk: int) -> HttpResponse:
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
-def attendance_announce(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def attendance_announce(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     occasion = get_occasion(access, pk)
     form = AttendanceForm(request.POST)
     if form.is_valid():
@@ -204,8 +204,8 @@ def attendance_announce(request: HttpRequest, pk: int) -> HttpResponse:
     return _page(request, occasion, attendance_form=form)
 
 
-def _halves(request: HttpRequest, pk: int, start: Any, done: str) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def _halves(request: OrgRequest, pk: int, start: Any, done: str) -> HttpResponse:
+    access = request.access
     occasion = get_occasion(access, pk)
     try:
         start(occasion=occasion, by=request.user)

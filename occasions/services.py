@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from beano import rules
+from beano.actors import Actor
 from beano.rules.charges import PackageFacts, PriceItemFact, PriceListFacts
 from beano.rules.hours import MOMENT, MomentFacts
 from beano.rules.money import PRICE, money
@@ -26,7 +27,7 @@ def enforce_at(
     action: str,
     facts: Any,
     occasion: Occasion,
-    by: Any,
+    by: Actor,
     authorizations: Sequence[rules.AuthorizationFact] | None = None,
 ) -> rules.Decision:
     """Judge an act at an occasion: by the limits of its date, in its organization's name, with
@@ -76,7 +77,7 @@ def lock_occasion(
 
 
 def moment_of(
-    occasion: Occasion, at: dt.datetime | None, *, by: Any = None, act: str = ""
+    occasion: Occasion, at: dt.datetime | None, *, by: Actor = None, act: str = ""
 ) -> dt.datetime:
     """The moment of an act at an occasion: now, or the time stated for it (a night entered
     from its control sheets, or recorded afterwards as the demo does). Never in the future; on
@@ -141,7 +142,7 @@ def open_at(occasion: Occasion, moment: dt.datetime) -> bool:
 
 
 @rules.atomic()
-def occasion_for_day(*, organization: Organization, day: dt.date, by: Any) -> Occasion:
+def occasion_for_day(*, organization: Organization, day: dt.date, by: Actor) -> Occasion:
     """The occasion of an authorized day, recorded the first time anyone acts on it. The
     organization's row is locked first, so two people opening the same day at once (or a double
     click) get the one occasion, instead of the second hitting the one-per-day constraint."""
@@ -164,7 +165,7 @@ def occasion_for_day(*, organization: Organization, day: dt.date, by: Any) -> Oc
 
 
 @rules.atomic()
-def mark_not_played(*, occasion: Occasion, reason: str, by: Any) -> Occasion:
+def mark_not_played(*, occasion: Occasion, reason: str, by: Actor) -> Occasion:
     """Record that Beano was not played on an authorized day: its report is still owed."""
     occasion = lock_occasion(occasion, related=())
     reason = " ".join(reason.split())
@@ -191,7 +192,7 @@ def mark_not_played(*, occasion: Occasion, reason: str, by: Any) -> Occasion:
 
 @rules.atomic()
 def record_resumption_notice(
-    *, organization: Organization, sent_on: dt.date, reference: str, by: Any
+    *, organization: Organization, sent_on: dt.date, reference: str, by: Actor
 ) -> ResumptionNotice:
     """The written notice to the Commission before play resumes (961 CMR 3.05(1)(b))."""
     reference = reference.strip()
@@ -218,7 +219,7 @@ def _price_row(item: PriceListItem) -> dict[str, Any]:
 
 @rules.atomic()
 def set_price_list(
-    *, occasion: Occasion, items: list[dict[str, Any]], by: Any
+    *, occasion: Occasion, items: list[dict[str, Any]], by: Actor
 ) -> list[PriceListItem]:
     """Post the occasion's price list, replacing the one before; refused once the occasion has
     opened (961 CMR 3.04(4)(c)). Each item: category, label, price, package_contents."""

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Max
 
 from beano import rules
+from beano.actors import Actor
 from beano.rules.charges import RECORD_SALE, SaleFacts, SaleLineFact
 from occasions.models import Occasion, PriceListItem, Sale, SaleLine
 from occasions.sales_selectors import door_counts
@@ -86,7 +87,7 @@ def _tally_counts(
 
 @rules.atomic()
 def record_door_tally(
-    *, occasion: Occasion, lines: Sequence[TallyLine], by: Any, at: dt.datetime
+    *, occasion: Occasion, lines: Sequence[TallyLine], by: Actor, at: dt.datetime
 ) -> Sale:
     """Entered from paper: the door's count by category from its control sheet (totals, or
     serial ranges less the serials not sold), as one receipt marked as a tally, at the time the

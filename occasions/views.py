@@ -18,7 +18,7 @@ from occasions.extras_selectors import extras_summary
 from occasions.forms import NotPlayedForm, PriceFormSet, ResumptionNoticeForm
 from occasions.models import Occasion, PaperRecord, ResumptionNotice
 from occasions.sales_selectors import attendance_check, door_counts
-from organizations.access import OrgAccess, get_for_org, org_view
+from organizations.access import OrgAccess, OrgRequest, get_for_org, org_view
 from organizations.models import Role
 
 RUNS_THE_NIGHT = (Role.HEAD, Role.MEMBER_IN_CHARGE)
@@ -51,8 +51,8 @@ def _month(request: HttpRequest, today: dt.date) -> dt.date:
 
 
 @org_view()
-def calendar(request: HttpRequest) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def calendar(request: OrgRequest) -> HttpResponse:
+    access = request.access
     org = access.organization
     today = timezone.localdate()
     start = _month(request, today)
@@ -80,8 +80,8 @@ def calendar(request: HttpRequest) -> HttpResponse:
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
-def occasion_for_day(request: HttpRequest, day: str) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def occasion_for_day(request: OrgRequest, day: str) -> HttpResponse:
+    access = request.access
     try:
         occasion = services.occasion_for_day(
             organization=access.organization, day=dt.date.fromisoformat(day), by=request.user
@@ -94,8 +94,8 @@ def occasion_for_day(request: HttpRequest, day: str) -> HttpResponse:
 
 
 @org_view()
-def occasion_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def occasion_detail(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     occasion = get_occasion(access, pk)
     # The header and the page both say which parts of the night came from paper: read once.
     prefetch_related_objects(
@@ -122,8 +122,8 @@ def occasion_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
-def occasion_not_played(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def occasion_not_played(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     occasion = get_occasion(access, pk)
     form = NotPlayedForm(request.POST)
     if form.is_valid():
@@ -141,8 +141,8 @@ def occasion_not_played(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
-def resumption_notice(request: HttpRequest) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def resumption_notice(request: OrgRequest) -> HttpResponse:
+    access = request.access
     form = ResumptionNoticeForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -170,9 +170,9 @@ def resumption_notice(request: HttpRequest) -> HttpResponse:
 
 
 @org_view(write_roles=RUNS_THE_NIGHT)
-def price_list(request: HttpRequest, pk: int) -> HttpResponse:
+def price_list(request: OrgRequest, pk: int) -> HttpResponse:
     """The posted price list: editable until the occasion opens, then fixed (3.04(4)(c))."""
-    access = request.access  # type: ignore[attr-defined]
+    access = request.access
     occasion = get_occasion(access, pk)
     can_run = access.has_role(*RUNS_THE_NIGHT)
     editable = occasion.status == Occasion.Status.SCHEDULED and can_run
@@ -211,8 +211,8 @@ def price_list(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @org_view()
-def price_list_print(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def price_list_print(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     occasion = get_occasion(access, pk)
     return render(
         request,

@@ -63,6 +63,13 @@ class OrgAccess:
             raise PermissionDenied("Your role in this organization does not allow this.")
 
 
+class OrgRequest(HttpRequest):
+    """The request ``org_view`` hands its view, with ``access`` resolved (a type for the views'
+    signatures: at run time it is the plain request, the attribute set on it)."""
+
+    access: OrgAccess
+
+
 def commission_staff(user: Any) -> CommissionStaff | None:
     if not getattr(user, "is_authenticated", False):
         return None

@@ -20,6 +20,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
 from django.utils import timezone
 
+from beano.actors import Actor
 from beano.env import LEGACY_AUDIT_KEY_ID
 from organizations.models import GENESIS_HASH, AuditChain, AuditEvent, Organization
 from organizations.models.audit import UnknownAuditKey
@@ -66,7 +67,7 @@ def changed(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[dict, dict]
     return {k: old_j.get(k) for k in keys}, {k: new_j[k] for k in keys}
 
 
-def acting_user(by: Any) -> Any:
+def acting_user(by: Actor) -> Any:
     """The user to store as the one who acted, or None for the system (the demo seed)."""
     return by if getattr(by, "is_authenticated", False) else None
 

@@ -17,6 +17,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from beano import rules
+from beano.actors import Actor
 from beano.rules import AuthorizationFact, Decision
 from beano.rules.equipment import (
     CARD_PURCHASE,
@@ -107,7 +108,7 @@ def _locked_authorization(
     return DirectorAuthorization.objects.select_for_update().get(pk=authorization.pk)
 
 
-def _judge_and_save(equipment: Equipment, *, action: str, by: Any) -> None:
+def _judge_and_save(equipment: Equipment, *, action: str, by: Actor) -> None:
     equipment.full_clean(validate_constraints=False)
     rules.enforce(
         action,
@@ -125,7 +126,7 @@ def _judge_and_save(equipment: Equipment, *, action: str, by: Any) -> None:
 def register_equipment(
     *,
     organization: Organization,
-    by: Any,
+    by: Actor,
     description: str,
     kind: str,
     ownership: str,
@@ -169,7 +170,7 @@ def register_equipment(
 
 
 @rules.atomic()
-def update_equipment(*, equipment: Equipment, by: Any, **values: Any) -> Equipment:
+def update_equipment(*, equipment: Equipment, by: Actor, **values: Any) -> Equipment:
     """Change what is recorded about equipment; judged again as it would stand (3.04(4)(a), (e)).
     A ``proof_of_ownership`` of None keeps the proof on file."""
     unknown = set(values) - EDITABLE_EQUIPMENT_FIELDS
@@ -202,7 +203,9 @@ def update_equipment(*, equipment: Equipment, by: Any, **values: Any) -> Equipme
 
 
 @rules.atomic()
-def retire_equipment(*, equipment: Equipment, by: Any, on: dt.date, reason: str = "") -> Equipment:
+def retire_equipment(
+    *, equipment: Equipment, by: Actor, on: dt.date, reason: str = ""
+) -> Equipment:
     """Take equipment out of use from ``on``. Nothing in 3.04(4) forbids that, so no rule is
     asked; the record stays, with its proof, for the Commission's inventory (3.04(4)(e))."""
     equipment = Equipment.objects.select_for_update().get(pk=equipment.pk)
@@ -255,7 +258,7 @@ def _overlapping_purchase(
 def record_card_purchase(
     *,
     organization: Organization,
-    by: Any,
+    by: Actor,
     supplier: str,
     invoice_number: str,
     invoice_date: dt.date,
@@ -328,7 +331,7 @@ def on_hand(purchase: CardPurchase) -> int:
 def record_card_usage(
     *,
     purchase: CardPurchase,
-    by: Any,
+    by: Actor,
     used_on: dt.date,
     quantity_used: int = 0,
     quantity_voided: int = 0,
@@ -375,7 +378,7 @@ def record_card_usage(
 
 
 @rules.atomic()
-def take_back_card_usage(*, usage: CardUsage, by: Any, reason: str) -> None:
+def take_back_card_usage(*, usage: CardUsage, by: Actor, reason: str) -> None:
     """Put cards recorded as used back on hand, because the act that recorded them was undone
     (an amendment of a filed report withdrawn). The row goes; its audit events, and this one
     saying why, stay. Putting cards back can never overdraw the purchase, so no rule judges it."""

@@ -8,14 +8,14 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import FileResponse, HttpRequest, HttpResponse
+from django.http import FileResponse, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from beano.uploads import serve_document
 from organizations import equipment_selectors as selectors
 from organizations import equipment_services as services
-from organizations.access import get_for_org, org_view
+from organizations.access import OrgRequest, get_for_org, org_view
 from organizations.equipment_forms import (
     CardPurchaseForm,
     CardUsageForm,
@@ -29,9 +29,9 @@ EDIT_ROLES = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.BOOKKEEPER)
 
 
 def _form_page(
-    request: HttpRequest, form: Any, title: str, *, tab: str, **extra: Any
+    request: OrgRequest, form: Any, title: str, *, tab: str, **extra: Any
 ) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+    access = request.access
     return render(
         request,
         "organizations/equipment_form.html",
@@ -47,8 +47,8 @@ def _form_page(
 
 
 @org_view()
-def equipment_list(request: HttpRequest) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def equipment_list(request: OrgRequest) -> HttpResponse:
+    access = request.access
     today = timezone.localdate()
     return render(
         request,
@@ -64,8 +64,8 @@ def equipment_list(request: HttpRequest) -> HttpResponse:
 
 
 @org_view(write_roles=EDIT_ROLES, form_page=True)
-def equipment_add(request: HttpRequest) -> HttpResponse:
-    org = request.access.organization  # type: ignore[attr-defined]
+def equipment_add(request: OrgRequest) -> HttpResponse:
+    org = request.access.organization
     post = request.method == "POST"
     form = EquipmentForm(
         request.POST if post else None, request.FILES if post else None, organization=org
@@ -84,8 +84,8 @@ def equipment_add(request: HttpRequest) -> HttpResponse:
 
 
 @org_view(write_roles=EDIT_ROLES, form_page=True)
-def equipment_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def equipment_edit(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     item = get_for_org(Equipment.objects.select_related("lease_authorization"), access, pk=pk)
     if item.retired_on is not None:
         messages.info(request, f"{item} is retired; its record is kept as it was.")
@@ -111,8 +111,8 @@ def equipment_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @org_view(write_roles=EDIT_ROLES, form_page=True)
-def equipment_retire(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def equipment_retire(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     item = get_for_org(Equipment.objects.all(), access, pk=pk)
     form = RetireEquipmentForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
@@ -132,14 +132,14 @@ def equipment_retire(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @org_view()
-def equipment_proof(request: HttpRequest, pk: int) -> FileResponse:
-    item = get_for_org(Equipment.objects.all(), request.access, pk=pk)  # type: ignore[attr-defined]
+def equipment_proof(request: OrgRequest, pk: int) -> FileResponse:
+    item = get_for_org(Equipment.objects.all(), request.access, pk=pk)
     return serve_document(item.proof_of_ownership, missing="No proof file is on record.")
 
 
 @org_view()
-def card_inventory(request: HttpRequest) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def card_inventory(request: OrgRequest) -> HttpResponse:
+    access = request.access
     groups = selectors.inventory_by_card_type(access.organization)
     totals = {
         key: sum(getattr(g, key) for g in groups) for key in ("bought", "used", "voided", "on_hand")
@@ -158,8 +158,8 @@ def card_inventory(request: HttpRequest) -> HttpResponse:
 
 
 @org_view(write_roles=EDIT_ROLES, form_page=True)
-def card_purchase_add(request: HttpRequest) -> HttpResponse:
-    org = request.access.organization  # type: ignore[attr-defined]
+def card_purchase_add(request: OrgRequest) -> HttpResponse:
+    org = request.access.organization
     post = request.method == "POST"
     form = CardPurchaseForm(request.POST if post else None, request.FILES if post else None)
     if post and form.is_valid():
@@ -176,8 +176,8 @@ def card_purchase_add(request: HttpRequest) -> HttpResponse:
 
 
 @org_view(write_roles=EDIT_ROLES, form_page=True)
-def card_usage_add(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def card_usage_add(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     purchase = get_for_org(selectors.card_purchases(access.organization), access, pk=pk)
     form = CardUsageForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
@@ -194,6 +194,6 @@ def card_usage_add(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @org_view()
-def card_purchase_proof(request: HttpRequest, pk: int) -> FileResponse:
-    purchase = get_for_org(CardPurchase.objects.all(), request.access, pk=pk)  # type: ignore[attr-defined]
+def card_purchase_proof(request: OrgRequest, pk: int) -> FileResponse:
+    purchase = get_for_org(CardPurchase.objects.all(), request.access, pk=pk)
     return serve_document(purchase.proof, missing="No proof file is on record.")

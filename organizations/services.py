@@ -9,6 +9,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from beano.actors import Actor
 from organizations.audit import changed, record_event, snapshot
 from organizations.models import Membership, Organization, OrganizationRole, Person
 
@@ -18,7 +19,7 @@ MEMBERSHIP_FIELDS = ("person", "kind", "family_of", "relationship", "since", "un
 
 @transaction.atomic
 def update_organization_details(
-    *, organization: Organization, by: Any, **values: Any
+    *, organization: Organization, by: Actor, **values: Any
 ) -> Organization:
     """The head of organization keeps the address and contact details current."""
     unknown = set(values) - set(ORGANIZATION_DETAIL_FIELDS)
@@ -100,7 +101,7 @@ def find_or_create_person(
 def add_member(
     *,
     organization: Organization,
-    by: Any,
+    by: Actor,
     legal_name: str,
     date_of_birth: dt.date,
     kind: str,
@@ -143,7 +144,7 @@ def add_member(
 
 @transaction.atomic
 def update_membership(
-    *, membership: Membership, by: Any, kind: str, until: dt.date | None, relationship: str = ""
+    *, membership: Membership, by: Actor, kind: str, until: dt.date | None, relationship: str = ""
 ) -> Membership:
     """Change a membership's standing (e.g. lapsed) or end it; the history stays in the audit."""
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
@@ -169,7 +170,7 @@ def update_membership(
 
 @transaction.atomic
 def assign_role(
-    *, organization: Organization, by: Any, user: Any, role: str, person: Person | None = None
+    *, organization: Organization, by: Actor, user: Any, role: str, person: Person | None = None
 ) -> tuple[OrganizationRole, bool]:
     """Give a user a role in an organization (idempotent)."""
     assignment, created = OrganizationRole.objects.get_or_create(

@@ -16,7 +16,7 @@ from beano.rules.models import RefusedAction
 from beano.rules.views import refused_actions_page
 from beano.uploads import serve_document
 from organizations import extensions, selectors, services
-from organizations.access import commission_staff, get_for_org, org_view
+from organizations.access import OrgRequest, commission_staff, get_for_org, org_view
 from organizations.audit import verify_chain
 from organizations.forms import (
     AddMemberForm,
@@ -69,8 +69,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 
 
 @org_view()
-def organization_home(request: HttpRequest) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def organization_home(request: OrgRequest) -> HttpResponse:
+    access = request.access
     org = access.organization
     today = timezone.localdate()
     return render(
@@ -88,8 +88,8 @@ def organization_home(request: HttpRequest) -> HttpResponse:
 
 
 @org_view(write_roles=(Role.HEAD,), form_page=True)
-def organization_edit(request: HttpRequest) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def organization_edit(request: OrgRequest) -> HttpResponse:
+    access = request.access
     org = access.organization
     form = OrganizationDetailsForm(request.POST if request.method == "POST" else None, instance=org)
 
@@ -116,8 +116,8 @@ def organization_edit(request: HttpRequest) -> HttpResponse:
 
 
 @org_view()
-def member_list(request: HttpRequest) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def member_list(request: OrgRequest) -> HttpResponse:
+    access = request.access
     today = timezone.localdate()
     rows = [
         {"m": m, "good_standing": m.in_good_standing_on(today), "age": m.person.age_on(today)}
@@ -136,8 +136,8 @@ def member_list(request: HttpRequest) -> HttpResponse:
 
 
 @org_view(write_roles=(Role.HEAD, Role.MEMBER_IN_CHARGE), form_page=True)
-def member_add(request: HttpRequest) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def member_add(request: OrgRequest) -> HttpResponse:
+    access = request.access
     org = access.organization
     form = AddMemberForm(request.POST if request.method == "POST" else None, organization=org)
 
@@ -158,8 +158,8 @@ def member_add(request: HttpRequest) -> HttpResponse:
 
 
 @org_view(write_roles=(Role.HEAD, Role.MEMBER_IN_CHARGE), form_page=True)
-def member_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def member_edit(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     membership = get_for_org(Membership.objects.select_related("person"), access, pk=pk)
     form = MembershipForm(
         request.POST if request.method == "POST" else None,
@@ -192,8 +192,8 @@ def member_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @org_view()
-def audit_log(request: HttpRequest) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def audit_log(request: OrgRequest) -> HttpResponse:
+    access = request.access
     if not access.can_read_audit:
         raise PermissionDenied(
             "The audit trail is open to the head, the bookkeeper and inspectors."
@@ -212,9 +212,9 @@ def audit_log(request: HttpRequest) -> HttpResponse:
 
 
 @org_view()
-def authorization_list(request: HttpRequest) -> HttpResponse:
+def authorization_list(request: OrgRequest) -> HttpResponse:
     """The Director's written authorizations: read-only here, managed by Commission admins."""
-    access = request.access  # type: ignore[attr-defined]
+    access = request.access
     today = timezone.localdate()
     rows = [
         {"a": a, "valid_today": a.valid_on(today)}
@@ -228,15 +228,15 @@ def authorization_list(request: HttpRequest) -> HttpResponse:
 
 
 @org_view()
-def authorization_document(request: HttpRequest, pk: int) -> FileResponse:
-    access = request.access  # type: ignore[attr-defined]
+def authorization_document(request: OrgRequest, pk: int) -> FileResponse:
+    access = request.access
     authorization = get_for_org(DirectorAuthorization.objects.all(), access, pk=pk)
     return serve_document(authorization.document, missing="No scanned document is on file.")
 
 
 @org_view()
-def refused_actions(request: HttpRequest) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def refused_actions(request: OrgRequest) -> HttpResponse:
+    access = request.access
     if not access.can_read_audit:
         raise PermissionDenied(
             "The refused actions are open to the head, the bookkeeper and inspectors."

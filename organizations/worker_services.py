@@ -11,6 +11,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from beano import rules
+from beano.actors import Actor
 from beano.rules.workers import ADD, UPDATE, ConvictionFact, MembershipFact, WorkerFacts
 from organizations import selectors
 from organizations.audit import changed, record_event, snapshot
@@ -189,7 +190,7 @@ def _audit_values(entry: WorkerListEntry) -> dict[str, Any]:
 
 
 def _judge_and_record_waivers(
-    action: str, entry: WorkerListEntry, facts: WorkerFacts, on: dt.date, by: Any
+    action: str, entry: WorkerListEntry, facts: WorkerFacts, on: dt.date, by: Actor
 ) -> None:
     organization = entry.worker_list.organization
     entry.full_clean()  # the roles are valid before the rules read them
@@ -226,7 +227,7 @@ def add_to_worker_list(
     good_moral_character_attested: bool,
     attested_by: str,
     on: dt.date,
-    by: Any,
+    by: Actor,
     attested_on: dt.date | None = None,
 ) -> WorkerListEntry:
     """Put a person on the organization's worker list for ``year`` from ``on`` (a day of that
@@ -290,7 +291,7 @@ def update_worker_list_entry(
     good_moral_character_attested: bool,
     attested_by: str,
     on: dt.date,
-    by: Any,
+    by: Actor,
     attested_on: dt.date | None = None,
 ) -> WorkerListEntry:
     """Change a person's roles, identification, compensation or attestation, judged on ``on``."""
@@ -328,7 +329,7 @@ def update_worker_list_entry(
 
 
 @rules.atomic()
-def remove_from_worker_list(*, entry: WorkerListEntry, on: dt.date, by: Any) -> WorkerListEntry:
+def remove_from_worker_list(*, entry: WorkerListEntry, on: dt.date, by: Actor) -> WorkerListEntry:
     """Take a person off the list from ``on``: from that day they may not conduct or assist
     (961 CMR 3.04(1)(b)). The entry stays, so the list's history stays readable."""
     entry = (
@@ -365,7 +366,7 @@ def record_conviction(
     traffic_only: bool,
     description: str,
     today: dt.date,
-    by: Any,
+    by: Actor,
 ) -> Conviction:
     """Record a conviction of one of the organization's people, which bars them from calling or
     assisting the caller for five years unless it was a traffic violation (3.04(1)(i))."""

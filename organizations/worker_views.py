@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from organizations import worker_selectors, worker_services
-from organizations.access import get_for_org, org_view
+from organizations.access import OrgRequest, get_for_org, org_view
 from organizations.forms import submit
 from organizations.models import Role, WorkerListEntry
 from organizations.worker_forms import (
@@ -42,8 +42,8 @@ def _list_url(org_id: int, year: int) -> str:
     return f"{reverse('worker_list', args=[org_id])}?year={year}"
 
 
-def _form_page(request: HttpRequest, form: forms.Form, title: str, **extra: Any) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def _form_page(request: OrgRequest, form: forms.Form, title: str, **extra: Any) -> HttpResponse:
+    access = request.access
     return render(
         request,
         "organizations/worker_form.html",
@@ -52,8 +52,8 @@ def _form_page(request: HttpRequest, form: forms.Form, title: str, **extra: Any)
 
 
 @org_view()
-def worker_list(request: HttpRequest) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def worker_list(request: OrgRequest) -> HttpResponse:
+    access = request.access
     today = timezone.localdate()
     year = _year(request)
     review = worker_selectors.worker_list_review(access.organization, year, today=today)
@@ -72,8 +72,8 @@ def worker_list(request: HttpRequest) -> HttpResponse:
 
 
 @org_view()
-def worker_list_print(request: HttpRequest) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def worker_list_print(request: OrgRequest) -> HttpResponse:
+    access = request.access
     org = access.organization
     today = timezone.localdate()
     year = _year(request)
@@ -92,8 +92,8 @@ def worker_list_print(request: HttpRequest) -> HttpResponse:
 
 
 @org_view(write_roles=WRITERS, form_page=True)
-def worker_add(request: HttpRequest) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def worker_add(request: OrgRequest) -> HttpResponse:
+    access = request.access
     org = access.organization
     year = _year(request)
     form = AddWorkerForm(
@@ -133,8 +133,8 @@ def worker_add(request: HttpRequest) -> HttpResponse:
 
 
 @org_view(write_roles=WRITERS, form_page=True)
-def worker_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def worker_edit(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     entry = get_for_org(
         WorkerListEntry.objects.select_related("person", "worker_list"),
         access,
@@ -177,8 +177,8 @@ def worker_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @org_view(write_roles=WRITERS, form_page=True)
-def worker_remove(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def worker_remove(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     entry = get_for_org(
         WorkerListEntry.objects.select_related("person", "worker_list"),
         access,
@@ -208,8 +208,8 @@ def worker_remove(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @org_view(write_roles=WRITERS, form_page=True)
-def conviction_add(request: HttpRequest) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def conviction_add(request: OrgRequest) -> HttpResponse:
+    access = request.access
     org = access.organization
     year = _year(request)
     form = ConvictionForm(request.POST if request.method == "POST" else None, organization=org)

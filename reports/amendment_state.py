@@ -19,6 +19,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
+from beano.actors import Actor
 from occasions.models import Occasion
 from organizations.audit import acting_user, record_event, snapshot
 from organizations.equipment_services import take_back_card_usage
@@ -98,7 +99,7 @@ def state_at_opening(closeout: CloseOut) -> dict[str, Any]:
     return state
 
 
-def _restore_closeout(occasion: Occasion, closeout: CloseOut, state: dict, by: Any) -> bool:
+def _restore_closeout(occasion: Occasion, closeout: CloseOut, state: dict, by: Actor) -> bool:
     old = {k: _plain(v) for k, v in snapshot(closeout, CLOSEOUT_FIELDS).items()}
     old["counts"] = {c.category: c.counted for c in closeout.counts.all()}
     new = dict(state["closeout"]) | {"counts": state["counts"]}
@@ -125,7 +126,7 @@ def _restore_closeout(occasion: Occasion, closeout: CloseOut, state: dict, by: A
     return True
 
 
-def _restore_expenses(occasion: Occasion, state: dict, by: Any) -> tuple[list[int], list[int]]:
+def _restore_expenses(occasion: Occasion, state: dict, by: Actor) -> tuple[list[int], list[int]]:
     filed = {row["id"]: row for row in state["expenses"]}
     removed: list[int] = []
     for expense in Expense.objects.select_for_update().filter(occasion=occasion):
@@ -166,7 +167,7 @@ def _restore_expenses(occasion: Occasion, state: dict, by: Any) -> tuple[list[in
 
 
 def restore_filed_state(
-    occasion: Occasion, closeout: CloseOut, stock_label: str, by: Any
+    occasion: Occasion, closeout: CloseOut, stock_label: str, by: Actor
 ) -> dict[str, Any]:
     """Put the close-out back as the open amendment found it, each change an audit event; what
     was undone, for the withdrawal's own event. The caller holds the occasion and the close-out

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from beano import rules
+from beano.actors import Actor
 from beano.rules.money import DISBURSEMENT, money
 from beano.rules.reporting import FILE_ANNUAL_REPORT, AnnualFilingFacts
 from occasions.extras_services import text
@@ -31,7 +32,7 @@ def record_disbursement(
     payee: str,
     purpose: str,
     amount: Decimal,
-    by: Any,
+    by: Actor,
     reference: str = "",
 ) -> LawfulPurposeDisbursement:
     """Net proceeds spent for a Lawful Purpose (3.05(1)(c)), for the annual report."""
@@ -63,7 +64,7 @@ def record_disbursement(
 
 @rules.atomic()
 def void_disbursement(
-    *, disbursement: LawfulPurposeDisbursement, reason: str, by: Any
+    *, disbursement: LawfulPurposeDisbursement, reason: str, by: Actor
 ) -> LawfulPurposeDisbursement:
     """A disbursement recorded by mistake is voided with a reason; it stays on record."""
     disbursement = LawfulPurposeDisbursement.objects.select_for_update().get(pk=disbursement.pk)
@@ -90,7 +91,7 @@ def annual_due_on(year: int) -> dt.date:
 
 @rules.atomic()
 def file_annual_report(
-    *, organization: Organization, year: int, by: Any, reason: str = ""
+    *, organization: Organization, year: int, by: Actor, reason: str = ""
 ) -> AnnualReport:
     """File the year's annual report, or an amendment of it with its reason. Filing again with
     nothing changed returns the version on file."""
@@ -147,7 +148,7 @@ def file_annual_report(
     return report
 
 
-def enforce_at_org(action: str, facts: Any, organization: Organization, by: Any) -> None:
+def enforce_at_org(action: str, facts: Any, organization: Organization, by: Actor) -> None:
     rules.enforce(
         action,
         facts,

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from beano import rules
+from beano.actors import Actor
 from beano.rules import names
 from beano.rules.money import CASH, EXPENSE, money, optional_money
 from beano.rules.reporting import COUNT_CASH, RECORD_EXPENSE, CashCountFacts, ExpenseFacts
@@ -57,7 +58,7 @@ def save_closeout(
     cash_counted: Decimal | None,
     counts: Mapping[str, int | None],
     explanation: str,
-    by: Any,
+    by: Actor,
     cash_verified_by: Any = None,
     cash_verifier_secret: str = "",
     cash_verified_by_worker: WorkerPresence | None = None,
@@ -137,7 +138,7 @@ def _cash_verifier_name(closeout: CloseOut) -> str | None:
 
 
 def _verify_cash_count(
-    occasion: Occasion, closeout: CloseOut, by: Any, verifier: CashVerifier
+    occasion: Occasion, closeout: CloseOut, by: Actor, verifier: CashVerifier
 ) -> None:
     """Judge the cash count's second person (3.04(1)(e)) and keep who counted and verified."""
     from occasions import floor_selectors as floor
@@ -276,7 +277,7 @@ def record_expense(
     kind: ExpenseKind,
     payee: str,
     amount: Decimal,
-    by: Any,
+    by: Actor,
     description: str = "",
     invoice_reference: str = "",
     equipment: Equipment | None = None,
@@ -329,7 +330,7 @@ def record_expense(
 
 
 @rules.atomic()
-def remove_expense(*, expense: Expense, by: Any) -> None:
+def remove_expense(*, expense: Expense, by: Actor) -> None:
     """Take back an expense entered by mistake, before filing or while an amendment is open."""
     occasion, _closeout = _locked_for_closeout(expense.occasion)
     expense = Expense.objects.select_for_update().get(pk=expense.pk, occasion=occasion)
@@ -356,7 +357,7 @@ def record_stock_used(
     purchase: CardPurchase,
     quantity_used: int,
     quantity_voided: int,
-    by: Any,
+    by: Actor,
     note: str = "",
 ) -> CardUsage:
     """Cards of one purchase used (or voided) at the occasion, taken out of the card inventory

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from beano import rules
+from beano.actors import Actor
 from beano.rules.reporting import FILE_REPORT, FilingFacts
 from occasions.extras_services import text
 from occasions.models import Occasion
@@ -56,7 +57,7 @@ def _filing_facts(
 
 
 @rules.atomic()
-def file_report(*, occasion: Occasion, by: Any) -> FinancialReport:
+def file_report(*, occasion: Occasion, by: Actor) -> FinancialReport:
     """File the occasion's financial report, or the amendment that is open. Filing seals the
     occasion. Filing twice (two bookkeepers, a double click) yields one filing."""
     occasion = lock_occasion(occasion, related=("organization", "license"), sealed_ok=True)
@@ -132,7 +133,7 @@ def file_report(*, occasion: Occasion, by: Any) -> FinancialReport:
 
 
 @rules.atomic()
-def open_amendment(*, occasion: Occasion, reason: str, by: Any) -> CloseOut:
+def open_amendment(*, occasion: Occasion, reason: str, by: Actor) -> CloseOut:
     """Open a correction of a filed report: the close-out can change until the amendment is
     filed; the night's records stay sealed."""
     occasion = lock_occasion(occasion, sealed_ok=True)
@@ -161,7 +162,7 @@ def open_amendment(*, occasion: Occasion, reason: str, by: Any) -> CloseOut:
 
 
 @rules.atomic()
-def withdraw_amendment(*, occasion: Occasion, by: Any) -> None:
+def withdraw_amendment(*, occasion: Occasion, by: Actor) -> None:
     """Take back an open amendment that will not be filed: the close-out is put back exactly as
     filed (its counts, cash, opening bank and explanation, the expenses added or removed, the
     cards taken from stock), each change undone an audit event, so the page, the next
@@ -188,7 +189,7 @@ def withdraw_amendment(*, occasion: Occasion, by: Any) -> None:
 
 
 @rules.atomic()
-def rerender(*, document: FinancialReport | AnnualReport, by: Any) -> None:
+def rerender(*, document: FinancialReport | AnnualReport, by: Actor) -> None:
     """Queue the PDF of a filed version again (after a failure, or a broker that was down).
     The figures do not change; the task makes the same file."""
     model = type(document)

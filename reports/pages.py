@@ -17,7 +17,7 @@ CLOSES_OUT = (Role.HEAD, Role.BOOKKEEPER)
 
 
 def access_of(request: HttpRequest) -> OrgAccess:
-    return request.access  # type: ignore[attr-defined]
+    return request.access
 
 
 def date_range(request: HttpRequest) -> tuple[dt.date | None, dt.date | None, list[str]]:

@@ -4,20 +4,20 @@ price list as they stand."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import HttpResponse, HttpResponseNotAllowed
 from django.utils.http import content_disposition_header
 
 from occasions.views import get_occasion
-from organizations.access import org_view
+from organizations.access import OrgRequest, org_view
 from reports import control_sheets
 
 
 @org_view()
-def control_sheets_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+def control_sheets_pdf(request: OrgRequest, pk: int) -> HttpResponse:
     """Made in the request: a blank form of a few pages, wanted now, when the hall is about to
     go on paper. Shown in the browser to print at once, and never kept by a cache: it names the
     organization's workers, and it changes with the program."""
-    occasion = get_occasion(request.access, pk)  # type: ignore[attr-defined]
+    occasion = get_occasion(request.access, pk)
     if request.method not in ("GET", "HEAD"):
         # After the lookup: another organization's occasion is 404 whatever the method.
         return HttpResponseNotAllowed(["GET", "HEAD"])

@@ -26,7 +26,6 @@ import datetime as dt
 import math
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -34,6 +33,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from beano.accounts.models import PasswordFailures
+from beano.actors import Actor
 from organizations.audit import record_event
 
 #: Wrong passwords in a row that cost no wait.
@@ -122,7 +122,7 @@ def forgive(username: str) -> None:
     )
 
 
-def lift(row: PasswordFailures, *, by: Any) -> None:
+def lift(row: PasswordFailures, *, by: Actor) -> None:
     """A Commission admin ends the wait or the lock, in the Commission's audit trail."""
     with transaction.atomic():
         row = PasswordFailures.objects.select_for_update().get(pk=row.pk)

@@ -15,6 +15,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from beano import rules
+from beano.actors import Actor
 from beano.rules.workers import NAME_ON_PAPER, SignInFacts
 from games.models import Claim, Game, Winner
 from occasions import paper
@@ -71,7 +72,7 @@ class Night:
     far that later acts name (workers by name, games by number, claims by their place)."""
 
     occasion: Occasion
-    by: Any
+    by: Actor
     record: PaperRecord
     presences: dict[str, WorkerPresence] = field(default_factory=dict)
     games: dict[int, Game] = field(default_factory=dict)
@@ -171,7 +172,7 @@ def run(night: Night, acts: Iterable[Act]) -> None:
         night.refresh()
 
 
-def listed_entry(occasion: Occasion, name: str, *, by: Any, role: str = "") -> WorkerListEntry:
+def listed_entry(occasion: Occasion, name: str, *, by: Actor, role: str = "") -> WorkerListEntry:
     """The person of the occasion's year's worker list the sheet names; a name that is on no
     entry is refused by the rules service (3.04(1)(b)), and the refusal logged, as a sign-in of
     someone not on the list is at the hall."""

@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core.exceptions import ValidationError
 
 from beano import rules
+from beano.actors import Actor
 from games.models import Game
 from occasions import paper
 from occasions import services as occasion_services
@@ -61,7 +60,7 @@ def night_license(number: str) -> License:
 
 
 @rules.atomic()
-def import_night(*, night: fmt.Night, by: Any, file_name: str = "") -> Occasion:
+def import_night(*, night: fmt.Night, by: Actor, file_name: str = "") -> Occasion:
     """Record a whole night file on its authorized day, through the same services and rules
     as the floor, all or nothing. A day that already holds a night is refused."""
     license = night_license(night.license)
@@ -109,6 +108,6 @@ def _holds_a_night(occasion: Occasion) -> bool:
     )
 
 
-def _username(by: Any) -> str:
+def _username(by: Actor) -> str:
     user = acting_user(by)
     return user.get_username() if user else "system"

@@ -14,12 +14,12 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from beano import rules
+from beano.actors import Actor
 from games import program_selectors, program_services
 from games.models import Game
 from occasions import floor_services
@@ -53,7 +53,7 @@ def close_forgotten_night(
     ended_at: dt.datetime,
     reason: str,
     finishes: Mapping[int, dt.datetime],
-    by: Any,
+    by: Actor,
 ) -> Occasion:
     """Close ``occasion``, still open after its night, at ``ended_at`` for ``reason``; each game
     in play first finishes at its time in ``finishes`` (by the game's id), after its last

@@ -10,7 +10,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
@@ -18,7 +18,7 @@ from occasions import floor_selectors, floor_services
 from occasions.floor_views import CLOSES_LATE, problems
 from occasions.models import Occasion
 from occasions.views import get_occasion
-from organizations.access import org_view
+from organizations.access import OrgRequest, org_view
 from reports.night import late_close
 
 MOMENT_FORMAT = "%Y-%m-%dT%H:%M"
@@ -82,8 +82,8 @@ class LateCloseForm(forms.Form):
 
 
 @org_view(write_roles=CLOSES_LATE, form_page=True)
-def occasion_close_late(request: HttpRequest, pk: int) -> HttpResponse:
-    access = request.access  # type: ignore[attr-defined]
+def occasion_close_late(request: OrgRequest, pk: int) -> HttpResponse:
+    access = request.access
     occasion = get_occasion(access, pk)
     can_close = occasion.status == Occasion.Status.OPEN and floor_services.closed_late(
         occasion, request.user

@@ -56,7 +56,7 @@ TITLES = dict(SECTIONS) | {"attendance": "Attendance and the second half"}
 
 
 def access_of(request: HttpRequest) -> OrgAccess:
-    return request.access  # type: ignore[attr-defined]
+    return request.access
 
 
 def paper_records(occasion: Occasion) -> list[PaperRecord]:
