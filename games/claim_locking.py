@@ -13,7 +13,7 @@ from beano import rules
 from beano.actors import Actor
 from games.models import Claim, Game
 from occasions.models import Occasion
-from occasions.services import enforce_at, moment_of, refuse_if_sealed, status_at
+from occasions.services import enforce_all, moment_of, refuse_if_sealed, status_at
 
 NAME_LENGTH = 200
 
@@ -60,26 +60,4 @@ def enforce_together(
 ) -> list[rules.Decision]:
     """Judge several actions (several winners and their split) and refuse once with every
     violation, so the member in charge sees all that is wrong at once."""
-    decisions: list[rules.Decision] = []
-    refusals: list[rules.RuleViolation] = []
-    for action, facts in checks:
-        try:
-            decisions.append(enforce_at(action, facts, occasion, by))
-        except rules.RuleViolation as error:
-            refusals.append(error)
-    if not refusals:
-        return decisions
-    decision = rules.Decision(
-        action=refusals[0].decision.action,
-        violations=[v for error in refusals for v in error.violations],
-    )
-    first = refusals[0].refusal or {}
-    raise rules.RuleViolation(
-        decision,
-        first
-        | {
-            "facts": [error.refusal["facts"] for error in refusals if error.refusal],
-            "violations": [v.as_dict() for v in decision.violations],
-            "citations": ", ".join(sorted({v.citation for v in decision.violations})),
-        },
-    )
+    return enforce_all(checks, occasion, by)

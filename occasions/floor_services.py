@@ -31,7 +31,7 @@ from occasions import extensions, live, paper
 from occasions import floor_selectors as floor
 from occasions.floor_selectors import CLOSE
 from occasions.models import Handover, Occasion, OpeningCheck, WorkerPresence
-from occasions.services import enforce_at, lock_occasion, moment_of, open_at, status_at
+from occasions.services import enforce_all, enforce_at, lock_occasion, moment_of, open_at, status_at
 from organizations.audit import acting_user, provenance, record_event
 from organizations.models import WorkerListEntry
 from organizations.worker_services import worker_facts
@@ -63,28 +63,7 @@ def _enforce_each(
     action: str, facts: Sequence[Any], occasion: Occasion, by: Actor
 ) -> list[rules.Decision]:
     """Judge several facts of one kind (several people) and refuse once with every violation."""
-    decisions: list[rules.Decision] = []
-    refusals: list[rules.RuleViolation] = []
-    for one in facts:
-        try:
-            decisions.append(enforce_at(action, one, occasion, by))
-        except rules.RuleViolation as error:
-            refusals.append(error)
-    if not refusals:
-        return decisions
-    decision = rules.Decision(
-        action=action, violations=[v for error in refusals for v in error.violations]
-    )
-    first = refusals[0].refusal or {}
-    raise rules.RuleViolation(
-        decision,
-        first
-        | {
-            "facts": [error.refusal["facts"] for error in refusals if error.refusal],
-            "violations": [v.as_dict() for v in decision.violations],
-            "citations": ", ".join(sorted({v.citation for v in decision.violations})),
-        },
-    )
+    return enforce_all([(action, one) for one in facts], occasion, by)
 
 
 def _item(item: str) -> str:

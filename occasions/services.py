@@ -44,6 +44,37 @@ def enforce_at(
     )
 
 
+def enforce_all(
+    checks: Sequence[tuple[str, Any]], occasion: Occasion, by: Actor
+) -> list[rules.Decision]:
+    """Judge several acts at an occasion (several people signing in, several winners and their
+    split) and refuse once with every violation, so the person at the laptop sees all that is
+    wrong at once; the refusal is logged as one, with each act's facts."""
+    decisions: list[rules.Decision] = []
+    refusals: list[rules.RuleViolation] = []
+    for action, facts in checks:
+        try:
+            decisions.append(enforce_at(action, facts, occasion, by))
+        except rules.RuleViolation as error:
+            refusals.append(error)
+    if not refusals:
+        return decisions
+    decision = rules.Decision(
+        action=refusals[0].decision.action,
+        violations=[v for error in refusals for v in error.violations],
+    )
+    first = refusals[0].refusal or {}
+    raise rules.RuleViolation(
+        decision,
+        first
+        | {
+            "facts": [error.refusal["facts"] for error in refusals if error.refusal],
+            "violations": [v.as_dict() for v in decision.violations],
+            "citations": ", ".join(sorted({v.citation for v in decision.violations})),
+        },
+    )
+
+
 def refuse_if_sealed(occasion: Occasion) -> None:
     """No service changes an occasion whose financial report is filed, nor its games, sales or
     payouts: a correction is an amendment of the report, with a reason (961 CMR 3.05(1)(a))."""
