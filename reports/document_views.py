@@ -28,11 +28,8 @@ def _resend_if_unsent(request: HttpRequest, document: Any) -> None:
         document.refresh_from_db()
 
 
-@org_view(write_roles=CLOSES_OUT)
-def report_status(request: HttpRequest, report_id: int) -> HttpResponse:
-    """The progress of a version's PDF, polled by the page until it is ready."""
-    access = access_of(request)
-    report = get_for_org(FinancialReport.objects.all(), access, pk=report_id)
+def _status(request: HttpRequest, access: Any, report: Any, kind: str) -> HttpResponse:
+    """The progress of a version's PDF (a financial or an annual report), sent again if unsent."""
     _resend_if_unsent(request, report)
     return render(
         request,
@@ -40,10 +37,18 @@ def report_status(request: HttpRequest, report_id: int) -> HttpResponse:
         {
             "org": access.organization,
             "doc": report,
-            "kind": "financial",
+            "kind": kind,
             "can_write": access.has_role(*CLOSES_OUT),
         },
     )
+
+
+@org_view(write_roles=CLOSES_OUT)
+def report_status(request: HttpRequest, report_id: int) -> HttpResponse:
+    """The progress of a version's PDF, polled by the page until it is ready."""
+    access = access_of(request)
+    report = get_for_org(FinancialReport.objects.all(), access, pk=report_id)
+    return _status(request, access, report, "financial")
 
 
 #: The query that downloads a PDF although it does not check, once its warning was read.
@@ -107,17 +112,7 @@ def rerender(request: HttpRequest, report_id: int) -> HttpResponse:
 def annual_status(request: HttpRequest, report_id: int) -> HttpResponse:
     access = access_of(request)
     report = get_for_org(AnnualReport.objects.all(), access, pk=report_id)
-    _resend_if_unsent(request, report)
-    return render(
-        request,
-        "reports/_render_status.html",
-        {
-            "org": access.organization,
-            "doc": report,
-            "kind": "annual",
-            "can_write": access.has_role(*CLOSES_OUT),
-        },
-    )
+    return _status(request, access, report, "annual")
 
 
 @org_view(write_roles=CLOSES_OUT)
