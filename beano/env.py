@@ -23,7 +23,7 @@ TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off"})
 DATABASE_SCHEMES = frozenset({"sqlite", "postgres", "postgresql", "pgsql"})
 BROKER_SCHEMES = frozenset({"redis", "rediss", "filesystem", "memory"})
-CACHE_SCHEMES = frozenset({"redis", "rediss", "locmem", "dummy"})
+CACHE_SCHEMES = frozenset({"redis", "rediss", "file", "locmem", "dummy"})
 
 
 def _raw(name: str, environ: Mapping[str, str] | None) -> str | None:
@@ -122,16 +122,32 @@ def env_timezone(name: str, default: str, environ: Mapping[str, str] | None = No
     return value
 
 
+#: Entries a file-system cache keeps before it drops a third of them (Django's default is 300):
+#: a night's live versions and flashboard answers, and the counters of PIN tries.
+FILE_CACHE_ENTRIES = 20_000
+
+
 def cache_settings(url: str) -> dict[str, Any]:
     """Django's ``CACHES["default"]`` for a cache URL: ``redis://host:port/db`` (shared by every
-    process: production), ``locmem://`` (this process only: the embedded default and the tests)
-    or ``dummy://`` (nothing kept)."""
-    scheme = url.split("://", 1)[0].lower()
+    process and server: production), ``file:///folder`` (shared by every process on this
+    machine: the embedded default, whose web server, worker and beat are separate processes),
+    ``locmem://`` (this process only) or ``dummy://`` (nothing kept)."""
+    scheme, _, rest = url.partition("://")
+    scheme = scheme.lower()
     if scheme in ("redis", "rediss"):
         return {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": url,
             "KEY_PREFIX": "beano",
+        }
+    if scheme == "file":
+        if not rest.startswith("/"):
+            raise ImproperlyConfigured(f"CACHE_URL={url!r}: a file cache names a full path.")
+        return {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": rest,
+            "KEY_PREFIX": "beano",
+            "OPTIONS": {"MAX_ENTRIES": FILE_CACHE_ENTRIES},
         }
     if scheme == "dummy":
         return {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}

@@ -135,11 +135,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The cache: Redis in production, shared by every web process, so that what one process changes
-# (the version of an occasion's live pages after a ball is called) every other one sees. The
-# embedded default keeps it in the process (one web process); `check --deploy` warns when a
-# production setting would do that.
-CACHE_URL = env_url("CACHE_URL", "locmem://", CACHE_SCHEMES)
+# The cache: Redis in production, shared by every web process and server, so that what one
+# process changes (the version of an occasion's live pages after a ball is called, the count of
+# a person's wrong PINs) every other one sees. The embedded default keeps it in files under the
+# data folder, shared by every process on the machine (the web server, the worker, beat);
+# `check --deploy` warns when a production setting would keep it inside each process.
+CACHE_URL = env_url("CACHE_URL", f"file://{DATA_DIR / 'cache'}", CACHE_SCHEMES)
 CACHES = {"default": cache_settings(CACHE_URL)}
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -255,10 +256,17 @@ CELERY_BEAT_SCHEDULE = {
         "task": "organizations.write_audit_checkpoint",
         "schedule": crontab(hour=AUDIT_CHECKPOINT_HOUR, minute=15),
     },
-    # The reports owed (961 CMR 3.05(1)(a)), recorded once a day: no page writes them.
+    # The reports owed (961 CMR 3.05(1)(a)), recorded once a day (and when a license changes,
+    # reports/license_hooks.py): no page writes them.
     "report-obligations": {
         "task": "reports.record_obligations",
         "schedule": crontab(hour=0, minute=30),
+    },
+    # Report versions filed while the broker was down, sent again from here (not by the pages
+    # that poll their progress, whichever web process answers them).
+    "report-resend-unsent": {
+        "task": "reports.resend_unsent",
+        "schedule": env_int("REPORT_RESEND_SECONDS", 60, minimum=5),
     },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")

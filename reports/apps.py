@@ -7,9 +7,11 @@ class ReportsConfig(AppConfig):
 
     def ready(self) -> None:
         """The occasion page shows the occasion's report (``occasions.extensions``) and the
-        organization's pages the reports it owes (``organizations.extensions``)."""
+        organization's pages the reports it owes (``organizations.extensions``). A license's
+        change brings its organization's report obligations up to date (``license_hooks``)."""
         from occasions import extensions as occasion_pages
         from organizations import extensions as organization_pages
+        from reports import license_hooks
         from reports.occasion_sections import SECTIONS
         from reports.organization_panels import PANELS
 
@@ -17,3 +19,4 @@ class ReportsConfig(AppConfig):
             occasion_pages.add_section(section)
         for panel in PANELS:
             organization_pages.add_panel(panel)
+        license_hooks.connect()

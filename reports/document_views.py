@@ -16,21 +16,9 @@ from reports.models import AnnualReport, FinancialReport
 from reports.pages import CLOSES_OUT, access_of
 
 
-def _resend_if_unsent(request: HttpRequest, document: Any) -> None:
-    """A version queued while the broker was down has no task id: send it now (at most one try
-    every few seconds while the broker stays down). Only for users who may file, so an
-    inspector's look changes nothing."""
-    if not access_of(request).has_role(*CLOSES_OUT):
-        return
-    from reports.tasks import resend_if_unsent
-
-    if resend_if_unsent(document):
-        document.refresh_from_db()
-
-
 def _status(request: HttpRequest, access: Any, report: Any, kind: str) -> HttpResponse:
-    """The progress of a version's PDF (a financial or an annual report), sent again if unsent."""
-    _resend_if_unsent(request, report)
+    """The progress of a version's PDF (a financial or an annual report), read only: a version
+    the broker missed is sent again by beat (``reports.resend_unsent``), never by this poll."""
     return render(
         request,
         "reports/_render_status.html",

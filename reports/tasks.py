@@ -9,7 +9,6 @@ from typing import Any
 
 from celery import shared_task
 from celery.signals import worker_ready
-from django.core.cache import cache
 from django.core.files.base import ContentFile
 from django.db import DatabaseError, InterfaceError, OperationalError, transaction
 from django.db.models import Q
@@ -44,18 +43,12 @@ def file_name(document: Any, suffix: str = "") -> str:
 #: waits a few seconds at most when the broker is down or hung, and then says it is queued.
 SEND_RETRY = {"max_retries": 1, "interval_start": 0.2, "interval_step": 0.5, "interval_max": 0.5}
 NOT_SENT = "Waiting for the task queue; it will be sent again."
-#: Seconds between tries to send one unsent version from the pages that poll its progress
-#: (every two seconds): a hung broker costs each try its timeouts.
-RESEND_EVERY = 10
-
-
-def _unsent_key(document: Any) -> str:
-    return f"reports:unsent:{kind_of(document)}:{document.pk}"
 
 
 def enqueue_render(document: Any) -> bool:
     """Send the render task; if the broker cannot be reached the version stays queued with no
-    task id, and is sent again by the next look at its progress or by ``requeue_reports``."""
+    task id, and is sent again by beat's ``reports.resend_unsent`` (every minute) or by
+    ``requeue_reports``. The pages that poll its progress only read it."""
     model = type(document)
     try:
         result = render_document.apply_async(
@@ -67,21 +60,8 @@ def enqueue_render(document: Any) -> bool:
         model.objects.filter(pk=document.pk, render_status=RenderStatus.QUEUED).update(
             render_task_id="", render_error=NOT_SENT
         )
-        cache.set(_unsent_key(document), True, RESEND_EVERY)
         return False
     model.objects.filter(pk=document.pk).update(render_task_id=result.id, render_error="")
-    cache.delete(_unsent_key(document))
-    return True
-
-
-def resend_if_unsent(document: Any) -> bool:
-    """Send a version queued with no task id (the broker could not be reached), unless a try
-    failed less than ``RESEND_EVERY`` seconds ago. True if a try was made (sent or not)."""
-    if document.render_status != RenderStatus.QUEUED or document.render_task_id:
-        return False
-    if cache.get(_unsent_key(document)):
-        return False
-    enqueue_render(document)
     return True
 
 
@@ -223,6 +203,18 @@ def render_document(self: Any, kind: str, pk: int) -> dict[str, Any]:
         )
         return {"kind": kind, "id": pk, "status": RenderStatus.FAILED}
     return {"kind": kind, "id": pk, "status": status}
+
+
+@shared_task(name="reports.resend_unsent", autoretry_for=TRANSIENT, max_retries=3)
+def resend_unsent() -> dict[str, int]:
+    """Send again every version queued while the broker could not be reached (sent each minute
+    by beat, one process for the whole installation, so however many web servers poll a
+    version's progress, it is sent from one place). Harmless when the broker is still down: the
+    versions stay queued with no task id for the next run."""
+    sent, failed = resend()
+    if sent or failed:
+        log.warning("reports queued unsent: %s sent again, %s not sent", sent, failed)
+    return {"sent": sent, "not_sent": failed}
 
 
 @shared_task(name="reports.record_obligations", autoretry_for=TRANSIENT, max_retries=3)

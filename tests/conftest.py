@@ -278,12 +278,14 @@ def _own_checkpoint_file(settings: Any, tmp_path: Path) -> None:
 
 @pytest.fixture(autouse=True)
 def _empty_cache() -> None:
-    """Each test starts with an empty cache (the process's own, unless CACHE_URL names one): a
-    flashboard's kept answer belongs to the test that made it."""
+    """Each test starts with an empty cache (the default's files in the data folder, or the
+    process's own; not a Redis that CACHE_URL names): a flashboard's kept answer belongs to the
+    test that made it."""
     from django.core.cache import caches
+    from django.core.cache.backends.filebased import FileBasedCache
     from django.core.cache.backends.locmem import LocMemCache
 
-    if isinstance(caches["default"], LocMemCache):
+    if isinstance(caches["default"], LocMemCache | FileBasedCache):
         caches["default"].clear()
 
 

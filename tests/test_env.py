@@ -88,6 +88,10 @@ def test_a_cache_url_names_its_backend() -> None:
     redis = cache_settings(env_url("CACHE_URL", "", CACHE_SCHEMES, {"CACHE_URL": "redis://h/1"}))
     assert redis["BACKEND"].endswith("RedisCache") and redis["LOCATION"] == "redis://h/1"
     assert cache_settings("locmem://")["BACKEND"].endswith("LocMemCache")
+    files = cache_settings("file:///srv/beano/cache")
+    assert files["BACKEND"].endswith("FileBasedCache") and files["LOCATION"] == "/srv/beano/cache"
+    with pytest.raises(ImproperlyConfigured, match="full path"):
+        cache_settings("file://cache")
     assert cache_settings("dummy://")["BACKEND"].endswith("DummyCache")
     with pytest.raises(ImproperlyConfigured, match="CACHE_URL"):
         env_url("CACHE_URL", "locmem://", CACHE_SCHEMES, {"CACHE_URL": "memcached://h"})

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCTION = {
     "DEBUG": "off",
@@ -40,8 +42,11 @@ def test_it_passes_the_deployment_checks_with_production_values(tmp_path: Path) 
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_the_deployment_check_warns_of_a_cache_kept_inside_each_process(tmp_path: Path) -> None:
-    env = {k: v for k, v in PRODUCTION.items() if k != "CACHE_URL"}
+@pytest.mark.parametrize("cache_url", ["", "locmem://"])  # the default: files on this machine
+def test_the_deployment_check_warns_of_a_cache_not_shared_by_every_server(
+    tmp_path: Path, cache_url: str
+) -> None:
+    env = {**PRODUCTION, "CACHE_URL": cache_url}
     result = run_manage(["check", "--deploy", "--fail-level", "WARNING"], env, tmp_path)
     assert result.returncode != 0
     assert "beano.W001" in result.stderr and "CACHE_URL" in result.stderr
