@@ -1,5 +1,8 @@
-"""`make run`: the web server, a real Celery worker and `celery beat` (the periodic work, such as
-the nightly audit checkpoint) together, stopped together on Ctrl-C.
+"""`make run`: the web server, a real Celery worker and a real `celery beat` together, stopped
+together on Ctrl-C (or SIGTERM). Beat sends the periodic work (``CELERY_BEAT_SCHEDULE`` in
+beano/settings.py: the nightly audit checkpoint and report obligations, the resending of reports
+filed while the broker was down) through the same file-system broker the worker reads, so the
+embedded default runs it as production does (README: Production).
 
 Run as ``python -m beano.devserver [PORT]`` after migrate and seed_demo."""
 
@@ -14,8 +17,17 @@ import time
 PORT = os.environ.get("PORT", "8000")
 
 
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> int:
     port = sys.argv[1] if len(sys.argv) > 1 else PORT
+    # Stopped as by Ctrl-C however it is asked to stop: a terminal's Ctrl-C, a process
+    # manager's SIGTERM, or SIGINT sent to this process alone (started in the background, a
+    # shell leaves SIGINT ignored).
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
     python = sys.executable
     worker = subprocess.Popen(
         [

@@ -205,12 +205,14 @@ def render_document(self: Any, kind: str, pk: int) -> dict[str, Any]:
     return {"kind": kind, "id": pk, "status": status}
 
 
-@shared_task(name="reports.resend_unsent", autoretry_for=TRANSIENT, max_retries=3)
+@shared_task(
+    name="reports.resend_unsent", autoretry_for=TRANSIENT, max_retries=3, ignore_result=True
+)
 def resend_unsent() -> dict[str, int]:
     """Send again every version queued while the broker could not be reached (sent each minute
     by beat, one process for the whole installation, so however many web servers poll a
     version's progress, it is sent from one place). Harmless when the broker is still down: the
-    versions stay queued with no task id for the next run."""
+    versions stay queued with no task id for the next run. No result row: it runs every minute."""
     sent, failed = resend()
     if sent or failed:
         log.warning("reports queued unsent: %s sent again, %s not sent", sent, failed)
