@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0
 
-.PHONY: run test venv system-deps lint format migrate seed clean bench bench-quick
+.PHONY: run test venv system-deps lint format migrate seed clean bench bench-quick bench-deps
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -42,14 +42,18 @@ test: system-deps $(STAMP)
 	BEANO_DATA_DIR=$${BEANO_DATA_DIR:-$(CURDIR)/var/test} $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # Speed is measured here, never asserted by timing tests (see bench/RESULTS.md). The load and
-# statewide benchmarks need PostgreSQL and Redis running on 127.0.0.1 (bench/README.md).
-bench: $(STAMP)
+# statewide benchmarks need PostgreSQL and Redis running on 127.0.0.1 (bench/README.md); the
+# load test runs two gunicorn servers behind HAProxy (installed here) with two Celery workers.
+bench-deps:
+	@$(MAKE) --no-print-directory system-deps SYSTEM_PACKAGES=haproxy
+
+bench: $(STAMP) bench-deps
 	$(PY) bench/queries.py
 	$(PY) bench/load.py
 	$(PY) bench/statewide.py
 	$(PY) bench/report_generation.py
 
-bench-quick: $(STAMP)
+bench-quick: $(STAMP) bench-deps
 	$(PY) bench/queries.py --quick
 	$(PY) bench/load.py --quick
 	$(PY) bench/statewide.py --quick
