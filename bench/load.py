@@ -526,8 +526,8 @@ def markdown(out: dict[str, Any]) -> str:
     lines.append("")
     if out.get("cluster"):
         lines += cluster_markdown(out["cluster"])
-    if out.get("notes"):
-        lines += [*out["notes"], ""]
+    for note in out.get("notes", []):
+        lines += [note, ""]
     return "\n".join(lines)
 
 
@@ -536,9 +536,10 @@ def cluster_markdown(c: dict[str, Any]) -> list[str]:
     return [
         "### Two servers as one (`bench/cluster.py`)",
         "",
-        f"Through HAProxy (round robin) each server answered {c['answered']} requests of the "
-        f"run. Bookkeepers filed {made['occasions']} reports through it while each render was "
-        f"sent a second time, so the two workers raced for them: {made['renders_run']} renders "
+        "Through HAProxy (round robin) the servers answered "
+        + ", ".join(f"{name} {count:,}" for name, count in c["answered"].items())
+        + f" requests of the run. Bookkeepers filed {made['occasions']} reports through it "
+        "while each render was sent a second time, so the two workers raced for them: {made['renders_run']} renders "
         f"ran on {len(made['workers'])} workers and "
         + (
             "every version has one PDF, made once."
