@@ -533,23 +533,22 @@ def markdown(out: dict[str, Any]) -> str:
 
 def cluster_markdown(c: dict[str, Any]) -> list[str]:
     made, sessions = c["reports"], c["sessions"]
+    answered = ", ".join(f"{name} {count:,}" for name, count in c["answered"].items())
+    reports = (
+        "every version has one PDF, made once."
+        if not made["problems"]
+        else f"these went wrong: {'; '.join(made['problems'][:5])}."
+    )
+    lost = f"{sessions['lost_count']} lost." if sessions["lost_count"] else "none lost."
     return [
         "### Two servers as one (`bench/cluster.py`)",
         "",
-        "Through HAProxy (round robin) the servers answered "
-        + ", ".join(f"{name} {count:,}" for name, count in c["answered"].items())
-        + f" requests of the run. Bookkeepers filed {made['occasions']} reports through it "
-        "while each render was sent a second time, so the two workers raced for them: {made['renders_run']} renders "
-        f"ran on {len(made['workers'])} workers and "
-        + (
-            "every version has one PDF, made once."
-            if not made["problems"]
-            else f"these went wrong: {'; '.join(made['problems'][:5])}."
-        )
-        + f" Every session of the night ({sessions['sessions']}) still opens its pages on each "
-        "server directly: "
-        + (f"{sessions['lost_count']} lost." if sessions["lost_count"] else "none lost.")
-        + f" Filings refused: {len(c['filing_errors'])}.",
+        f"Through HAProxy (round robin) the servers answered {answered} requests of the run. "
+        f"Bookkeepers filed {made['occasions']} reports through it while each render was sent "
+        f"a second time, so the two workers raced for them: {made['renders_run']} renders ran "
+        f"on {len(made['workers'])} workers and {reports} Every session of the night "
+        f"({sessions['sessions']}) still opens its pages on each server directly: {lost} "
+        f"Filings refused: {len(c['filing_errors'])}.",
         "",
     ]
 
