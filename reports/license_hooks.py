@@ -5,7 +5,9 @@ service, so the hook is the model's signals.
 Before the change is saved, the days owed under the license as it stood are recorded in the same
 transaction (a license revoked or shortened today keeps the reports its past days owe); once the
 change commits, the days the license now authorizes up to today are recorded too. Both are
-writes of the request or command that changes the license, never of a page that reads."""
+writes of the request or command that changes the license, never of a page that reads.
+Deleting a license records nothing: a license entered by mistake leaves no reports owed (one
+whose days were recorded is protected from deletion by them)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from functools import partial
 from typing import Any
 
 from django.db import transaction
-from django.db.models.signals import post_save, pre_delete, pre_save
+from django.db.models.signals import post_save, pre_save
 from django.utils import timezone
 
 from organizations.models import License, Organization
@@ -40,5 +42,4 @@ def _after_change(sender: type, instance: License, **kwargs: Any) -> None:
 def connect() -> None:
     """Called from ``ReportsConfig.ready``."""
     pre_save.connect(_before_change, sender=License, dispatch_uid="reports-license-before")
-    pre_delete.connect(_before_change, sender=License, dispatch_uid="reports-license-delete")
     post_save.connect(_after_change, sender=License, dispatch_uid="reports-license-after")
