@@ -222,8 +222,8 @@ CRISPY_TEMPLATE_PACK = "bootstrap5"
 
 # Celery: Redis in production, kombu's file-system transport for the embedded default.
 BROKER_DIR = DATA_DIR / "broker"
-CELERY_BROKER_URL = env_url(
-    "CELERY_BROKER_URL", env_str("REDIS_URL", "filesystem://"), BROKER_SCHEMES
+CELERY_BROKER_URL = broker.named_host(
+    env_url("CELERY_BROKER_URL", env_str("REDIS_URL", "filesystem://"), BROKER_SCHEMES)
 )
 if CELERY_BROKER_URL.startswith("filesystem://"):
     for folder in ("queue", "processed", "control"):
