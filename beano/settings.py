@@ -204,6 +204,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(DATA_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Files a browser asks for at the site's root (/favicon.ico, /apple-touch-icon.png).
+WHITENOISE_ROOT = BASE_DIR / "static" / "root"
 if DEBUG:
     STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise looks there even in development
 MEDIA_URL = "media/"
