@@ -17,6 +17,15 @@ SOCKET_TIMEOUT = 5
 VISIBILITY_TIMEOUT = 600
 
 
+def named_host(url: str) -> str:
+    """``url`` with the host kombu would fill in written out: ``filesystem://`` and ``memory://``
+    name none, and kombu warns "No hostname was supplied" on every connection (seed_demo and the
+    benchmarks printed it to a new user) though those transports use no host."""
+    if url in ("filesystem://", "memory://"):
+        return f"{url}localhost//"
+    return url
+
+
 def transport_options(
     url: str,
     *,

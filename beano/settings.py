@@ -205,6 +205,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(DATA_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Files a browser asks for at the site's root (/favicon.ico, /apple-touch-icon.png).
+WHITENOISE_ROOT = BASE_DIR / "static" / "root"
 if DEBUG:
     STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise looks there even in development
 MEDIA_URL = "media/"
@@ -223,8 +225,8 @@ CRISPY_TEMPLATE_PACK = "bootstrap5"
 
 # Celery: Redis in production, kombu's file-system transport for the embedded default.
 BROKER_DIR = DATA_DIR / "broker"
-CELERY_BROKER_URL = env_url(
-    "CELERY_BROKER_URL", env_str("REDIS_URL", "filesystem://"), BROKER_SCHEMES
+CELERY_BROKER_URL = broker.named_host(
+    env_url("CELERY_BROKER_URL", env_str("REDIS_URL", "filesystem://"), BROKER_SCHEMES)
 )
 if CELERY_BROKER_URL.startswith("filesystem://"):
     for folder in ("queue", "processed", "control"):

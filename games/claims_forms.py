@@ -30,15 +30,19 @@ def _name(label: str, **kwargs: Any) -> forms.CharField:
 class ClaimForm(forms.Form):
     part = forms.ModelChoiceField(queryset=PrizePart.objects.none(), label="Prize claimed")
     ball_in_hand = QuantityField(
-        label="Ball in the caller's hand",
+        label="Ball the caller had drawn",
         required=False,
         min_value=1,
         max_value=75,
-        help_text="Blank if the caller was between balls.",
+        help_text="The ball out of the machine when BINGO was called. Blank if none was.",
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "autofocus": True}),
     )
     calling_begun = forms.ChoiceField(
-        choices=YES_NO, initial="no", widget=forms.RadioSelect, label="Had its calling begun?"
+        choices=YES_NO,
+        initial="no",
+        widget=forms.RadioSelect,
+        label="Had the caller started to call it out?",
+        help_text="Yes: that ball counts for the claim. No: it does not (961 CMR 3.04(6)(a)).",
     )
     player_name = _name("Player")
     table = forms.CharField(label="Table", max_length=40, required=False)
@@ -181,8 +185,8 @@ class WinnersForm(forms.Form):
             self.fields[f"person_{claim.pk}"] = forms.ModelChoiceField(
                 queryset=people,
                 required=False,
-                label="Known person",
-                empty_label="— not known —",
+                label="The winner on the organization's lists",
+                empty_label="— not on our lists —",
                 widget=forms.Select(attrs={"class": "form-select"}),
             )
             self.fields[f"substitute_{claim.pk}"] = _name("Substitute prize")

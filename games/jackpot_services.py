@@ -62,6 +62,18 @@ RULE_FIELDS = (
     "consolation_amount",
     "rules_text",
 )
+#: The rules of a series as a refusal names them ("calls_allowed" is not a word a volunteer uses).
+RULE_WORDS = {
+    "mode": "the kind of jackpot",
+    "starting_amount": "the starting amount",
+    "increment": "the amount added each occasion",
+    "cap": "the maximum",
+    "arrangement": "the winning pattern",
+    "calls_allowed": "the number of calls allowed",
+    "calls_increment": "the calls added each occasion",
+    "consolation_amount": "the consolation prize",
+    "rules_text": "the rules as announced",
+}
 
 
 def _clean_rules(values: dict[str, Any]) -> dict[str, Any]:
@@ -218,7 +230,7 @@ def change_series_rules(
                 series_name=series.name,
                 first_game_begun=first_game_begun,
                 jackpot_won=not series.is_active,
-                changed=tuple(new_values),
+                changed=tuple(RULE_WORDS[name] for name in new_values),
             ),
             _arrangement_facts(values["arrangement"], series.organization, timezone.localdate()),
         ],

@@ -134,6 +134,10 @@ def series_within_maximum(f: SeriesRulesFacts, limits: Limits) -> Iterator[str]:
         )
 
 
+def _and(words: tuple[str, ...]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 @dataclass(frozen=True)
 class SeriesChangeFacts:
     """A change to a series' announced rules, and how far the series has gone."""
@@ -155,8 +159,8 @@ def series_rules_fixed(f: SeriesChangeFacts, limits: Limits) -> Iterator[str]:
     before the jackpot is won; it may change them after the win, before the next series."""
     if f.changed and f.first_game_begun and not f.jackpot_won:
         yield (
-            f"{f.series_name} has begun and its jackpot is not won: its announced rules stand "
-            f"({', '.join(f.changed)} cannot change)."
+            f"{f.series_name} has begun and its jackpot is not won, so the rules announced "
+            f"for it stand: {_and(f.changed)} cannot change until the jackpot is won."
         )
 
 

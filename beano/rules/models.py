@@ -44,9 +44,9 @@ class LawLimit(models.Model):
 
     @property
     def display_value(self) -> str:
-        """The figure as a person reads it: $1,200.00, 5 %, 10 days; or "none known"."""
+        """The figure as a person reads it: $1,200.00, 5 %, 10 days; or "no figure on record"."""
         if self.value is None:
-            return "none known"
+            return "no figure on record"
         if self.unit.startswith("USD"):
             rest = self.unit[3:]
             amount = f"${self.value:,.2f}".removesuffix(".00")

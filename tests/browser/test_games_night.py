@@ -223,7 +223,7 @@ def test_the_member_in_charge_plays_game_1_to_two_paid_winners(
     def record_claim(player: str, table: str) -> None:
         form = page.locator("#claim")
         expect(form.get_by_label("Prize claimed")).to_have_value(str(game.parts.get().pk))
-        form.get_by_label("Ball in the caller's hand").fill("70")
+        form.get_by_label("Ball the caller had drawn").fill("70")
         form.get_by_text("Yes — calling had begun").click()
         form.get_by_label("Player").fill(player)
         form.get_by_label("Table").fill(table)

@@ -87,7 +87,7 @@ def test_a_new_user_tries_the_practice_night_at_any_hour(live_server, browser, p
     # A player calls Beano as N41 is being called: the claim is recorded.
     page.get_by_role("link", name="Claims and winners").click()
     form = page.locator("#claim")
-    form.get_by_label("Ball in the caller's hand").fill("41")
+    form.get_by_label("Ball the caller had drawn").fill("41")
     form.get_by_text("Yes — calling had begun").click()
     form.get_by_label("Player").fill("Pat Newcomer")
     form.get_by_label("Table").fill("1")

@@ -194,7 +194,7 @@ def record_claim(page, ball: int, player: str, table: str) -> None:
     claims = page.locator("[id^=claim-]")
     before = claims.count()
     form = page.locator("#claim")
-    form.get_by_label("Ball in the caller's hand").fill(str(ball))
+    form.get_by_label("Ball the caller had drawn").fill(str(ball))
     form.get_by_text("Yes — calling had begun").click()
     form.get_by_label("Player").fill(player)
     form.get_by_label("Table").fill(table)

@@ -235,6 +235,10 @@ def test_a_rules_change_is_refused_mid_series_and_allowed_for_a_new_series_after
             series=jackpot_series, increment=Decimal("50.00"), by=tenant.head
         )
     assert refusal.value.citations == ["961 CMR 3.04(6)(h)"]
+    # In words a volunteer uses, not the field's name ("increment cannot change").
+    assert "the amount added each occasion cannot change until the jackpot is won" in str(
+        refusal.value
+    )
     refused_with("J-6H-RULES-FIXED")
     jackpot_series.refresh_from_db()
     assert jackpot_series.increment == Decimal("100.00")

@@ -300,7 +300,7 @@ def test_the_initial_figures_are_those_of_the_beano_law_page(db):
         ("0.05", "rate", "5 %"),
         ("0.12", "rate a year", "12 % a year"),
         ("10", "days", "10 days"),
-        (None, "USD", "none known"),
+        (None, "USD", "no figure on record"),
     ],
 )
 def test_a_figure_reads_as_a_person_would_write_it(value, unit, shown):

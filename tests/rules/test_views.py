@@ -28,7 +28,7 @@ def test_every_user_reads_the_catalog_and_the_limits(client, tenant):
     for r in rules.all_rules():
         assert r.code in page
     limits = client.get(reverse("limits_in_force")).content.decode()
-    assert "Maximum prize, single game" in limits and "none known" in limits
+    assert "Maximum prize, single game" in limits and "no figure on record" in limits
     old = client.get(reverse("limits_in_force"), {"on": "1999-06-01"}).content.decode()
     assert "$100" in old and "5 %" in old
 
