@@ -262,6 +262,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(hour=0, minute=30),
     },
 }
+# The reminders to heads and bookkeepers (reports/reminders.py), each morning.
+CELERY_BEAT_SCHEDULE["reminders"] = {
+    "task": "reports.send_reminders",
+    "schedule": crontab(hour=env_int("REMINDER_HOUR", 7, maximum=23), minute=0),
+}
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 
 # The close-out asks for an explanation when the counts or the cash differ from the records by
@@ -273,6 +278,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # smtp+tls://user:password@smtp.example.org:587 in production (beano/env.py `email_settings`).
 # The embedded default prints each message and writes it to a file under var/mail/, so a new
 # user sees an invitation link or a reminder without a mail server.
+# The address of the site, for the links in e-mails sent outside a request (the reminders).
+SITE_URL = env_url("SITE_URL", "http://localhost:8000", frozenset({"http", "https"}))
 EMAIL_URL = env_str("EMAIL_URL", "console+file://" if DEBUG else "smtp://localhost:25")
 _email = email_settings(EMAIL_URL, mail_dir=DATA_DIR / "mail")
 EMAIL_BACKEND = _email["EMAIL_BACKEND"]

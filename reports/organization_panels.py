@@ -8,6 +8,7 @@ from typing import Any
 from organizations.extensions import Panel
 from organizations.models import Organization
 from reports import selectors
+from reports.reminder_models import SentReminder
 
 
 def reports_owed(organization: Organization) -> dict[str, Any]:
@@ -17,7 +18,23 @@ def reports_owed(organization: Organization) -> dict[str, Any]:
     }
 
 
+def reminders_sent(organization: Organization, limit: int = 6) -> dict[str, Any]:
+    """The organization's latest reminders, one per event, whoever they were sent to (the head
+    and the bookkeeper get the same): one query."""
+    rows = SentReminder.objects.filter(organization=organization).order_by("-sent_at", "pk")[
+        : limit * 4
+    ]
+    seen: set[tuple[str, str]] = set()
+    out: list[SentReminder] = []
+    for row in rows:
+        if (row.kind, row.event_key) not in seen:
+            seen.add((row.kind, row.event_key))
+            out.append(row)
+    return {"rows": out[:limit]}
+
+
 PANELS = (
     Panel("reports_owed", "home_side", "reports/_owed_card.html", reports_owed),
     Panel("reports_due", "dashboard", "reports/_owed_dashboard.html", reports_owed),
+    Panel("reminders", "dashboard", "reports/_reminders_dashboard.html", reminders_sent),
 )
