@@ -260,6 +260,7 @@ def test_an_inspector_and_the_organizations_own_people_are_refused(
 
 def test_the_licensing_list_reads_in_constant_queries(admin_client):
     OrganizationFactory.create_batch(2)
+    admin_client.get(reverse("onboarding_home"))  # the session's first request does more
     with CaptureQueriesContext(connection) as small:
         assert admin_client.get(reverse("onboarding_home")).status_code == 200
     OrganizationFactory.create_batch(8)
