@@ -21,14 +21,16 @@ def test_a_commission_admin_onboards_an_organization(
     settings.MEDIA_ROOT = tmp_path / "media"
 
     def shot(name: str) -> None:
+        # Nothing wider than a hall laptop's screen (the navigation bar included).
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), name
         page.screenshot(path=str(tmp_path / f"{name}.png"), full_page=True)
 
+    device = totp_device(commission_admin)  # enrolled already: the login asks for its code
     page.goto(live_server.url + "/")
     page.get_by_label("Username").fill(commission_admin.username)
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name=re.compile("log in", re.I)).click()
-    code = totp_code(totp_device(commission_admin))
-    page.get_by_label("Code from your authenticator app").fill(code)
+    page.get_by_label("Code from your authenticator app").fill(totp_code(device))
     page.get_by_role("button", name="Verify").click()
 
     page.get_by_role("link", name="Licensing", exact=True).first.click()
@@ -82,7 +84,8 @@ def test_a_commission_admin_onboards_an_organization(
     page.locator("tr", has_text="Westport Lions Club").get_by_role(
         "link", name="Arrangements"
     ).click()
-    page.get_by_label("The Director's letter").select_option(label=re.compile("MSLC-2027-0140"))
+    authorization = DirectorAuthorization.objects.get(reference_number="MSLC-2027-0140-6C")
+    page.get_by_label("The Director's letter").select_option(str(authorization.pk))
     for name in ("Four corners", "Letter X", "Coverall"):
         page.get_by_label(name, exact=True).check()
     shot("4-arrangements")
@@ -90,7 +93,6 @@ def test_a_commission_admin_onboards_an_organization(
     expect(page.get_by_text("The arrangements are granted to Westport Lions Club")).to_be_visible()
     shot("5-done")
 
-    authorization = DirectorAuthorization.objects.get(reference_number="MSLC-2027-0140-6C")
     assert authorization.document.read().startswith(b"%PDF-")
     granted = ArrangementAuthorization.objects.filter(authorization=authorization)
     assert sorted(g.arrangement.name for g in granted) == ["Coverall", "Four corners", "Letter X"]
@@ -99,7 +101,7 @@ def test_a_commission_admin_onboards_an_organization(
         .order_by("sequence")
         .values_list("action", flat=True)
     )
-    assert actions == [
+    assert actions[-4:] == [
         "commission.organization.added",
         "commission.license.added",
         "commission.authorization.recorded",
