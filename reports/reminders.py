@@ -19,6 +19,7 @@ from django.urls import reverse
 
 from beano import rules
 from beano.rules.reporting import OPEN as OPEN_OCCASION
+from occasions.models import Occasion
 from occasions.selectors import resumption_facts
 from organizations.models import License, Organization
 from reports import selectors
@@ -57,11 +58,13 @@ def _report_event(row: selectors.ObligationRow, today: dt.date) -> ReminderEvent
         kind, subject = ReminderKind.REPORT_LATE, f"late: it was due {ob.due_on:%B %-d}"
     else:
         return None
-    link = (
-        reverse("report_closeout", args=[org.pk, row.occasion.pk])
-        if row.occasion is not None
-        else reverse("reports_home", args=[org.pk])
-    )
+    occasion = row.occasion
+    if occasion is None:
+        link = reverse("reports_home", args=[org.pk])
+    elif occasion.status == Occasion.Status.CLOSED:
+        link = reverse("report_closeout", args=[org.pk, occasion.pk])
+    else:  # not played, or still to be closed: the occasion's page says what is left
+        link = reverse("occasion_detail", args=[org.pk, occasion.pk])
     return ReminderEvent(
         organization=org,
         kind=kind,
@@ -152,15 +155,14 @@ def renewal_events(organizations: list[Organization], today: dt.date) -> Iterato
         ).order_by("valid_from")
     )
     year_end = dt.date(today.year, 12, 31)
+    latest_start = {lic.organization_id: lic.valid_from for lic in licenses}  # ordered
+    by_pk = {o.pk: o for o in organizations}
     for lic in licenses:
         if lic.status != License.Status.ACTIVE or lic.valid_to > year_end:
             continue
-        if any(
-            o.organization_id == lic.organization_id and o.valid_from > lic.valid_to
-            for o in licenses
-        ):
-            continue
-        org = next(o for o in organizations if o.pk == lic.organization_id)
+        if latest_start[lic.organization_id] > lic.valid_to:
+            continue  # renewed: a license of the organization starts after this one
+        org = by_pk[lic.organization_id]
         yield ReminderEvent(
             organization=org,
             kind=ReminderKind.LICENSE_RENEWAL,

@@ -96,6 +96,9 @@ def test_financial_report_reminded_three_days_before_on_the_day_and_late(filers,
 
 
 def test_a_night_closed_links_its_close_out(filers, today, occasion):
+    from occasions.models import Occasion
+
+    Occasion.objects.filter(pk=occasion.pk).update(status=Occasion.Status.CLOSED)
     due = due_on(NIGHT)
     today(due)
     send_reminders()
@@ -245,3 +248,10 @@ def test_the_beat_sends_the_reminders_each_morning(settings):
     from reports.tasks import send_reminders as task
 
     assert task.name == "reports.send_reminders"
+
+
+def test_a_night_not_closed_links_its_occasion(filers, today, occasion):
+    today(due_on(NIGHT))
+    send_reminders()
+    link = reverse("occasion_detail", args=[filers.organization.pk, occasion.pk])
+    assert {r.link for r in _sent(ReminderKind.REPORT_DUE_TODAY, NIGHT.isoformat())} == {link}
