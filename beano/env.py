@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.core.exceptions import ImproperlyConfigured
@@ -250,3 +251,67 @@ def audit_keys(
         key = _audit_key_checked("AUDIT_KEY_FALLBACKS", old, secret_key)
         keys.setdefault(audit_key_id(key), key)
     return AuditKeys(current=audit_key_id(current), keys=keys)
+
+
+#: ``EMAIL_URL`` schemes: SMTP (plain, STARTTLS, implicit TLS), the console, the embedded
+#: default (the console and a file per message under the data folder), and memory (tests).
+EMAIL_SCHEMES = {
+    "smtp": 25,
+    "smtp+tls": 587,
+    "smtp+ssl": 465,
+    "console": None,
+    "console+file": None,
+    "memory": None,
+}
+SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+LOCAL_EMAIL_BACKENDS = {
+    "console": "django.core.mail.backends.console.EmailBackend",
+    "console+file": "beano.mail.ConsoleAndFileBackend",
+    "memory": "django.core.mail.backends.locmem.EmailBackend",
+}
+
+
+def email_settings(url: str, *, mail_dir: Path, name: str = "EMAIL_URL") -> dict[str, Any]:
+    """Django's e-mail settings for a mail URL: ``smtp+tls://user:password@host:587`` in
+    production (STARTTLS; ``smtp+ssl://`` for TLS from the first byte, ``smtp://`` for a relay
+    on the same host), ``console://``, ``console+file://`` (the embedded default: printed and
+    written to ``mail_dir``, so an invitation link can be found) or ``memory://``. The user and
+    password are URL-quoted (``%40`` for an ``@``)."""
+    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
+    if scheme not in EMAIL_SCHEMES:
+        raise ImproperlyConfigured(
+            f"{name} must be a URL with one of the schemes {sorted(EMAIL_SCHEMES)}, "
+            "e.g. smtp+tls://user:password@smtp.example.org:587"
+        )
+    local = {
+        "EMAIL_HOST": "localhost",
+        "EMAIL_PORT": 25,
+        "EMAIL_HOST_USER": "",
+        "EMAIL_HOST_PASSWORD": "",
+        "EMAIL_USE_TLS": False,
+        "EMAIL_USE_SSL": False,
+        "EMAIL_TIMEOUT": None,
+        "EMAIL_FILE_PATH": mail_dir,
+    }
+    if scheme in LOCAL_EMAIL_BACKENDS:
+        return local | {"EMAIL_BACKEND": LOCAL_EMAIL_BACKENDS[scheme]}
+    try:
+        parts = urlsplit(url)
+        port = parts.port or EMAIL_SCHEMES[scheme]
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} has a port that is not a number.") from None
+    if not parts.hostname:
+        raise ImproperlyConfigured(f"{name} names no host: e.g. smtp+tls://user:pw@host:587")
+    if bool(parts.username) != bool(parts.password):
+        raise ImproperlyConfigured(f"{name} must give both a user and a password, or neither.")
+    return {
+        "EMAIL_BACKEND": SMTP_BACKEND,
+        "EMAIL_HOST": parts.hostname,
+        "EMAIL_PORT": port,
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": scheme == "smtp+tls",
+        "EMAIL_USE_SSL": scheme == "smtp+ssl",
+        "EMAIL_TIMEOUT": 20,
+        "EMAIL_FILE_PATH": mail_dir,
+    }

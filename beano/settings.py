@@ -21,6 +21,7 @@ from beano.env import (
     DATABASE_SCHEMES,
     audit_keys,
     cache_settings,
+    email_settings,
     env_bool,
     env_int,
     env_list,
@@ -271,6 +272,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env_int("REPORT_RESEND_SECONDS", 60, minimum=5),
     },
 }
+# The reminders to heads and bookkeepers (reports/reminders.py), each morning.
+CELERY_BEAT_SCHEDULE["reminders"] = {
+    "task": "reports.send_reminders",
+    "schedule": crontab(hour=env_int("REMINDER_HOUR", 7, maximum=23), minute=0),
+}
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 
 # The close-out asks for an explanation when the counts or the cash differ from the records by
@@ -278,20 +284,23 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 CLOSEOUT_VARIANCE_THRESHOLD = env_money("CLOSEOUT_VARIANCE_THRESHOLD", "5.00")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
-# E-mail (the audit checkpoints to the Commission): SMTP in production; the embedded default
-# writes each message to a file under var/mail/ instead of sending it.
-EMAIL_BACKEND = env_str(
-    "EMAIL_BACKEND",
-    "django.core.mail.backends.filebased.EmailBackend"
-    if DEBUG
-    else "django.core.mail.backends.smtp.EmailBackend",
-)
-EMAIL_FILE_PATH = DATA_DIR / "mail"
-EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
-EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
-EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
-EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+# E-mail (invitations, reminders, the audit checkpoints to the Commission): EMAIL_URL, e.g.
+# smtp+tls://user:password@smtp.example.org:587 in production (beano/env.py `email_settings`).
+# The embedded default prints each message and writes it to a file under var/mail/, so a new
+# user sees an invitation link or a reminder without a mail server.
+# The address of the site, for the links in e-mails sent outside a request (the reminders).
+SITE_URL = env_url("SITE_URL", "http://localhost:8000", frozenset({"http", "https"}))
+EMAIL_URL = env_str("EMAIL_URL", "console+file://" if DEBUG else "smtp://localhost:25")
+_email = email_settings(EMAIL_URL, mail_dir=DATA_DIR / "mail")
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_FILE_PATH = _email["EMAIL_FILE_PATH"]
+EMAIL_HOST = _email["EMAIL_HOST"]
+EMAIL_PORT = _email["EMAIL_PORT"]
+EMAIL_HOST_USER = _email["EMAIL_HOST_USER"]
+EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"]
+EMAIL_USE_TLS = _email["EMAIL_USE_TLS"]
+EMAIL_USE_SSL = _email["EMAIL_USE_SSL"]
+EMAIL_TIMEOUT = _email["EMAIL_TIMEOUT"]
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "beano-occasions@localhost")
 
 # Security: production values pass `check --deploy --fail-level WARNING`.

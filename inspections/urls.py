@@ -1,6 +1,6 @@
 from django.urls import path
 
-from inspections import org_views, report_views, views
+from inspections import onboarding_views, org_views, report_views, views
 
 RECORD = "org/<int:org_id>/occasions/<int:pk>/record/"
 
@@ -37,4 +37,29 @@ urlpatterns = [
         for section, view in org_views.ORG_COMPLIANCE.items()
     ],
     path("org/<int:org_id>/inspections/", org_views.inspections_list, name="inspections_list"),
+]
+
+# The Commission admin's onboarding pages.
+urlpatterns += [
+    path("commission/licensing/", onboarding_views.onboarding_home, name="onboarding_home"),
+    path(
+        "commission/licensing/add/",
+        onboarding_views.organization_add,
+        name="onboarding_organization_add",
+    ),
+    path(
+        "commission/org/<int:org_id>/license/add/",
+        onboarding_views.license_add,
+        name="onboarding_license_add",
+    ),
+    path(
+        "commission/org/<int:org_id>/authorizations/add/",
+        onboarding_views.authorization_add,
+        name="onboarding_authorization_add",
+    ),
+    path(
+        "commission/org/<int:org_id>/arrangements/",
+        onboarding_views.arrangements_grant,
+        name="onboarding_arrangements",
+    ),
 ]

@@ -4,9 +4,12 @@ floor's pages."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils import timezone
 
 from occasions.models import Occasion
+from occasions.selectors import authorized_license
 from organizations.extensions import Panel
 from organizations.models import Organization
 
@@ -18,4 +21,16 @@ def open_now(organization: Organization) -> Occasion | None:
     ).first()
 
 
-PANELS = (Panel("open_now", "dashboard_floor", "occasions/_open_now.html", open_now),)
+def tonight(organization: Organization) -> dict[str, Any]:
+    """Tonight's occasion (any status), or whether tonight is an authorized day when none is
+    prepared: the member in charge's way straight to it. One or two queries."""
+    today = timezone.localdate()
+    occasion = Occasion.objects.filter(organization=organization, date=today).first()
+    authorized = occasion is not None or authorized_license(organization, today) is not None
+    return {"occasion": occasion, "day": today, "authorized": authorized}
+
+
+PANELS = (
+    Panel("tonight", "dashboard_floor", "occasions/_tonight.html", tonight),
+    Panel("open_now", "dashboard_floor", "occasions/_open_now.html", open_now),
+)

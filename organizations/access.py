@@ -157,3 +157,31 @@ def commission_view(view: V) -> V:
         return view(request, *args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
+
+
+def commission_admin_view(*, permissions: Collection[str]) -> Callable[[V], V]:
+    """Decorate a Commission admin's page (licensing an organization, recording the Director's
+    letters): for a Commission admin holding ``permissions`` (the Commission admins' group has
+    them) only, 403 for anyone else, reads included. A page taking ``org_id`` resolves
+    ``request.access`` first, so an organization outside the user's reach is 404 as everywhere."""
+
+    def decorate(view: V) -> V:
+        @login_required
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if "org_id" in kwargs:
+                request.access = resolve_access(  # type: ignore[attr-defined]
+                    request.user, kwargs.pop("org_id")
+                )
+            staff = commission_staff(request.user)
+            if (
+                staff is None
+                or staff.kind != CommissionStaff.Kind.ADMIN
+                or not request.user.has_perms(permissions)
+            ):
+                raise PermissionDenied("These pages are for the Commission's admins.")
+            return view(request, *args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate

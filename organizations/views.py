@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.contrib import messages
@@ -52,7 +53,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
                 if roles & {Role.MEMBER_IN_CHARGE, Role.HEAD, Role.WORKER}
                 else [],
                 "license": current,
-                "upcoming": selectors.upcoming_authorized_days(org, today),
+                # Tonight has its own panel (``dashboard_floor``): the next ones start tomorrow.
+                "upcoming": selectors.upcoming_authorized_days(org, today + dt.timedelta(days=1)),
                 # A practice license's days owe no report (License.practice); the reports
                 # owed are shown to those who file them.
                 "filing_panels": extensions.panels(org, "dashboard")

@@ -326,3 +326,6 @@ class AnnualReport(FiledDocument):
     def __str__(self) -> str:
         label = "annual report" if self.version == 1 else f"annual amendment {self.version - 1}"
         return f"{self.organization} {self.year}: {label}"
+
+
+from reports.reminder_models import ReminderKind, SentReminder  # noqa: E402, F401

@@ -88,7 +88,13 @@ def obligation_status(
     if report is not None:
         filed_on = timezone.localtime(report.filed_at).date()
         return FILED_LATE if filed_on > obligation.due_on else FILED
-    if obligation.day >= today:
+    played_out = occasion is not None and occasion.status in (
+        Occasion.Status.CLOSED,
+        Occasion.Status.NOT_PLAYED,
+    )
+    # Tonight is upcoming until its occasion is closed (or marked not played): then its report
+    # is due like any other, and the bookkeeper sees it tonight.
+    if obligation.day > today or (obligation.day == today and not played_out):
         return UPCOMING
     if today <= obligation.due_on:
         return DUE

@@ -16,7 +16,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
 from organizations.models import Organization
-from reports import pdf, services
+from reports import pdf, reminder_services, services
 from reports.models import AnnualReport, FinancialReport, RenderStatus
 
 log = logging.getLogger(__name__)
@@ -225,3 +225,10 @@ def record_obligations() -> int:
     The pages read the days not recorded yet as owed too, so they are right between runs; the
     record keeps what was owed when a license later changes. Idempotent."""
     return services.ensure_obligations(Organization.objects.all(), timezone.localdate())
+
+
+@shared_task(name="reports.send_reminders", autoretry_for=TRANSIENT, max_retries=3)
+def send_reminders() -> int:
+    """E-mail the day's reminders to each organization's head and bookkeeper (sent each morning
+    by beat). Each event is reminded once per person, however often this runs."""
+    return reminder_services.send_reminders()

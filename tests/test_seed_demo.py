@@ -229,3 +229,20 @@ def test_seed_demo_files_a_report_and_an_amendment_with_pdf_a(seeded_demo, db, t
     post = original.organization
     statuses = {r.status for r in selectors.obligations([post])}
     assert {selectors.LATE, selectors.MISSING, selectors.FILED} <= statuses
+
+
+def test_seed_demo_gives_every_login_an_address_and_sends_a_reminder(seeded_demo, db):
+    from reports.reminder_models import ReminderKind, SentReminder
+
+    users = get_user_model().objects.filter(username__in=["post171-head", "post171-books"])
+    assert {u.email for u in users} == {"post171-head@example.org", "post171-books@example.org"}
+    logins = ["post171-mic", "stanne-worker", "inspector", "inspector-south", "commission-admin"]
+    assert all(
+        u.email == f"{u.username}@example.org"
+        for u in get_user_model().objects.filter(username__in=logins)
+    )
+    late = SentReminder.objects.filter(
+        organization__name="American Legion Post 171", kind=ReminderKind.REPORT_LATE
+    )
+    assert {r.user.username for r in late} >= {"post171-head", "post171-books"}
+    assert all(r.emailed for r in late)

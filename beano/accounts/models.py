@@ -49,3 +49,31 @@ class PasswordFailures(models.Model):
 
     def __str__(self) -> str:
         return self.username_key
+
+
+class OptionalReminder(models.TextChoices):
+    """The reminders a user may turn off on their account page. A report due today or late
+    and the notice owed before play resumes are always sent: they are not optional."""
+
+    REPORT_DUE_SOON = "report_due_soon", "A financial report due in three days"
+    ANNUAL_REPORT = "annual_report", "The annual report, in January"
+    LICENSE_RENEWAL = "license_renewal", "The license renewal, in September"
+
+
+class ReminderOptOut(models.Model):
+    """One optional reminder a user asked not to be sent (by e-mail; still listed on their
+    organization's dashboard)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reminder_opt_outs"
+    )
+    kind = models.CharField(max_length=30, choices=OptionalReminder.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind"], name="reminder_opt_out_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} — no e-mail for {self.get_kind_display().lower()}"

@@ -25,6 +25,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from beano.accounts.ceiling import refusal_of
 from beano.accounts.forms import CodeForm, CurrentPasswordChangeForm, PinForm, SignInForm
+from beano.accounts.models import OptionalReminder
 from beano.accounts.pins import has_pin, set_pin
 from beano.accounts.policy import (
     APP_DEVICE_NAME,
@@ -33,6 +34,7 @@ from beano.accounts.policy import (
     second_factor_required,
 )
 from beano.accounts.qr import qr_svg
+from beano.accounts.reminder_preferences import ReminderChoiceForm, opted_out, set_wanted
 from organizations.access import commission_staff
 
 
@@ -206,6 +208,9 @@ def _account_context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
         "verified": is_verified(user),
         "has_pin": has_pin(user),
         "pin_form": PinForm(),
+        "reminder_form": ReminderChoiceForm(
+            initial={"wanted": sorted(set(OptionalReminder.values) - opted_out(user))}
+        ),
         **extra,
     }
 
@@ -268,3 +273,17 @@ def disable(request: HttpRequest) -> HttpResponse:
         _account_context(request, disable_form=form),
         status=400,
     )
+
+
+@never_cache
+@login_required
+@require_POST
+def reminders(request: HttpRequest) -> HttpResponse:
+    """Choose the optional reminders e-mailed to you (the others are always sent)."""
+    form = ReminderChoiceForm(request.POST)
+    if not form.is_valid():
+        context = _account_context(request, disable_form=CodeForm()) | {"reminder_form": form}
+        return render(request, "accounts/account.html", context, status=400)
+    set_wanted(user=request.user, wanted=form.cleaned_data["wanted"])
+    messages.success(request, "Your reminder choices are saved.")
+    return redirect(reverse("account") + "#reminders")

@@ -11,6 +11,7 @@ from django.db import transaction
 
 from beano.demo import occasions, reports
 from beano.demo.authenticators import seed_demo_devices
+from beano.demo.mail import give_emails, send_demo_reminders
 from beano.demo.organizations import Seeder
 from beano.demo.practice_hall import seed_practice_hall
 from beano.demo.practice_night import seed_practice_night
@@ -33,6 +34,8 @@ def seed(today: dt.date, *, pdfs: bool = True) -> Seeded:
         occasions.seed(today)
         reports.seed(today, pdfs=pdfs)
         practice = seed_practice_night(today)
+        give_emails(u for u, _ in logins)
+        send_demo_reminders(today)
         users = get_user_model().objects.filter(username__in=[u for u, _ in logins])
         devices = seed_demo_devices(list(users.order_by("username")))
     return Seeded(logins, practice, devices)

@@ -135,6 +135,10 @@ ORG_PAGES = [
     ("org_compliance_equipment", None, False),
     ("org_compliance_inventory", None, False),
     ("inspections_list", None, False),
+    # The Commission admin's licensing pages of one organization (everyone else: 403 or 404).
+    ("onboarding_license_add", None, True),
+    ("onboarding_authorization_add", None, True),
+    ("onboarding_arrangements", None, True),
 ]
 
 #: Fixtures that name no object of the organization (a day, a year): nothing to look up.

@@ -54,6 +54,11 @@ class Command(BaseCommand):
                 f"the hour: {path}\n  at {practice.organization}, never reported; "
                 f"{', '.join(others)} and {last} hold their roles there too."
             )
+        if str(settings.EMAIL_BACKEND).endswith("ConsoleAndFileBackend"):
+            self.stdout.write(
+                f"Every login has an e-mail address at example.org; the mail sent (the reminders "
+                f"of the reports owed) is also kept in {settings.EMAIL_FILE_PATH}/."
+            )
         if devices:
             python = os.path.relpath(sys.executable)
             self.stdout.write(
