@@ -7,12 +7,15 @@ class ReportsConfig(AppConfig):
 
     def ready(self) -> None:
         """The occasion page shows the occasion's report (``occasions.extensions``) and the
-        organization's pages the reports it owes (``organizations.extensions``)."""
+        organization's pages the reports it owes (``organizations.extensions``); the close keeps the
+        occasion's figures (``reports.kept``)."""
         from occasions import extensions as occasion_pages
         from organizations import extensions as organization_pages
+        from reports.kept import keep_occasion
         from reports.occasion_sections import SECTIONS
         from reports.organization_panels import PANELS
 
+        occasion_pages.add_close_hook(keep_occasion)
         for section in SECTIONS:
             occasion_pages.add_section(section)
         for panel in PANELS:

@@ -326,3 +326,27 @@ class AnnualReport(FiledDocument):
     def __str__(self) -> str:
         label = "annual report" if self.version == 1 else f"annual amendment {self.version - 1}"
         return f"{self.organization} {self.year}: {label}"
+
+
+from reports.kept_models import (  # noqa: E402  (the kept figures, found by Django here)
+    KeptOccasionFigures,
+    KeptStatewideMonth,
+    KeptWinnerMatch,
+)
+
+__all__ = [
+    "AnnualReport",
+    "CloseOut",
+    "ClosingCount",
+    "CountCategory",
+    "Expense",
+    "ExpenseKind",
+    "FiledDocument",
+    "FinancialReport",
+    "KeptOccasionFigures",
+    "KeptStatewideMonth",
+    "KeptWinnerMatch",
+    "LawfulPurposeDisbursement",
+    "RenderStatus",
+    "ReportObligation",
+]
