@@ -169,6 +169,34 @@ class ChainVerification(models.Model):
     problem = models.CharField(
         max_length=500, blank=True, help_text="What the last whole check found, if anything."
     )
+    seal = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="HMAC of the checkpoint under the audit key: it cannot be moved on past a "
+        "changed event without the key.",
+    )
+    seal_key_id = models.CharField(max_length=40, blank=True)
 
     def __str__(self) -> str:
         return f"{self.chain.key} verified through event {self.through_sequence}"
+
+    def seal_message(self) -> bytes:
+        verified = self.verified_at.isoformat() if self.verified_at else ""
+        return (
+            f"beano-audit-verified|{self.chain.key}|{self.through_sequence}|"
+            f"{self.through_hash}|{verified}"
+        ).encode()
+
+    def reseal(self) -> None:
+        self.seal_key_id = settings.AUDIT_KEY_ID
+        self.seal = audit_hmac(self.seal_key_id, self.seal_message())
+
+    @property
+    def sealed(self) -> bool:
+        """The checkpoint is the one the installation recorded (its seal checks)."""
+        if not self.seal:
+            return False
+        try:
+            return hmac.compare_digest(audit_hmac(self.seal_key_id, self.seal_message()), self.seal)
+        except UnknownAuditKey:
+            return False
