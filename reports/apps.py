@@ -11,11 +11,12 @@ class ReportsConfig(AppConfig):
         occasion's figures (``reports.kept``)."""
         from occasions import extensions as occasion_pages
         from organizations import extensions as organization_pages
-        from reports.kept import keep_occasion
+        from reports.kept import keep_for_listed, keep_occasion
         from reports.occasion_sections import SECTIONS
         from reports.organization_panels import PANELS
 
         occasion_pages.add_close_hook(keep_occasion)
+        organization_pages.add_listed_hook(keep_for_listed)
         for section in SECTIONS:
             occasion_pages.add_section(section)
         for panel in PANELS:
