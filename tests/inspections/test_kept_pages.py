@@ -6,6 +6,7 @@ sale lines or the winners of the closed nights."""
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 
 import pytest
 from django.db import connection
@@ -16,6 +17,7 @@ from django.utils import timezone
 from games.models import Winner
 from occasions.models import Occasion
 from reports.kept import keep
+from reports.kept_models import KeptOccasionFigures
 from tests.conftest import login
 from tests.inspections.conftest import played_occasions
 
@@ -79,3 +81,23 @@ def test_the_charts_show_the_kept_figures(client, tenant, statewide_inspector):
     mine = [v for v in charts["gross_receipts"].series[0].values if v is not None]
     statewide = [v for v in charts["gross_receipts"].series[1].values if v is not None]
     assert set(mine) == set(statewide) == {6}  # 3 admissions at $2 each night
+
+
+def test_tonights_open_occasion_is_read_live_beside_the_kept_ones(
+    client, tenant, statewide_inspector, worker_entry
+):
+    """An open night has no kept figures yet: its prizes and its winners are computed now, by
+    the same code, and listed among the closed nights' kept ones."""
+    tonight, *closed = played_occasions(tenant, 3, share=Decimal("250.00"))  # over the $200
+    _won_by_the_worker(tenant, worker_entry, [tonight, *closed])
+    Occasion.objects.filter(pk=tonight.pk).update(status=Occasion.Status.OPEN, closed_at=None)
+    KeptOccasionFigures.objects.filter(occasion=tonight).delete()
+    login(client, statewide_inspector)
+    prizes = client.get(reverse("inspect_compliance", args=["prizes"])).context
+    assert (prizes["total"], prizes["flagged"]) == (3, 3)
+    rows = {r.occasion.pk: r for r in prizes["page"]}
+    assert "Game 1: $250.00 awarded" in rows[tonight.pk].problems[0]
+    winners = client.get(reverse("inspect_compliance", args=["winners"])).context["winners"]
+    assert [w.occasion.pk for w in winners] == [tonight.pk, *(o.pk for o in closed)]
+    charts = {c.key: c for c in client.get(reverse("inspector_dashboard")).context["charts"]}
+    assert any(v == 6 for v in charts["gross_receipts"].series[0].values if v is not None)
