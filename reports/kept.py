@@ -114,11 +114,18 @@ def figures_rows(occasions: QuerySet[Occasion]) -> tuple[list[KeptOccasionFigure
 
 def keep(occasions: QuerySet[Occasion]) -> int:
     """Write the kept figures of the closed ones of ``occasions`` again, and the statewide
-    medians of their months. Inside the caller's transaction; returns how many were kept."""
-    chosen = occasions.filter(status=KEPT_STATUS)
-    rows, matches = figures_rows(chosen)
-    ids = [r.occasion_id for r in rows]
+    medians of their months. Inside the caller's transaction; returns how many were kept. The
+    occasions' rows are locked first (in the order of their ids), so that two writes keeping
+    the same occasion (a filing, a listing) keep one after the other."""
     with transaction.atomic():
+        chosen = occasions.filter(status=KEPT_STATUS)
+        ids = list(
+            Occasion.objects.select_for_update()
+            .filter(pk__in=chosen.values("pk"))
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        rows, matches = figures_rows(Occasion.objects.filter(pk__in=ids))
         KeptOccasionFigures.objects.filter(occasion_id__in=ids).delete()
         KeptOccasionFigures.objects.bulk_create(rows)
         KeptWinnerMatch.objects.bulk_create(matches)
@@ -160,26 +167,33 @@ def statewide_medians(months: Iterable[dt.date]) -> dict[tuple[dt.date, str], De
 
 
 def keep_months(months: Iterable[dt.date]) -> None:
-    """The statewide medians of ``months`` kept again from the kept rows."""
+    """The statewide medians of ``months`` kept again from the kept rows. The months' rows are
+    made if missing and locked before the kept rows are read: two closes of the same month (a
+    Friday night's) keep its medians one after the other, the second from the first's rows."""
     wanted = sorted(set(months))
     if not wanted:
         return
     now = timezone.now()
-    values = _month_values(wanted)
-    KeptStatewideMonth.objects.filter(month__in=wanted).delete()
     KeptStatewideMonth.objects.bulk_create(
-        KeptStatewideMonth(
-            month=month,
-            measure=measure,
-            median=statistics.median(values[(month, measure)])
-            if (month, measure) in values
-            else None,
-            occasions=len(values.get((month, measure), ())),
-            kept_at=now,
-        )
-        for month in wanted
-        for measure in MEASURES
+        [
+            KeptStatewideMonth(month=month, measure=measure, kept_at=now)
+            for month in wanted
+            for measure in MEASURES
+        ],
+        ignore_conflicts=True,
     )
+    kept = list(
+        KeptStatewideMonth.objects.select_for_update()
+        .filter(month__in=wanted)
+        .order_by("month", "measure")
+    )
+    values = _month_values(wanted)
+    for row in kept:
+        found = values.get((row.month, row.measure), [])
+        row.median = statistics.median(found) if found else None
+        row.occasions = len(found)
+        row.kept_at = now
+    KeptStatewideMonth.objects.bulk_update(kept, ["median", "occasions", "kept_at"])
 
 
 def rebuild() -> int:
