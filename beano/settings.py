@@ -53,6 +53,9 @@ AUDIT_CHECKPOINT_FILE = Path(
 )
 AUDIT_CHECKPOINT_EMAIL = env_list("AUDIT_CHECKPOINT_EMAIL", [])
 AUDIT_CHECKPOINT_HOUR = env_int("AUDIT_CHECKPOINT_HOUR", 3, maximum=23)
+# Each hour at this minute every chain is checked whole and its checkpoint recorded in the
+# database; the audit trail page then checks only the events after it.
+AUDIT_VERIFY_MINUTE = env_int("AUDIT_VERIFY_MINUTE", 45, maximum=59)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -258,6 +261,12 @@ CELERY_BEAT_SCHEDULE = {
     "audit-checkpoint": {
         "task": "organizations.write_audit_checkpoint",
         "schedule": crontab(hour=AUDIT_CHECKPOINT_HOUR, minute=15),
+    },
+    # Every chain checked whole and its checkpoint recorded: the audit trail page checks only
+    # the events after it (organizations.verification).
+    "audit-chains-verified": {
+        "task": "organizations.verify_audit_chains",
+        "schedule": crontab(minute=AUDIT_VERIFY_MINUTE),
     },
     # The reports owed (961 CMR 3.05(1)(a)), recorded once a day (and when a license changes,
     # reports/license_hooks.py): no page writes them.

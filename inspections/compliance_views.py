@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
-from inspections import compliance, people
+from inspections import compliance, kept_reads, people
 from inspections.filters import OccasionFilter, OccasionFilterForm
 from organizations.models import Organization
 
@@ -60,20 +59,22 @@ def compliance_page(
         occasions = compliance.occasions_in(scope, flt)
         context |= {"form": form, "filter": flt}
         if section == "prizes":
-            rows = compliance.prize_review(occasions)
-            flagged = [r for r in rows if r.problems]
             only_flagged = request.GET.get("show") == "flagged"
+            prizes = kept_reads.prize_list(
+                occasions,
+                only_flagged=only_flagged,
+                page=request.GET.get("page"),
+                per_page=PER_PAGE,
+            )
             context |= {
-                "flagged": len(flagged),
-                "total": len(rows),
+                "flagged": prizes.flagged,
+                "total": prizes.total,
                 "only_flagged": only_flagged,
                 "query_all": query_without(request, "page", "show"),
-                "page": Paginator(flagged if only_flagged else rows, PER_PAGE).get_page(
-                    request.GET.get("page")
-                ),
+                "page": prizes.page,
             }
         else:
-            context["winners"] = people.workers_among_winners(occasions)
+            context["winners"] = kept_reads.winners(occasions)
     elif section == "workers":
         year = _year(request.GET.get("year", ""), today.year)
         limit, listed = people.people_on_several_lists(scope, year, today)

@@ -17,8 +17,8 @@ from django.utils import timezone
 from beano.rules.cards import ball_label
 from beano.rules.models import RefusedAction
 from games.models import BallCall, Game, Payout, PrizePart
-from inspections.figures import with_figures
 from occasions.models import Occasion, SaleLine
+from reports.occasion_totals import with_figures
 
 CHUNK = 2000
 #: A cell starting with one of these would be run as a formula by a spreadsheet.

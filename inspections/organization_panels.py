@@ -19,7 +19,7 @@ def organization_charts(organization: Organization) -> list[Chart]:
     return trends.trend_charts(
         subject=organization.name,
         subject_rows=trends.figures(Occasion.objects.filter(organization=organization), start, end),
-        statewide_rows=trends.statewide_figures(start, end),
+        statewide=trends.statewide_medians(start, end),
         start=start,
         end=end,
     )

@@ -8,13 +8,10 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
-from django.db.models.functions import Lower
+from django.db.models import Count, Prefetch, QuerySet
 
 from beano.rules.authorizations import AuthorizationKind
 from beano.rules.limits import LimitName, limits_in_force
-from games.models import Winner
-from occasions.models import Occasion
 from organizations.models import DirectorAuthorization, Organization, Person, WorkerListEntry
 from organizations.worker_services import judging_date
 
@@ -85,77 +82,3 @@ def people_on_several_lists(
             people[entry.person_id] = ListedPerson(entry.person, counts[entry.person_id], limit)
         people[entry.person_id].entries.append(entry)
     return limit, sorted(people.values(), key=lambda p: (-p.count, p.person.legal_name))
-
-
-@dataclass(frozen=True)
-class WorkerMatch:
-    entry: WorkerListEntry
-    certain: bool  # the winner is the person; else only the names match
-    winner_organization_id: int
-
-    @property
-    def same_organization(self) -> bool:
-        return self.entry.worker_list.organization_id == self.winner_organization_id
-
-
-@dataclass
-class WinningWorker:
-    winner: Winner
-    matches: list[WorkerMatch] = field(default_factory=list)
-
-    @property
-    def occasion(self) -> Occasion:
-        return self.winner.claim.game.occasion
-
-    @property
-    def certain(self) -> bool:
-        return any(m.certain for m in self.matches)
-
-    @property
-    def on_own_list(self) -> bool:
-        return any(m.same_organization for m in self.matches)
-
-
-def workers_among_winners(occasions: QuerySet[Occasion]) -> list[WinningWorker]:
-    """Winners at ``occasions`` who are on a worker list of the occasion's year: a known person
-    (certain), or a player whose name is a listed person's (possible). The lists of every
-    organization are searched, the winner's own first: on its own list the win breaches
-    3.04(1)(h) unless the Director authorized it. Two queries."""
-    listed = WorkerListEntry.objects.annotate(name=Lower("person__legal_name"))
-    candidates = list(
-        Winner.objects.filter(claim__game__occasion__in=occasions)
-        .annotate(name=Lower("player_name"))
-        .filter(
-            Exists(listed.filter(person_id=OuterRef("person_id")))
-            | Exists(listed.filter(name=OuterRef("name")))
-        )
-        .select_related("claim__game__occasion__organization", "person", "authorization")
-        .order_by("-claim__game__occasion__date", "claim__game__number", "pk")
-    )
-    if not candidates:
-        return []
-    years = {w.claim.game.occasion.date.year for w in candidates}
-    entries = list(
-        WorkerListEntry.objects.filter(worker_list__year__in=years)
-        .annotate(name=Lower("person__legal_name"))
-        .filter(
-            Q(person_id__in={w.person_id for w in candidates if w.person_id})
-            | Q(name__in={w.name for w in candidates})
-        )
-        .select_related("person", "worker_list__organization")
-        .order_by("worker_list__organization__name")
-    )
-    out = []
-    for winner in candidates:
-        occasion = winner.claim.game.occasion
-        found = WinningWorker(winner)
-        for entry in entries:
-            if entry.worker_list.year != occasion.date.year:
-                continue
-            certain = winner.person_id == entry.person_id
-            if certain or (winner.person_id is None and entry.name == winner.name):
-                found.matches.append(WorkerMatch(entry, certain, occasion.organization_id))
-        if found.matches:
-            found.matches.sort(key=lambda m: (not m.same_organization, not m.certain))
-            out.append(found)
-    return out

@@ -10,12 +10,12 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Sub
 
 from beano.rules.limits import LimitName, limits_in_force
 from beano.rules.models import RefusedAction
-from inspections.figures import with_figures
 from inspections.filters import OccasionFilter
 from occasions.models import Occasion
 from organizations.access import visible_organizations
 from organizations.models import License, Organization, Person, WorkerListEntry
 from organizations.selectors import licensees, practice_organizations
+from reports.occasion_totals import with_figures
 
 
 def scope(user: object) -> QuerySet[Organization]:

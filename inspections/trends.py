@@ -1,22 +1,25 @@
-"""The figures over time for the dashboards' charts: attendance, gross receipts (door sales) and
-prizes (awarded to winners), by month, as the median per occasion played, beside the statewide
-median per occasion. Two queries whatever the number of occasions: the subject's occasions and
-every organization's, both with their figures annotated."""
+"""The figures over time for the dashboards' charts: attendance, gross receipts (door sales),
+prizes (awarded to winners) and net proceeds, by month, as the median per occasion played,
+beside the statewide median per closed occasion. Three queries whatever the number of
+occasions: the subject's closed occasions' kept figures and its open ones' computed (tonight's
+few), and the statewide medians kept per month (``reports.kept``)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import statistics
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
 from django.db.models import QuerySet
 
 from inspections.charts import Chart, Series
-from inspections.figures import with_figures
 from occasions.models import Occasion
+from reports.kept import KEPT_STATUS
+from reports.kept_models import KeptOccasionFigures, KeptStatewideMonth
+from reports.occasion_totals import with_figures
 
 #: (figure, chart title, unit). A new figure (the net proceeds) is one more line here, or one
 #: more series on a chart (``Chart.with_series``).
@@ -26,7 +29,6 @@ MEASURES = (
     ("prizes", "Prizes awarded", "USD"),
     ("net_proceeds", "Net proceeds (filed reports)", "USD"),
 )
-PLAYED = (Occasion.Status.OPEN, Occasion.Status.CLOSED)
 DEFAULT_MONTHS = 12
 
 
@@ -52,18 +54,28 @@ def period(
 
 
 def figures(occasions: QuerySet[Occasion], start: dt.date, end: dt.date) -> list[dict[str, Any]]:
-    """The played occasions in [start, end], each with its figures: one query."""
-    return list(
-        with_figures(occasions.filter(status__in=PLAYED, date__range=(start, end))).values(
-            "date", *(name for name, _, _ in MEASURES)
-        )
-    )
+    """The played occasions in [start, end], each with its figures: the closed ones' as kept at
+    their close and filing, the open ones' computed now. Two queries."""
+    names = [name for name, _, _ in MEASURES]
+    in_range = occasions.filter(date__range=(start, end))
+    kept = KeptOccasionFigures.objects.filter(
+        occasion__in=in_range.filter(status=KEPT_STATUS).values("pk")
+    ).values("date", *names)
+    live = with_figures(in_range.filter(status=Occasion.Status.OPEN)).values("date", *names)
+    return [*kept, *live]
 
 
-def statewide_figures(start: dt.date, end: dt.date) -> list[dict[str, Any]]:
-    """Every licensee's played occasions in [start, end] with their figures, for the statewide
-    median: a practice license's occasions (``License.practice``, the demo's) are no one's."""
-    return figures(Occasion.objects.filter(license__practice=False), start, end)
+Medians = Mapping[tuple[dt.date, str], Decimal | None]
+
+
+def statewide_medians(start: dt.date, end: dt.date) -> Medians:
+    """The statewide median of each measure per closed occasion, by month, as kept: every
+    licensee's occasions, a practice license's (``License.practice``, the demo's) no one's.
+    One query."""
+    return {
+        (row.month, row.measure): row.median
+        for row in KeptStatewideMonth.objects.filter(month__range=(month_start(start), end))
+    }
 
 
 def _medians(rows: Iterable[dict[str, Any]], measure: str, months: list[dt.date]) -> tuple:
@@ -78,7 +90,7 @@ def trend_charts(
     *,
     subject: str,
     subject_rows: list[dict[str, Any]],
-    statewide_rows: list[dict[str, Any]],
+    statewide: Medians,
     start: dt.date,
     end: dt.date,
 ) -> list[Chart]:
@@ -98,7 +110,7 @@ def trend_charts(
             ticks=ticks,
             series=(
                 Series(subject, _medians(subject_rows, name, months)),
-                Series("Statewide median", _medians(statewide_rows, name, months)),
+                Series("Statewide median", tuple(statewide.get((m, name)) for m in months)),
             ),
         )
         for name, title, unit in MEASURES

@@ -47,7 +47,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         subject_rows=trends.figures(
             flt.occasions(Occasion.objects.filter(organization__in=scope)), start, end
         ),
-        statewide_rows=trends.statewide_figures(start, end),
+        statewide=trends.statewide_medians(start, end),
         start=start,
         end=end,
     )

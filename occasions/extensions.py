@@ -7,6 +7,7 @@ registry here, and the app above fills it from its ``AppConfig.ready()``:
 - ``LAST_ACT_READERS``: the latest moment the app records at an occasion, so that a close is
   not put before the night's last act (the games' balls, claims, winners and payouts);
 - ``CLOSE_CHECKS``: why the occasion cannot close yet (a game still in play);
+- ``ON_CLOSE``: what is written with the close, in its transaction (the kept figures);
 - ``SECTIONS``: the cards the app shows on the occasion page, each with the data its view reads
   for it, so that no template tag runs a query behind the page's view."""
 
@@ -26,8 +27,12 @@ LastActReader = Callable[[Occasion], dt.datetime | None]
 #: Why the occasion cannot close yet (one plain sentence), or None when it may.
 CloseCheck = Callable[[Occasion], str | None]
 
+#: Written with the close, inside its transaction (the figures the inspector's pages read).
+CloseHook = Callable[[Occasion], None]
+
 LAST_ACT_READERS: list[LastActReader] = []
 CLOSE_CHECKS: list[CloseCheck] = []
+ON_CLOSE: list[CloseHook] = []
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,17 @@ def add_last_act_reader(reader: LastActReader) -> None:
 def add_close_check(check: CloseCheck) -> None:
     if check not in CLOSE_CHECKS:
         CLOSE_CHECKS.append(check)
+
+
+def add_close_hook(hook: CloseHook) -> None:
+    if hook not in ON_CLOSE:
+        ON_CLOSE.append(hook)
+
+
+def closed(occasion: Occasion) -> None:
+    """Run every app's close hook: called by the close, inside its transaction."""
+    for hook in ON_CLOSE:
+        hook(occasion)
 
 
 def add_section(section: Section) -> None:

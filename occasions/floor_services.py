@@ -437,4 +437,5 @@ def _close(occasion: Occasion, by: Actor, at: dt.datetime | None, late_reason: s
         old=old,
         new=new | {"signed_out": [p.entry.person.legal_name for p in still_present]},
     )
+    extensions.closed(occasion)  # the apps above keep what they total, in this transaction
     return occasion

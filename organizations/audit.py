@@ -178,13 +178,44 @@ def _unknown_key(key_id: str) -> str:
     )
 
 
-def verify_chain(organization: Organization | None) -> ChainCheck:
+def _event_problem(event: AuditEvent, prev_hash: str, keyed: bool) -> str:
+    """Why ``event`` does not check after an event hashed ``prev_hash``, or ""."""
+    if event.prev_hash != prev_hash:
+        return "it does not follow the event before it."
+    if event.key_id == LEGACY_AUDIT_KEY_ID and keyed:
+        return (
+            "it is hashed without the audit key (sha256-legacy) after keyed events: it was "
+            "rewritten by someone who does not hold the key."
+        )
+    try:
+        intact = event.compute_hash() == event.hash
+    except UnknownAuditKey:
+        return _unknown_key(event.key_id)
+    if not intact:
+        return (
+            "its content was changed after it was written (or its hash recomputed without "
+            "the audit key)."
+        )
+    return ""
+
+
+def verify_chain(
+    organization: Organization | None, *, since: tuple[int, str] | None = None
+) -> ChainCheck:
     """Recompute every hash of the chain in order under the keys the events name; name the first
     event that does not check. Legacy events (plain SHA-256) are accepted only ahead of the
-    chain's first keyed event; then the head row must name the last event and carry its seal."""
+    chain's first keyed event; then the head row must name the last event and carry its seal.
+
+    ``since``: a checkpoint (the sequence and hash of the last event a whole check found
+    intact): only that event, which must still bear that hash, and the events after it are
+    checked. An event changed before it is the periodic whole check's to find."""
     events = AuditEvent.objects.filter(organization=organization).order_by("sequence")
+    start, vouched = 1, ""
+    if since is not None and since[0] > 0:
+        start, vouched = since
+        events = events.filter(sequence__gte=start)
     prev_hash = GENESIS_HASH
-    expected_sequence = 1
+    expected_sequence = start
     keyed = False
     for event in events.iterator(chunk_size=2000):
         if event.sequence != expected_sequence:
@@ -193,31 +224,23 @@ def verify_chain(organization: Organization | None) -> ChainCheck:
                 expected_sequence,
                 f"event {expected_sequence} is missing (next stored is {event.sequence}).",
             )
-        if event.prev_hash != prev_hash:
-            return ChainCheck(
-                expected_sequence - 1, event.sequence, "it does not follow the event before it."
-            )
-        if event.key_id == LEGACY_AUDIT_KEY_ID and keyed:
-            return ChainCheck(
-                expected_sequence - 1,
-                event.sequence,
-                "it is hashed without the audit key (sha256-legacy) after keyed events: it was "
-                "rewritten by someone who does not hold the key.",
-            )
+        if vouched and event.sequence == start:
+            if event.hash != vouched:
+                return ChainCheck(
+                    start - 1,
+                    start,
+                    "it is not the event the last whole check verified (its hash differs from "
+                    "the checkpoint's).",
+                )
+            prev_hash = event.prev_hash  # vouched for by the whole check
+        problem = _event_problem(event, prev_hash, keyed)
+        if problem:
+            return ChainCheck(expected_sequence - 1, event.sequence, problem)
         keyed = keyed or event.key_id != LEGACY_AUDIT_KEY_ID
-        try:
-            intact = event.compute_hash() == event.hash
-        except UnknownAuditKey:
-            return ChainCheck(expected_sequence - 1, event.sequence, _unknown_key(event.key_id))
-        if not intact:
-            return ChainCheck(
-                expected_sequence - 1,
-                event.sequence,
-                "its content was changed after it was written (or its hash recomputed without "
-                "the audit key).",
-            )
         prev_hash = event.hash
         expected_sequence += 1
+    if vouched and expected_sequence == start:
+        return ChainCheck(start - 1, start, f"event {start}, the checkpoint's, is missing.")
     length = expected_sequence - 1
     return _check_head(organization, length, prev_hash)
 

@@ -7,7 +7,10 @@ behind the view.
 Slots: ``home_side`` (beside the organization's details on its Overview page), ``home_bottom``
 (under them); in the organization's card on a signed-in person's landing page,
 ``dashboard_floor`` (for those who run the night) and ``dashboard`` (for those who file its
-reports)."""
+reports).
+
+``ON_LISTED``: what is written, in the same transaction, when a person is put on a worker list
+(the winners kept as matched against the worker lists, ``reports.kept``)."""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from organizations.models import Organization
+from organizations.models import Organization, WorkerListEntry
 
 SLOTS = ("home_side", "home_bottom", "dashboard_floor", "dashboard")
 
@@ -32,6 +35,19 @@ class Panel:
 
 
 PANELS: list[Panel] = []
+#: Called with the entry when a person is put on (or back on) a worker list, inside the write.
+ON_LISTED: list[Callable[[WorkerListEntry], None]] = []
+
+
+def add_listed_hook(hook: Callable[[WorkerListEntry], None]) -> None:
+    if hook not in ON_LISTED:
+        ON_LISTED.append(hook)
+
+
+def listed(entry: WorkerListEntry) -> None:
+    """Run every app's hook for a person put on a worker list: called by the write."""
+    for hook in ON_LISTED:
+        hook(entry)
 
 
 def add_panel(panel: Panel) -> None:

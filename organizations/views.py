@@ -18,7 +18,6 @@ from beano.rules.views import refused_actions_page
 from beano.uploads import serve_document
 from organizations import extensions, selectors, services
 from organizations.access import OrgRequest, commission_staff, get_for_org, org_view
-from organizations.audit import verify_chain
 from organizations.forms import (
     AddMemberForm,
     MembershipForm,
@@ -26,6 +25,7 @@ from organizations.forms import (
     submit,
 )
 from organizations.models import DirectorAuthorization, Membership, Role
+from organizations.verification import page_check
 
 
 @login_required
@@ -208,7 +208,7 @@ def audit_log(request: OrgRequest) -> HttpResponse:
             "org": access.organization,
             "access": access,
             "page": page.get_page(request.GET.get("page")),
-            "check": verify_chain(access.organization),
+            "check": page_check(access.organization),
         },
     )
 

@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from beano import rules
 from beano.actors import Actor
 from beano.rules.workers import ADD, UPDATE, ConvictionFact, MembershipFact, WorkerFacts
-from organizations import selectors
+from organizations import extensions, selectors
 from organizations.audit import changed, record_event, snapshot
 from organizations.models import (
     Conviction,
@@ -277,6 +277,7 @@ def add_to_worker_list(
         old=old,
         new=new | {"person_name": person.legal_name, "year": year},
     )
+    extensions.listed(entry)  # the winners matched against the lists, kept above
     return entry
 
 

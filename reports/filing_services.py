@@ -21,6 +21,7 @@ from organizations.models import AuditChain, Organization
 from reports import amendment_state, obligations
 from reports.closeout_services import cash_verified, stock_label
 from reports.figures import compute_figures, differences, digest, late_filing, to_json
+from reports.kept import keep_occasion
 from reports.models import AnnualReport, CloseOut, FinancialReport, RenderStatus
 
 
@@ -128,6 +129,7 @@ def file_report(*, occasion: Occasion, by: Actor) -> FinancialReport:
     # The head printed on the report is the chain through this filing's own event.
     report.chain_length, report.chain_head_hash = chain_head(occasion.organization)
     report.save(update_fields=["chain_length", "chain_head_hash"])
+    keep_occasion(occasion)  # the net proceeds of this version, kept with the filing
     enqueue(report)
     return report
 
@@ -186,6 +188,7 @@ def withdraw_amendment(*, occasion: Occasion, by: Actor) -> None:
         old=old,
         new={"undone": undone},
     )
+    keep_occasion(occasion)
 
 
 @rules.atomic()

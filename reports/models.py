@@ -328,4 +328,28 @@ class AnnualReport(FiledDocument):
         return f"{self.organization} {self.year}: {label}"
 
 
-from reports.reminder_models import ReminderKind, SentReminder  # noqa: E402, F401
+from reports.kept_models import (  # noqa: E402  (the kept figures, found by Django here)
+    KeptOccasionFigures,
+    KeptStatewideMonth,
+    KeptWinnerMatch,
+)
+from reports.reminder_models import ReminderKind, SentReminder  # noqa: E402
+
+__all__ = [
+    "AnnualReport",
+    "CloseOut",
+    "ClosingCount",
+    "CountCategory",
+    "Expense",
+    "ExpenseKind",
+    "FiledDocument",
+    "FinancialReport",
+    "KeptOccasionFigures",
+    "KeptStatewideMonth",
+    "KeptWinnerMatch",
+    "LawfulPurposeDisbursement",
+    "ReminderKind",
+    "RenderStatus",
+    "ReportObligation",
+    "SentReminder",
+]

@@ -246,3 +246,29 @@ def test_seed_demo_gives_every_login_an_address_and_sends_a_reminder(seeded_demo
     )
     assert {r.user.username for r in late} >= {"post171-head", "post171-books"}
     assert all(r.emailed for r in late)
+
+
+def test_seed_demo_keeps_the_figures_of_its_closed_nights_and_checkpoints_its_chains(
+    seeded_demo, db, client
+):
+    """The inspector's pages show the demo's nights from the kept figures, equal to the ones
+    recomputed; every chain has been checked whole, and the audit trail page says when."""
+    from occasions.models import Occasion
+    from organizations.models import AuditChain, ChainVerification
+    from reports.kept_models import KeptOccasionFigures, KeptStatewideMonth
+    from tests.reports.test_kept import kept, months_kept, months_recomputed, recomputed
+
+    closed = list(Occasion.objects.filter(status=Occasion.Status.CLOSED))
+    assert closed and KeptOccasionFigures.objects.count() == len(closed)
+    for occasion in closed:
+        assert kept(occasion) == recomputed(occasion)
+    assert months_kept() == months_recomputed() and KeptStatewideMonth.objects.exists()
+    assert KeptOccasionFigures.objects.exclude(net_proceeds=None).exists()  # a filed report
+    chains = AuditChain.objects.exclude(length=0)
+    verified = ChainVerification.objects.filter(problem="", verified_at__isnull=False)
+    assert verified.count() == chains.count()
+    head = get_user_model().objects.get(username="post171-head")
+    client.force_login(head)
+    org = Organization.objects.get(user_roles__user=head)
+    page = client.get(reverse("audit_log", args=[org.pk])).content.decode()
+    assert "Checked now from event" in page and "The whole chain was last verified" in page

@@ -34,8 +34,10 @@ from django.db.models import UniqueConstraint
 from beano.backup import archive, scope, trail
 from beano.backup.exporter import exported_fields
 from beano.backup.reader import ArchiveReader, ImportRefused
+from occasions.models import Occasion
 from organizations.audit import ChainCheck, verify_chain
 from organizations.models import Organization
+from reports.kept import keep
 
 PK_CHUNK = 500
 
@@ -199,6 +201,8 @@ class _Restore:
                     ) from error
                 chain = self._check_chain(allow_broken_chain)
                 self._check_trail(allow_trail_differences)
+                # The figures the Commission's pages read, kept from the records just imported.
+                keep(Occasion.objects.filter(organization_id=self.org_id))
                 present = self._write_files(written)
         except BaseException:
             for storage, name in written:

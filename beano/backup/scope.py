@@ -10,7 +10,8 @@ later is covered the day it is migrated, without editing this module.
 Every other model is *shared*: a person on several organizations' worker lists, a winning
 arrangement, a kind of expense, a town's police rate, a user. Only the shared rows the
 organization's rows point at are exported with them; the tables in ``WHOLE_TABLES`` (the legal
-limits every record was judged against) go whole.
+limits every record was judged against) go whole; those in ``DERIVED_TABLES`` (written again
+from the records) are never archived.
 """
 
 from __future__ import annotations
@@ -31,6 +32,16 @@ SOFT_LINK = "organization_id"
 #: Shared tables exported whole, with why.
 WHOLE_TABLES = {
     "rules.lawlimit": "the dated legal limits in force, against which every record was judged",
+}
+
+#: Tables written again from the records, never archived: the figures kept for the Commission's
+#: pages (``reports.kept``, kept again for the organization when its archive is imported) and
+#: the checkpoints of the hourly whole check of the chains (made again by the next check here).
+DERIVED_TABLES = {
+    "reports.keptoccasionfigures": "an occasion's figures, kept from its records",
+    "reports.keptwinnermatch": "winners matched against every organization's worker lists",
+    "reports.keptstatewidemonth": "the statewide medians of every licensee's occasions",
+    "organizations.chainverification": "the last whole check of a chain on this installation",
 }
 
 #: How far a chain of foreign keys is followed (the longest today is five links).
@@ -55,7 +66,7 @@ def project_models() -> list[type[models.Model]]:
         for config in apps.get_app_configs()
         if is_project_app(config)
         for model in config.get_models()
-        if not model._meta.proxy
+        if not model._meta.proxy and model._meta.label_lower not in DERIVED_TABLES
     ]
 
 

@@ -1,5 +1,5 @@
 from organizations.models.access import CommissionStaff, OrganizationRole, Role
-from organizations.models.audit import GENESIS_HASH, AuditChain, AuditEvent
+from organizations.models.audit import GENESIS_HASH, AuditChain, AuditEvent, ChainVerification
 from organizations.models.authorizations import DirectorAuthorization
 from organizations.models.core import WEEKDAY_NAMES, License, Membership, Organization, Person
 from organizations.models.equipment import CardPurchase, CardUsage, Equipment
@@ -13,6 +13,7 @@ __all__ = [
     "AuditEvent",
     "CardPurchase",
     "CardUsage",
+    "ChainVerification",
     "CommissionStaff",
     "Conviction",
     "DirectorAuthorization",

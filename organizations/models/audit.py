@@ -150,3 +150,53 @@ class AuditEvent(models.Model):
         """The hash under the key the event names (UnknownAuditKey if this installation does not
         hold it)."""
         return audit_hmac(self.key_id, self.payload())
+
+
+class ChainVerification(models.Model):
+    """The last whole check of one chain by the periodic task (``verify_audit_chains``): every
+    keyed hash recomputed from the first event. ``through_sequence`` and ``through_hash``
+    are the checkpoint: the last event found intact, from which the audit trail page checks
+    only the events after it. A failed check leaves the checkpoint where it was and says what
+    it found in ``problem``."""
+
+    chain = models.OneToOneField(AuditChain, on_delete=models.CASCADE, related_name="verification")
+    through_sequence = models.PositiveBigIntegerField(default=0)
+    through_hash = models.CharField(max_length=64, default=GENESIS_HASH)
+    verified_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the whole chain was last found intact."
+    )
+    checked_at = models.DateTimeField(help_text="When the whole chain was last checked.")
+    problem = models.CharField(
+        max_length=500, blank=True, help_text="What the last whole check found, if anything."
+    )
+    seal = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="HMAC of the checkpoint under the audit key: it cannot be moved on past a "
+        "changed event without the key.",
+    )
+    seal_key_id = models.CharField(max_length=40, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.chain.key} verified through event {self.through_sequence}"
+
+    def seal_message(self) -> bytes:
+        verified = self.verified_at.isoformat() if self.verified_at else ""
+        return (
+            f"beano-audit-verified|{self.chain.key}|{self.through_sequence}|"
+            f"{self.through_hash}|{verified}"
+        ).encode()
+
+    def reseal(self) -> None:
+        self.seal_key_id = settings.AUDIT_KEY_ID
+        self.seal = audit_hmac(self.seal_key_id, self.seal_message())
+
+    @property
+    def sealed(self) -> bool:
+        """The checkpoint is the one the installation recorded (its seal checks)."""
+        if not self.seal:
+            return False
+        try:
+            return hmac.compare_digest(audit_hmac(self.seal_key_id, self.seal_message()), self.seal)
+        except UnknownAuditKey:
+            return False

@@ -32,6 +32,7 @@ from occasions.models import (
     WorkerPresence,
 )
 from organizations.models import WorkerListEntry
+from reports.kept import keep
 from tests.conftest import Tenant
 
 
@@ -212,6 +213,7 @@ def played_occasions(
         )
         for w in winners
     )
+    keep(Occasion.objects.filter(pk__in=[o.pk for o in occasions]))  # as their close keeps them
     return occasions
 
 

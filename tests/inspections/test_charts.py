@@ -62,22 +62,26 @@ def test_the_period_is_the_last_twelve_months_or_the_filters():
 
 def test_it_compares_with_the_statewide_median_per_occasion():
     day = dt.date(2026, 11, 6)
-    mine = [{"date": day, "attendance": 80, "gross_receipts": Decimal("400"), "prizes": 1}]
-    everyone = mine + [
-        {"date": day, "attendance": a, "gross_receipts": Decimal(a * 5) if a else None, "prizes": 1}
-        for a in (40, 120, None)
+    mine = [
+        {"date": day, "attendance": 80, "gross_receipts": Decimal("400"), "prizes": 1},
+        {"date": day, "attendance": 60, "gross_receipts": Decimal("300"), "prizes": 1},
     ]
+    november = dt.date(2026, 11, 1)
+    kept = {(november, "attendance"): Decimal("70.5"), (november, "gross_receipts"): None}
     charts = trend_charts(
         subject="Post 171",
         subject_rows=mine,
-        statewide_rows=everyone,
-        start=dt.date(2026, 11, 1),
+        statewide=kept,
+        start=november,
         end=dt.date(2026, 11, 30),
     )
     attendance = charts[0]
     assert [s.label for s in attendance.series] == ["Post 171", "Statewide median"]
-    assert attendance.series[0].values == (80,) and attendance.series[1].values == (80,)
-    assert charts[1].series[1].values == (Decimal("400"),)
+    assert attendance.series[0].values == (70,) and attendance.series[1].values == (
+        Decimal("70.5"),
+    )
+    assert charts[1].series[0].values == (Decimal("350"),) and charts[1].series[1].values == (None,)
+    assert charts[2].series[1].values == (None,)  # no median kept for the month
 
 
 def test_the_organizations_overview_shows_its_charts_beside_the_statewide_median(
