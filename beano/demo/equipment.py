@@ -112,12 +112,10 @@ def seed_equipment(
                 quantity_used=used // 2,
                 quantity_voided=voided,
                 note="misprinted" if voided else "",
-                occasion_label=f"Occasion of {first_use:%b %-d}",
             )
             record_card_usage(
                 purchase=purchase,
                 by=None,
                 used_on=second_use,
                 quantity_used=used - used // 2,
-                occasion_label=f"Occasion of {second_use:%b %-d}",
             )

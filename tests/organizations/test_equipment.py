@@ -179,7 +179,6 @@ def test_inventory_is_bought_minus_used_minus_voided(tenant, card_purchase):
         used_on=dt.date(2026, 10, 2),
         quantity_used=60,
         quantity_voided=2,
-        occasion_label="Friday Oct 2",
     )
     services.record_card_usage(
         purchase=card_purchase,
