@@ -389,7 +389,10 @@ def test_the_inventory_page_shows_the_arithmetic(client, tenant, card_purchase, 
     )
     login(client, inspector)
     page = client.get(reverse("card_inventory", args=[tenant.organization.pk])).content.decode()
-    assert "100 bought − 40 used − 5 voided = <strong>55 on hand</strong>" in page
+    assert (
+        "100 bought − 40 used − 5 voided − 0 issued + 0 returned − 0 destroyed = "
+        "<strong>55 on hand</strong>"
+    ) in page
     assert reverse("card_purchase_proof", args=[tenant.organization.pk, card_purchase.pk]) in page
     assert "Record a purchase" not in page
 
