@@ -8,6 +8,7 @@ from reports import (
     obligation_views,
     paper_views,
     sheet_views,
+    w2g_register,
 )
 from reports.night import game_views as night_game_views
 from reports.night import late_close_views
@@ -59,6 +60,8 @@ urlpatterns = [
         ORG + "reports/<int:report_id>/rerender/", document_views.rerender, name="report_rerender"
     ),
     path(ORG + "annual/<int:year>/", annual_views.annual_report, name="annual_report"),
+    path(ORG + "w2g/<int:year>/", w2g_register.w2g_register, name="w2g_register"),
+    path(ORG + "w2g/<int:year>.csv", w2g_register.w2g_register_csv, name="w2g_register_csv"),
     path(
         ORG + "annual/<int:year>/disbursements/",
         annual_views.add_disbursement,
