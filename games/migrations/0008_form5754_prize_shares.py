@@ -5,27 +5,45 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0007_paper_attestations'),
+        ("games", "0007_paper_attestations"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PrizeShare',
+            name="PrizeShare",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField()),
-                ('legal_name', models.CharField(max_length=200)),
-                ('address', models.CharField(max_length=300)),
-                ('tin_sealed', models.TextField(help_text='The TIN, encrypted.')),
-                ('tin_last4', models.CharField(max_length=4)),
-                ('amount', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('payout', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='form5754_shares', to='games.payout')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveSmallIntegerField()),
+                ("legal_name", models.CharField(max_length=200)),
+                ("address", models.CharField(max_length=300)),
+                ("tin_sealed", models.TextField(help_text="The TIN, encrypted.")),
+                ("tin_last4", models.CharField(max_length=4)),
+                ("amount", models.DecimalField(decimal_places=2, max_digits=12)),
+                (
+                    "payout",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="form5754_shares",
+                        to="games.payout",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['payout', 'position'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('amount__gt', 0)), name='prize_share_amount_positive'), models.UniqueConstraint(fields=('payout', 'position'), name='prize_share_position')],
+                "ordering": ["payout", "position"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("amount__gt", 0)), name="prize_share_amount_positive"
+                    ),
+                    models.UniqueConstraint(
+                        fields=("payout", "position"), name="prize_share_position"
+                    ),
+                ],
             },
         ),
     ]
