@@ -78,7 +78,7 @@ class IssueForm(_SheetTime, forms.Form):
 
 class CountBackForm(_SheetTime, forms.Form):
     returned = number("Unsold, counted back")
-    voided = number("Voided (spoiled)", initial=0)
+    voided = number("Voided (spoiled)", initial=0, required=False)
     at_time = SheetTimeField(required=False, label="Time counted (entered after the fact)")
 
     def __init__(self, *args: Any, occasion: Occasion, **kwargs: Any) -> None:
