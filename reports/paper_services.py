@@ -47,6 +47,7 @@ from organizations.paper_stock import movements_of
 from reports.closeout_services import _locked_for_closeout
 
 MAX_CARDS = 1_000_000
+MAX_SERIAL = 999_999_999
 ISSUE_FIELDS = ("purchase", "occasion", "serial_from", "serial_to", "issued_at", "from_paper")
 RETURN_FIELDS = ("returned", "voided", "returned_at")
 DESTRUCTION_FIELDS = (
@@ -62,9 +63,9 @@ DESTRUCTION_FIELDS = (
 STOCK_TAKE_FIELDS = ("purchase", "counted_on", "expected", "counted", "reason", "witness")
 
 
-def _count(value: Any, field: str, *, minimum: int = 0) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= MAX_CARDS:
-        raise ValidationError({field: f"Give a whole number, {minimum} or more."})
+def _count(value: Any, field: str, *, minimum: int = 0, maximum: int = MAX_CARDS) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= maximum:
+        raise ValidationError({field: f"Give a whole number, {minimum} to {maximum:,}."})
     return value
 
 
@@ -105,8 +106,8 @@ def issue_paper(
     before it opens or while it is open (as of ``at``, the time written on the sheet)."""
     occasion = lock_occasion(occasion)
     purchase = _locked_purchase(purchase, occasion.organization_id)
-    serial_from = _count(serial_from, "serial_from", minimum=1)
-    serial_to = _count(serial_to, "serial_to", minimum=1)
+    serial_from = _count(serial_from, "serial_from", minimum=1, maximum=MAX_SERIAL)
+    serial_to = _count(serial_to, "serial_to", minimum=1, maximum=MAX_SERIAL)
     moment = moment_of(occasion, at, by=by, act="issuing paper to the door")
     facts = IssueFacts(
         description=str(purchase),
@@ -299,9 +300,12 @@ def take_stock(
 
 @rules.atomic()
 def explain_paper(*, occasion: Occasion, explanation: str, by: Actor) -> PaperExplanation:
-    """Why the door's counts and the paper by serial disagree, before the report is filed (or
-    while an amendment is open)."""
-    occasion, _closeout = _locked_for_closeout(occasion)
+    """Why the door's counts and the paper by serial disagree: from the night on, until the
+    report is filed (or while an amendment is open)."""
+    if occasion.status in (Occasion.Status.CLOSED, Occasion.Status.NOT_PLAYED):
+        occasion, _closeout = _locked_for_closeout(occasion)  # an amendment's too
+    else:
+        occasion = lock_occasion(occasion)
     explanation = text(explanation, "explanation", limit=2000)
     if len(explanation) < 10:
         raise ValidationError({"explanation": "Say what happened (at least a sentence)."})
