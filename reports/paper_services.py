@@ -224,6 +224,11 @@ def destroy_paper(
         serial_from is not None and serial_to - serial_from + 1 != quantity
     ):
         raise ValidationError({"serial_to": "The serials destroyed hold the quantity given."})
+    if serial_from is not None and not (
+        purchase.serial_from is not None
+        and purchase.serial_from <= serial_from <= serial_to <= purchase.serial_to
+    ):
+        raise ValidationError({"serial_from": "Those serials are not of this purchase."})
     facts = DestructionFacts(
         description=str(purchase),
         quantity=quantity,
