@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 from beano.rules.cards import ALL_SQUARES, FREE
 from beano.rules.claims import Witness
 from beano.rules.money import PRIZE, MoneyField, QuantityField
+from games.form5754 import GroupMember, parse_lines
 from games.models import Claim, Game, PrizePart, Winner
 from games.payout_services import W2GDetails
 from games.winner_services import PlayerEntry
@@ -268,6 +269,15 @@ class PayoutForm(forms.Form):
         widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "off"}),
     )
 
+    group = forms.CharField(
+        label="Shared by a group (Form 5754): one person a line",
+        required=False,
+        max_length=5000,
+        widget=forms.Textarea(attrs={"rows": 3, "autocomplete": "off"}),
+        help_text="Legal name; address; TIN; share — everyone entitled to a share, the winner "
+        "too. Leave empty when the winner alone is entitled to the prize.",
+    )
+
     W2G_FIELDS = (
         "w2g_legal_name",
         "w2g_address",
@@ -277,6 +287,7 @@ class PayoutForm(forms.Form):
         "id1_number",
         "id2_kind",
         "id2_number",
+        "group",
     )
 
     def __init__(
@@ -317,4 +328,8 @@ class PayoutForm(forms.Form):
                 id2_kind=d["id2_kind"],
                 id2_number=d["id2_number"],
             )
+            values["group"] = d.get("group") or []
         return values
+
+    def clean_group(self) -> list[GroupMember]:
+        return parse_lines(self.cleaned_data.get("group") or "")

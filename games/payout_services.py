@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -18,6 +19,7 @@ from beano.rules.claims import RECORD_PAYOUT, W2G_CITATION, PayoutFacts, needs_w
 from beano.rules.money import PRIZE, money
 from games import claims_selectors as selectors
 from games.claim_locking import locked_game, one_line
+from games.form5754 import FORM, GroupMember, check_group, save_group
 from games.models import Payout, Winner
 from games.sealed import seal
 from occasions import floor_selectors as floor
@@ -166,13 +168,15 @@ def record_payout(
     paid_by_worker: WorkerPresence | None = None,
     verified_by_worker: WorkerPresence | None = None,
     verifier_secret: str = "",
+    group: Sequence[GroupMember] = (),
 ) -> Payout:
     """Pay a winner their share, once: a second submission returns the payout already made and
     records nothing. Verified by another user of the organization (3.04(6)(e)); at or above the
     W-2G threshold in force the winner's W-2G details are collected, the TIN sealed. Entered
     from paper, the one who paid and the verifier are the workers of the night whose signatures
     are on the sheet (attested on paper): both on the floor then, two people, and the verifier
-    not a compensated bookkeeper (3.04(1)(g))."""
+    not a compensated bookkeeper (3.04(1)(g)). A prize at or over the threshold shared by a
+    group lists everyone's Form 5754 details (``group``), each TIN sealed."""
     existing = Payout.objects.filter(winner_id=winner.pk).first()
     if existing is not None:
         return existing
@@ -204,7 +208,11 @@ def record_payout(
     if required:
         assert threshold is not None
         _take_w2g(payout, check_w2g(w2g, threshold, winner.share))
+        group = check_group(group, amount) if group else []
+    elif group:
+        raise ValidationError({"group": f"{FORM}: only a prize at or over the W-2G threshold."})
     payout.save()
+    shared = save_group(payout, group) if group else []
     record_event(
         organization=occasion.organization,
         actor=by,
@@ -222,6 +230,7 @@ def record_payout(
             "w2g_legal_name": payout.w2g_legal_name,
             "backup_withholding": payout.backup_withholding,
             "ids_seen": [k for k in (payout.id1_kind, payout.id2_kind) if k],
+            "form5754": shared,
         },
     )
     return payout

@@ -9,8 +9,7 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import F, Q, QuerySet, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Q, QuerySet, Sum
 
 from beano import rules
 from beano.rules import Violation
@@ -20,6 +19,7 @@ from inspections.filters import OccasionFilter
 from occasions.models import Occasion
 from organizations.equipment_services import equipment_facts, lease_authorizations
 from organizations.models import CardPurchase, Equipment, Organization
+from organizations.paper_stock import with_movements
 
 ZERO = Decimal("0.00")
 
@@ -62,17 +62,12 @@ def equipment_problems(
 
 
 def card_inventory(organizations: QuerySet[Organization]) -> list[CardPurchase]:
-    """Every card purchase of the scope, reconciled: bought − used − voided = on hand, with its
-    proof (3.04(4)(e)). One query."""
-    zero = Value(0)
+    """Every card purchase of the scope, reconciled: bought − used − voided − issued to the
+    door + counted back − destroyed ± stock-takes = on hand, with its proof (3.04(4)(e)). One
+    query."""
     return list(
-        CardPurchase.objects.filter(organization__in=organizations)
+        with_movements(CardPurchase.objects.filter(organization__in=organizations))
         .select_related("organization")
-        .annotate(
-            used=Coalesce(Sum("usages__quantity_used"), zero),
-            voided=Coalesce(Sum("usages__quantity_voided"), zero),
-        )
-        .annotate(on_hand=F("quantity") - F("used") - F("voided"))
         .order_by("organization__name", "card_type", "invoice_date", "pk")
     )
 
@@ -84,6 +79,10 @@ class InventoryTotals:
     bought: int = 0
     used: int = 0
     voided: int = 0
+    issued: int = 0
+    returned: int = 0
+    destroyed: int = 0
+    adjusted: int = 0
     on_hand: int = 0
 
 
@@ -98,5 +97,9 @@ def inventory_totals(purchases: list[CardPurchase]) -> list[InventoryTotals]:
         row.bought += p.quantity
         row.used += p.used
         row.voided += p.voided
+        row.issued += p.issued
+        row.returned += p.returned
+        row.destroyed += p.destroyed
+        row.adjusted += p.adjusted
         row.on_hand += p.on_hand
     return list(totals.values())

@@ -13,6 +13,7 @@ from django.utils import timezone
 from inspections import compliance, kept_reads, people
 from inspections.filters import OccasionFilter, OccasionFilterForm
 from organizations.models import Organization
+from reports import paper_selectors
 
 #: The sections, in the order of their tabs.
 SECTIONS = {
@@ -84,5 +85,9 @@ def compliance_page(
         context |= {"checked": checked, "problems": problems}
     else:
         purchases = compliance.card_inventory(scope)
-        context |= {"purchases": purchases, "totals": compliance.inventory_totals(purchases)}
+        context |= {
+            "purchases": purchases,
+            "totals": compliance.inventory_totals(purchases),
+            "series": paper_selectors.series_across_occasions(scope.values_list("pk", flat=True)),
+        }
     return render(request, f"inspections/compliance/{section}.html", context)

@@ -13,7 +13,13 @@ from beano.rules.money import CARD_COST, EXPENSE, MoneyField, QuantityField
 from beano.uploads import ContentMatchesName
 from organizations.equipment_selectors import lease_authorizations_of
 from organizations.forms import DateInput, _CrispyForm
-from organizations.models import CardPurchase, DirectorAuthorization, Equipment, Organization
+from organizations.models import (
+    CardPurchase,
+    CardUsage,
+    DirectorAuthorization,
+    Equipment,
+    Organization,
+)
 from organizations.models.equipment import PROOF_EXTENSIONS, proof_validators
 
 MAX_PROOF_BYTES = 10 * 1024 * 1024
@@ -146,11 +152,19 @@ class CardUsageForm(_CrispyForm, forms.Form):
     quantity_voided = QuantityField(
         min_value=0, max_value=MAX_QUANTITY, initial=0, label="Cards voided"
     )
-    occasion_label = forms.CharField(
-        max_length=100, required=False, label="Occasion", help_text="e.g. 'Friday Dec 4'."
+    occasion = forms.ModelChoiceField(
+        queryset=None,
+        required=False,
+        label="Occasion",
+        help_text="The occasion the cards were used at; leave empty for cards voided in stock.",
     )
     note = forms.CharField(max_length=300, required=False, help_text="e.g. why cards were voided.")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, organization: Organization, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # The occasions of the organization, through the link's own model (no import upward).
+        occasions = CardUsage._meta.get_field("occasion").related_model.objects
+        field = self.fields["occasion"]
+        field.queryset = occasions.filter(organization=organization).order_by("-date")
+        field.label_from_instance = lambda o: f"{o.date:%a %b %-d, %Y}"
         self.helper = self._helper()

@@ -5,8 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from django.db.models import F, QuerySet, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db.models import F, QuerySet
 
 from beano import rules
 from beano.rules import Decision
@@ -14,6 +13,7 @@ from beano.rules.equipment import USE
 from organizations.equipment_services import equipment_facts, lease_authorizations
 from organizations.models import CardPurchase, DirectorAuthorization, Equipment, Organization
 from organizations.models.authorizations import AuthorizationKind
+from organizations.paper_stock import with_movements
 
 
 @dataclass(frozen=True)
@@ -65,16 +65,9 @@ def lease_authorizations_of(organization: Organization) -> QuerySet[DirectorAuth
 
 
 def card_purchases(organization: Organization) -> QuerySet[CardPurchase]:
-    """Purchases with ``used``, ``voided`` and ``on_hand`` = quantity − used − voided."""
-    zero = Value(0)
-    return (
-        CardPurchase.objects.filter(organization=organization)
-        .annotate(
-            used=Coalesce(Sum("usages__quantity_used"), zero),
-            voided=Coalesce(Sum("usages__quantity_voided"), zero),
-        )
-        .annotate(on_hand=F("quantity") - F("used") - F("voided"))
-        .order_by("card_type", "invoice_date", "pk")
+    """Purchases with their movements and ``on_hand`` (``organizations.paper_stock``)."""
+    return with_movements(CardPurchase.objects.filter(organization=organization)).order_by(
+        "card_type", "invoice_date", "pk"
     )
 
 
@@ -85,6 +78,10 @@ class CardTypeTotals:
     bought: int = 0
     used: int = 0
     voided: int = 0
+    issued: int = 0
+    returned: int = 0
+    destroyed: int = 0
+    adjusted: int = 0
     on_hand: int = 0
     purchases: list[CardPurchase] = field(default_factory=list)
 
@@ -100,5 +97,9 @@ def inventory_by_card_type(organization: Organization) -> list[CardTypeTotals]:
         group.bought += p.quantity
         group.used += p.used
         group.voided += p.voided
+        group.issued += p.issued
+        group.returned += p.returned
+        group.destroyed += p.destroyed
+        group.adjusted += p.adjusted
         group.on_hand += p.on_hand
     return list(groups.values())

@@ -13,7 +13,6 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.files import File
-from django.db.models import Sum
 from django.utils import timezone
 
 from beano import rules
@@ -38,6 +37,7 @@ from organizations.models import (
     Equipment,
     Organization,
 )
+from organizations.paper_stock import movements_of
 
 EQUIPMENT_FIELDS = (
     "description",
@@ -68,7 +68,7 @@ PURCHASE_FIELDS = (
     "quantity",
     "unit_cost",
 )
-USAGE_FIELDS = ("purchase", "used_on", "quantity_used", "quantity_voided", "note", "occasion_label")
+USAGE_FIELDS = ("purchase", "used_on", "quantity_used", "quantity_voided", "note", "occasion")
 
 
 def _values(instance: Any, fields: tuple[str, ...]) -> dict[str, Any]:
@@ -322,9 +322,9 @@ def record_card_purchase(
 
 
 def on_hand(purchase: CardPurchase) -> int:
-    """Bought − used − voided for one purchase (3.04(4)(e))."""
-    totals = purchase.usages.aggregate(used=Sum("quantity_used"), voided=Sum("quantity_voided"))
-    return purchase.quantity - (totals["used"] or 0) - (totals["voided"] or 0)
+    """Cards of one purchase on hand (3.04(4)(e)): bought − used − voided − issued + returned
+    − destroyed ± a stock-take's difference (``organizations.paper_stock``)."""
+    return movements_of([purchase.pk])[purchase.pk].on_hand
 
 
 @rules.atomic()
@@ -336,18 +336,21 @@ def record_card_usage(
     quantity_used: int = 0,
     quantity_voided: int = 0,
     note: str = "",
-    occasion_label: str = "",
+    occasion: Any = None,
 ) -> CardUsage:
-    """Record cards of a purchase used or voided; never more than are on hand (3.04(4)(e)).
-    The purchase row is locked, so two usages recorded at once cannot overdraw it."""
+    """Record cards of a purchase used or voided, at ``occasion`` (an occasion of the
+    organization, or None); never more than are on hand (3.04(4)(e)). The purchase row is
+    locked, so two usages recorded at once cannot overdraw it."""
     purchase = CardPurchase.objects.select_for_update().get(pk=purchase.pk)
+    if occasion is not None and occasion.organization_id != purchase.organization_id:
+        raise ValidationError({"occasion": "That occasion is another organization's."})
     usage = CardUsage(
         purchase=purchase,
         used_on=used_on,
         quantity_used=quantity_used,
         quantity_voided=quantity_voided,
         note=note.strip(),
-        occasion_label=occasion_label.strip(),
+        occasion=occasion,
         recorded_by=acting_user(by),
     )
     usage.full_clean(validate_constraints=False)

@@ -142,7 +142,17 @@ def card_inventory(request: OrgRequest) -> HttpResponse:
     access = request.access
     groups = selectors.inventory_by_card_type(access.organization)
     totals = {
-        key: sum(getattr(g, key) for g in groups) for key in ("bought", "used", "voided", "on_hand")
+        key: sum(getattr(g, key) for g in groups)
+        for key in (
+            "bought",
+            "used",
+            "voided",
+            "issued",
+            "returned",
+            "destroyed",
+            "adjusted",
+            "on_hand",
+        )
     }
     return render(
         request,
@@ -179,7 +189,9 @@ def card_purchase_add(request: OrgRequest) -> HttpResponse:
 def card_usage_add(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     purchase = get_for_org(selectors.card_purchases(access.organization), access, pk=pk)
-    form = CardUsageForm(request.POST if request.method == "POST" else None)
+    form = CardUsageForm(
+        request.POST if request.method == "POST" else None, organization=access.organization
+    )
     if request.method == "POST" and form.is_valid():
         try:
             services.record_card_usage(purchase=purchase, by=request.user, **form.cleaned_data)

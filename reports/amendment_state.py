@@ -65,19 +65,17 @@ def _expense_row(expense: Expense) -> dict[str, Any]:
     return {k: _plain(v) for k, v in _expense_values(expense).items()}
 
 
-def _usages(occasion: Occasion, label: str) -> Any:
-    return CardUsage.objects.filter(
-        purchase__organization_id=occasion.organization_id, occasion_label=label
-    )
+def _usages(occasion: Occasion) -> Any:
+    return CardUsage.objects.filter(occasion=occasion)
 
 
-def filed_state(occasion: Occasion, closeout: CloseOut, stock_label: str) -> dict[str, Any]:
+def filed_state(occasion: Occasion, closeout: CloseOut) -> dict[str, Any]:
     """The close-out as the amendment finds it, for ``restore_filed_state`` to put back."""
     return {
         "closeout": {k: _plain(v) for k, v in snapshot(closeout, CLOSEOUT_FIELDS).items()},
         "counts": {c.category: c.counted for c in closeout.counts.all()},
         "expenses": [_expense_row(e) for e in Expense.objects.filter(occasion=occasion)],
-        "stock": sorted(_usages(occasion, stock_label).values_list("pk", flat=True)),
+        "stock": sorted(_usages(occasion).values_list("pk", flat=True)),
     }
 
 
@@ -166,9 +164,7 @@ def _restore_expenses(occasion: Occasion, state: dict, by: Actor) -> tuple[list[
     return removed, restored
 
 
-def restore_filed_state(
-    occasion: Occasion, closeout: CloseOut, stock_label: str, by: Actor
-) -> dict[str, Any]:
+def restore_filed_state(occasion: Occasion, closeout: CloseOut, by: Actor) -> dict[str, Any]:
     """Put the close-out back as the open amendment found it, each change an audit event; what
     was undone, for the withdrawal's own event. The caller holds the occasion and the close-out
     locked."""
@@ -176,7 +172,7 @@ def restore_filed_state(
     closeout_restored = _restore_closeout(occasion, closeout, state, by)
     removed, restored = _restore_expenses(occasion, state, by)
     taken_back = []
-    for usage in _usages(occasion, stock_label).exclude(pk__in=state["stock"]):
+    for usage in _usages(occasion).exclude(pk__in=state["stock"]):
         take_back_card_usage(usage=usage, by=by, reason="The amendment was withdrawn.")
         taken_back.append(usage.pk)
     return {

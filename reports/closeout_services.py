@@ -345,11 +345,6 @@ def remove_expense(*, expense: Expense, by: Actor) -> None:
     expense.delete()
 
 
-def stock_label(occasion: Occasion) -> str:
-    """How the card inventory names the occasion its cards were used at."""
-    return f"Occasion of {occasion.date:%a %b %-d, %Y}"
-
-
 @rules.atomic()
 def record_stock_used(
     *,
@@ -377,5 +372,5 @@ def record_stock_used(
         quantity_used=quantity_used,
         quantity_voided=quantity_voided,
         note=text(note, "note", required=False, limit=300),
-        occasion_label=stock_label(occasion),
+        occasion=occasion,
     )

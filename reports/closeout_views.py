@@ -17,7 +17,7 @@ from occasions.models import Occasion
 from occasions.views import get_occasion
 from organizations.access import get_for_org, org_view
 from organizations.forms import submit
-from reports import closeout_services, obligations, selectors
+from reports import closeout_services, obligations, paper_selectors, selectors
 from reports.figures import variance_threshold
 from reports.forms import AmendmentForm, CloseOutForm, ExpenseForm, StockUsedForm
 from reports.models import CloseOut, Expense
@@ -66,6 +66,7 @@ def closeout_page(
         )
     if expense_form is None:
         expense_form = ExpenseForm(occasion=occasion)
+    paper = paper_selectors.occasion_paper(occasion, paper_selectors.door_counts(figures))
     return render(
         request,
         "reports/closeout.html",
@@ -75,6 +76,7 @@ def closeout_page(
             "occasion": occasion,
             "closeout": closeout,
             "f": figures,
+            "paper": paper,
             "form": form,
             "expense_form": expense_form,
             "amend_form": amend_form or AmendmentForm(),

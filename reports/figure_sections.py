@@ -463,9 +463,8 @@ def stock(occasion: Occasion) -> list[StockFigure]:
     """Cards taken out of the inventory for this occasion at its close-out (3.04(4)(e))."""
     from organizations.models import CardUsage
 
-    label = f"Occasion of {occasion.date:%a %b %-d, %Y}"
     rows = (
-        CardUsage.objects.filter(purchase__organization=occasion.organization, occasion_label=label)
+        CardUsage.objects.filter(occasion=occasion)
         .select_related("purchase")
         .order_by("purchase__card_type", "pk")
     )

@@ -18,8 +18,8 @@ from occasions.models import Occasion
 from occasions.services import enforce_at, lock_occasion
 from organizations.audit import acting_user, record_event
 from organizations.models import AuditChain, Organization
-from reports import amendment_state, obligations
-from reports.closeout_services import cash_verified, stock_label
+from reports import amendment_state, obligations, paper_selectors
+from reports.closeout_services import cash_verified
 from reports.figures import compute_figures, differences, digest, late_filing, to_json
 from reports.kept import keep_occasion
 from reports.models import AnnualReport, CloseOut, FinancialReport, RenderStatus
@@ -73,8 +73,16 @@ def file_report(*, occasion: Occasion, by: Actor) -> FinancialReport:
     # An amendment corrects figures; the tax was due, and late or not, when first filed.
     filed_on = timezone.localtime(latest.filed_at if latest else now).date()
     figures = compute_figures(occasion, filed_on=filed_on, due_on=due)
+    played = occasion.status != Occasion.Status.NOT_PLAYED
+    paper = paper_selectors.occasion_paper(occasion, paper_selectors.door_counts(figures))
     enforce_at(
-        FILE_REPORT, _filing_facts(figures, closeout, reason, amendment, occasion), occasion, by
+        FILE_REPORT,
+        [
+            _filing_facts(figures, closeout, reason, amendment, occasion),
+            paper.facts(played=played),
+        ],
+        occasion,
+        by,
     )
     figures_json = to_json(figures)
     version = (latest.version + 1) if latest else 1
@@ -148,7 +156,7 @@ def open_amendment(*, occasion: Occasion, reason: str, by: Actor) -> CloseOut:
     reason = text(reason, "reason", limit=2000)
     if len(reason) < 10:
         raise ValidationError({"reason": "Say why the filed report is corrected (a sentence)."})
-    state = amendment_state.filed_state(occasion, closeout, stock_label(occasion))
+    state = amendment_state.filed_state(occasion, closeout)
     closeout.amendment_reason = reason
     closeout.amendment_opened_at = timezone.now()
     closeout.amendment_opened_by = acting_user(by)
@@ -174,7 +182,7 @@ def withdraw_amendment(*, occasion: Occasion, by: Actor) -> None:
     closeout = CloseOut.objects.select_for_update().filter(occasion=occasion).first()
     if closeout is None or not closeout.amendment_open:
         raise ValidationError("No amendment is open.")
-    undone = amendment_state.restore_filed_state(occasion, closeout, stock_label(occasion), by)
+    undone = amendment_state.restore_filed_state(occasion, closeout, by)
     old = {"reason": closeout.amendment_reason}
     closeout.amendment_reason = ""
     closeout.amendment_opened_at = None

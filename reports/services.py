@@ -15,7 +15,6 @@ from reports.closeout_services import (
     record_stock_used,
     remove_expense,
     save_closeout,
-    stock_label,
 )
 from reports.filing_services import (
     chain_head,
@@ -44,7 +43,6 @@ __all__ = [
     "remove_expense",
     "rerender",
     "save_closeout",
-    "stock_label",
     "void_disbursement",
     "withdraw_amendment",
 ]

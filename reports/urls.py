@@ -6,7 +6,9 @@ from reports import (
     document_views,
     filing_views,
     obligation_views,
+    paper_views,
     sheet_views,
+    w2g_register,
 )
 from reports.night import game_views as night_game_views
 from reports.night import late_close_views
@@ -26,6 +28,17 @@ urlpatterns = [
         closeout_views.remove_expense,
         name="report_remove_expense",
     ),
+    path(OCC + "serials/", paper_views.occasion_serials, name="occasion_serials"),
+    path(OCC + "serials/issue/", paper_views.issue, name="occasion_serials_issue"),
+    path(
+        OCC + "serials/<int:issue_id>/count-back/",
+        paper_views.count_back,
+        name="occasion_serials_count_back",
+    ),
+    path(OCC + "serials/explain/", paper_views.explain, name="occasion_serials_explain"),
+    path(ORG + "paper-stock/", paper_views.paper_stock, name="paper_stock"),
+    path(ORG + "paper-stock/destroy/", paper_views.destroy, name="paper_stock_destroy"),
+    path(ORG + "paper-stock/count/", paper_views.stock_take, name="paper_stock_take"),
     path(OCC + "paper/", night_views.paper_home, name="paper_home"),
     path(OCC + "paper/games/", night_game_views.paper_games, name="paper_games"),
     path(OCC + "paper/games/<int:number>/", night_game_views.paper_game, name="paper_game"),
@@ -47,6 +60,8 @@ urlpatterns = [
         ORG + "reports/<int:report_id>/rerender/", document_views.rerender, name="report_rerender"
     ),
     path(ORG + "annual/<int:year>/", annual_views.annual_report, name="annual_report"),
+    path(ORG + "w2g/<int:year>/", w2g_register.w2g_register, name="w2g_register"),
+    path(ORG + "w2g/<int:year>.csv", w2g_register.w2g_register_csv, name="w2g_register_csv"),
     path(
         ORG + "annual/<int:year>/disbursements/",
         annual_views.add_disbursement,

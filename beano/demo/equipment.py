@@ -35,7 +35,8 @@ PURCHASES = [
     ("post171", "BSB-44120", "admission", "Blue", 100001, 500, "0.10", (180, 4)),
     ("post171", "BSB-44120", "special_game", "Red 6-on", 300001, 1000, "0.04", (420, 12)),
     ("post171", "BSB-44120", "bonus", "Green", 500001, 300, "0.08", (95, 0)),
-    ("post171", "BSB-44120", "winner_take_all", "Yellow", None, 200, "0.05", (0, 0)),
+    ("post171", "BSB-44120", "extra_regular", "White", 200001, 3000, "0.03", (0, 0)),
+    ("post171", "BSB-44120", "winner_take_all", "Yellow", 600001, 500, "0.05", (0, 0)),
     ("stanne", "BSB-44377", "admission", "Orange", 710001, 400, "0.10", (0, 0)),
     ("stanne", "BSB-44377", "paper_strips", "Strip 3-on", None, 1500, "0.02", (0, 0)),
 ]
@@ -112,12 +113,10 @@ def seed_equipment(
                 quantity_used=used // 2,
                 quantity_voided=voided,
                 note="misprinted" if voided else "",
-                occasion_label=f"Occasion of {first_use:%b %-d}",
             )
             record_card_usage(
                 purchase=purchase,
                 by=None,
                 used_on=second_use,
                 quantity_used=used - used // 2,
-                occasion_label=f"Occasion of {second_use:%b %-d}",
             )

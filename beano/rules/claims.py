@@ -368,12 +368,13 @@ class PayoutFacts:
 
 
 #: Form W-2G's citation: a single win at or above the threshold in force collects the winner's
-#: details (the threshold is a dated limit, ``LimitName.W2G_THRESHOLD``).
-W2G_CITATION = "26 CFR 7.6041-1"
+#: details (the threshold is a dated limit, ``LimitName.W2G_THRESHOLD``: $1,200 through 2025,
+#: $2,000 from January 1, 2026, under 26 U.S.C. § 6041 as amended).
+W2G_CITATION = "26 U.S.C. § 6041; IRS Form W-2G instructions"
 
 
 def needs_w2g(share: Decimal, threshold: Decimal | None) -> bool:
-    """Whether a single win of ``share`` needs Form W-2G (26 CFR 7.6041-1): at or above the
+    """Whether a single win of ``share`` needs Form W-2G (26 U.S.C. § 6041): at or above the
     threshold in force on the occasion's date; never while no threshold is known. What one
     winner takes is the single win, so a prize divided among several is judged share by share."""
     return threshold is not None and share >= threshold

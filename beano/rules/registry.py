@@ -5,6 +5,7 @@ import importlib
 RULE_MODULES = (
     "beano.rules.workers",
     "beano.rules.equipment",
+    "beano.rules.paper",
     "beano.rules.reporting",
     "beano.rules.charges",
     "beano.rules.facilities",

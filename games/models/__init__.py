@@ -1,6 +1,7 @@
 from games.models.claims import CardVerification, Claim, DrawVerification, Payout, Winner
 from games.models.core import Arrangement, BallCall, Game, PrizePart
 from games.models.draw import Flashboard
+from games.models.form5754 import PrizeShare
 from games.models.jackpots import JackpotLedgerEntry, ProgressiveGame, ProgressiveSeries
 from games.models.program import ArrangementAuthorization
 
@@ -16,6 +17,7 @@ __all__ = [
     "JackpotLedgerEntry",
     "Payout",
     "PrizePart",
+    "PrizeShare",
     "ProgressiveGame",
     "ProgressiveSeries",
     "Winner",

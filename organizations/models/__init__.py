@@ -4,6 +4,7 @@ from organizations.models.authorizations import DirectorAuthorization
 from organizations.models.core import WEEKDAY_NAMES, License, Membership, Organization, Person
 from organizations.models.equipment import CardPurchase, CardUsage, Equipment
 from organizations.models.inspections import RecordView
+from organizations.models.paper import PaperDestruction, PaperExplanation, PaperIssue, StockTake
 from organizations.models.workers import Conviction, WorkerList, WorkerListEntry
 
 __all__ = [
@@ -22,9 +23,13 @@ __all__ = [
     "Membership",
     "Organization",
     "OrganizationRole",
+    "PaperDestruction",
+    "PaperExplanation",
+    "PaperIssue",
     "Person",
     "RecordView",
     "Role",
+    "StockTake",
     "WorkerList",
     "WorkerListEntry",
 ]

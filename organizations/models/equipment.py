@@ -209,16 +209,27 @@ class CardPurchase(models.Model):
 
 
 class CardUsage(models.Model):
-    """Cards of one purchase used or voided (961 CMR 3.04(4)(e)): with the purchases, the count
-    of cards on hand is bought − used − voided."""
+    """Cards of one purchase used or voided (961 CMR 3.04(4)(e)), at an occasion (a link) or
+    out of any occasion; with the purchases and the paper issued by serial
+    (``organizations.models.paper``), the count of cards on hand."""
 
     purchase = models.ForeignKey(CardPurchase, on_delete=models.PROTECT, related_name="usages")
     used_on = models.DateField()
     quantity_used = models.PositiveIntegerField(default=0)
     quantity_voided = models.PositiveIntegerField(default=0)
     note = models.CharField(max_length=300, blank=True, help_text="The reason, e.g. misprinted.")
+    occasion = models.ForeignKey(
+        "occasions.Occasion",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="card_usages",
+        help_text="The occasion the cards were used at.",
+    )
     occasion_label = models.CharField(
-        max_length=100, blank=True, help_text="Which occasion, e.g. 'Friday Dec 4 evening'."
+        max_length=100,
+        blank=True,
+        help_text="Rows recorded before occasions were linked: the occasion as it was written.",
     )
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -12,7 +12,7 @@ from django.db import connection
 from django.urls import reverse
 
 from beano import rules
-from beano.rules.claims import Witness
+from beano.rules.claims import W2G_CITATION, Witness
 from beano.rules.models import LawLimit, RefusedAction
 from games import claims_services as services
 from games import payout_services
@@ -397,7 +397,7 @@ def test_a_win_at_the_threshold_needs_the_w2g_details(big_win, tenant):
             verified_by=tenant.head,
             verifier_secret=PASSWORD,
         )
-    assert "26 CFR 7.6041-1" in str(missing.value)
+    assert W2G_CITATION in str(missing.value)
     no_tin = W2GDetails(**{**DETAILS.__dict__, "tin": ""})
     with pytest.raises(ValidationError) as refused:
         payout_services.record_payout(
@@ -675,7 +675,7 @@ def test_the_payout_form_shows_w2g_fields_and_only_a_masked_tin(client, tenant, 
         f"{p}id2_number": DETAILS.id2_number,
     }
     missing = client.post(post, {k: v for k, v in data.items() if "id2" not in k})
-    assert missing.status_code == 200 and "26 CFR 7.6041-1" in missing.content.decode()
+    assert missing.status_code == 200 and "26 U.S.C. § 6041" in missing.content.decode()
     assert client.post(post, data).status_code == 302
     page = client.get(url("game_claims", **kwargs)).content.decode()
     assert "••••6789" in page and "123-45" not in page and "123456789" not in page

@@ -260,3 +260,51 @@ def test_it_flags_the_cases_the_demo_seeds(client):
     )
     refused = client.get(reverse("commission_refused_actions"), {"citation": "961 CMR 3.04(1)(d)"})
     assert "Emily Souza has no identification recorded" in refused.content.decode()
+
+
+def test_it_reconciles_each_series_across_occasions(
+    client, tenant, inspector, card_purchase, monkeypatch
+):
+    """Paper issued night by night (961 CMR 3.04(4)(e)): each occasion's ranges, sold, and a
+    range never counted back marked; the inspector only reads."""
+    from occasions import services as occasion_services
+    from organizations.models import PaperIssue
+    from reports import paper_services
+    from tests.conftest import open_for_tests
+    from tests.reports.conftest import at
+
+    monkeypatch.setattr(timezone, "now", lambda: at(23, 30))  # the night of Dec 4
+    nights = [
+        open_for_tests(
+            occasion_services.occasion_for_day(
+                organization=tenant.organization, day=day, by=tenant.head
+            )
+        )
+        for day in (dt.date(2026, 11, 27), dt.date(2026, 12, 4))
+    ]
+    for night, (first, last) in zip(nights, ((1, 40), (41, 80)), strict=True):
+        issue = paper_services.issue_paper(
+            occasion=night,
+            purchase=card_purchase,
+            serial_from=first,
+            serial_to=last,
+            by=tenant.head,
+            at=at(16, 30, night.date),
+        )
+        if night is nights[0]:
+            paper_services.count_back(
+                issue=issue, returned=6, by=tenant.head, at=at(22, 0, night.date)
+            )
+    login(client, inspector)
+    response = client.get(_commission("inventory"))
+    (series,) = response.context["series"]
+    assert [(line.occasion.date, line.issued, line.sold) for line in series.lines] == [
+        (dt.date(2026, 11, 27), 40, 34),
+        (dt.date(2026, 12, 4), 40, None),
+    ]
+    (purchase,) = response.context["purchases"]
+    assert (purchase.issued, purchase.returned, purchase.on_hand) == (80, 6, 26)
+    page = response.content.decode()
+    assert "41–80" in page and "not counted back" in page
+    assert client.post(_commission("inventory")).status_code == 403
+    assert PaperIssue.objects.count() == 2

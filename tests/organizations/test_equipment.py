@@ -179,7 +179,6 @@ def test_inventory_is_bought_minus_used_minus_voided(tenant, card_purchase):
         used_on=dt.date(2026, 10, 2),
         quantity_used=60,
         quantity_voided=2,
-        occasion_label="Friday Oct 2",
     )
     services.record_card_usage(
         purchase=card_purchase,
@@ -390,7 +389,10 @@ def test_the_inventory_page_shows_the_arithmetic(client, tenant, card_purchase, 
     )
     login(client, inspector)
     page = client.get(reverse("card_inventory", args=[tenant.organization.pk])).content.decode()
-    assert "100 bought − 40 used − 5 voided = <strong>55 on hand</strong>" in page
+    assert (
+        "100 bought − 40 used − 5 voided − 0 issued + 0 returned − 0 destroyed = "
+        "<strong>55 on hand</strong>"
+    ) in page
     assert reverse("card_purchase_proof", args=[tenant.organization.pk, card_purchase.pk]) in page
     assert "Record a purchase" not in page
 

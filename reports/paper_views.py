@@ -1,0 +1,189 @@
+"""The paper-by-serial pages: an occasion's paper (issued to the door, counted back, set against
+the door's counts by category, the difference explained) and the organization's paper stock
+(destructions and stock-takes, each witnessed). Reads are open to the organization's members and
+its inspectors; writes to the head, the member in charge (the night's paper) and the bookkeeper.
+A refusal comes back on its form, with the page, and nothing is saved."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from occasions.models import Occasion
+from occasions.views import get_occasion
+from organizations.access import get_for_org, org_view
+from organizations.forms import submit
+from organizations.models import PaperIssue, Role
+from reports import paper_selectors, paper_services, selectors
+from reports.pages import access_of
+from reports.paper_forms import (
+    CountBackForm,
+    DestructionForm,
+    ExplainForm,
+    IssueForm,
+    StockTakeForm,
+)
+
+HANDLES_PAPER = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.BOOKKEEPER)
+KEEPS_STOCK = (Role.HEAD, Role.BOOKKEEPER)
+
+
+def occasion_paper_page(
+    request: HttpRequest, occasion: Occasion, *, status: int = 200, **forms: Any
+) -> HttpResponse:
+    access = access_of(request)
+    door = paper_selectors.door_counts(selectors.figures_preview(occasion))
+    paper = paper_selectors.occasion_paper(occasion, door)
+    failed_issue = forms.get("count_issue")
+    count_forms = [
+        (
+            issue,
+            forms["count_form"]
+            if failed_issue == issue.pk
+            else CountBackForm(
+                occasion=occasion,
+                initial={"returned": issue.returned, "voided": issue.voided},
+                prefix=f"issue-{issue.pk}",
+            ),
+        )
+        for issue in paper.issues
+    ]
+    return render(
+        request,
+        "reports/paper/occasion.html",
+        {
+            "org": access.organization,
+            "access": access,
+            "occasion": occasion,
+            "paper": paper,
+            "count_forms": count_forms,
+            "issue_form": forms.get("issue_form") or IssueForm(occasion=occasion),
+            "explain_form": forms.get("explain_form")
+            or ExplainForm(
+                initial={"explanation": paper.explanation.text if paper.explanation else ""}
+            ),
+            "can_write": access.has_role(*HANDLES_PAPER) and occasion.sealed_at is None,
+        },
+        status=status,
+    )
+
+
+def _back(request: HttpRequest, occasion: Occasion, done: str) -> HttpResponse:
+    messages.success(request, done)
+    return redirect("occasion_serials", org_id=occasion.organization_id, pk=occasion.pk)
+
+
+@org_view(write_roles=HANDLES_PAPER)
+def occasion_serials(request: HttpRequest, pk: int) -> HttpResponse:
+    """The occasion's paper by serial."""
+    return occasion_paper_page(request, get_occasion(access_of(request), pk))
+
+
+@org_view(write_roles=HANDLES_PAPER, form_page=True)
+@require_POST
+def issue(request: HttpRequest, pk: int) -> HttpResponse:
+    occasion = get_occasion(access_of(request), pk)
+    form = IssueForm(request.POST, occasion=occasion)
+    return submit(
+        form,
+        lambda _v: paper_services.issue_paper(
+            occasion=occasion, by=request.user, **form.service_values()
+        ),
+        done=lambda i: _back(request, occasion, f"Serials {i.serial_from}–{i.serial_to} issued."),
+        again=lambda: occasion_paper_page(request, occasion, status=400, issue_form=form),
+    )
+
+
+@org_view(write_roles=HANDLES_PAPER, form_page=True)
+@require_POST
+def count_back(request: HttpRequest, pk: int, issue_id: int) -> HttpResponse:
+    occasion = get_occasion(access_of(request), pk)
+    row = get_for_org(
+        PaperIssue.objects.filter(occasion=occasion),
+        access_of(request),
+        via="occasion__organization",
+        pk=issue_id,
+    )
+    form = CountBackForm(request.POST, occasion=occasion, prefix=f"issue-{row.pk}")
+    return submit(
+        form,
+        lambda _v: paper_services.count_back(issue=row, by=request.user, **form.service_values()),
+        done=lambda i: _back(
+            request, occasion, f"{i.sold} sold of serials {i.serial_from}–{i.serial_to}."
+        ),
+        again=lambda: occasion_paper_page(
+            request, occasion, status=400, count_issue=row.pk, count_form=form
+        ),
+    )
+
+
+@org_view(write_roles=KEEPS_STOCK, form_page=True)
+@require_POST
+def explain(request: HttpRequest, pk: int) -> HttpResponse:
+    occasion = get_occasion(access_of(request), pk)
+    form = ExplainForm(request.POST)
+    return submit(
+        form,
+        lambda v: paper_services.explain_paper(
+            occasion=occasion, explanation=v["explanation"], by=request.user
+        ),
+        done=lambda _: _back(request, occasion, "The difference is explained."),
+        again=lambda: occasion_paper_page(request, occasion, status=400, explain_form=form),
+    )
+
+
+def stock_page(request: HttpRequest, *, status: int = 200, **forms: Any) -> HttpResponse:
+    access = access_of(request)
+    org = access.organization
+    return render(
+        request,
+        "reports/paper/stock.html",
+        {
+            "org": org,
+            "access": access,
+            "stock": paper_selectors.stock_page(org),
+            "destroy_form": forms.get("destroy_form") or DestructionForm(organization=org),
+            "take_form": forms.get("take_form") or StockTakeForm(organization=org),
+            "can_write": access.has_role(*KEEPS_STOCK),
+        },
+        status=status,
+    )
+
+
+@org_view(write_roles=KEEPS_STOCK)
+def paper_stock(request: HttpRequest) -> HttpResponse:
+    """The organization's paper: on hand by purchase, destructions and stock-takes."""
+    return stock_page(request)
+
+
+def _stock_saved(request: HttpRequest, done: str) -> HttpResponse:
+    messages.success(request, done)
+    return redirect("paper_stock", org_id=access_of(request).organization.pk)
+
+
+@org_view(write_roles=KEEPS_STOCK, form_page=True)
+@require_POST
+def destroy(request: HttpRequest) -> HttpResponse:
+    form = DestructionForm(request.POST, organization=access_of(request).organization)
+    return submit(
+        form,
+        lambda v: paper_services.destroy_paper(by=request.user, **v),
+        done=lambda d: _stock_saved(request, f"{d.quantity} cards recorded as destroyed."),
+        again=lambda: stock_page(request, status=400, destroy_form=form),
+    )
+
+
+@org_view(write_roles=KEEPS_STOCK, form_page=True)
+@require_POST
+def stock_take(request: HttpRequest) -> HttpResponse:
+    form = StockTakeForm(request.POST, organization=access_of(request).organization)
+    return submit(
+        form,
+        lambda v: paper_services.take_stock(by=request.user, **v),
+        done=lambda t: _stock_saved(request, f"The count of {t.counted} is recorded."),
+        again=lambda: stock_page(request, status=400, take_form=form),
+    )
