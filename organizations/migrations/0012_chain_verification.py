@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("organizations", "0009_audit_keys"),
+        ("organizations", "0011_card_usage_occasion_links"),
     ]
 
     operations = [
