@@ -4,7 +4,7 @@ night built by bench/halls.py. Prints the queries of one request of each (``--sq
 and the server time of many, median and p95, with the machine's load average before and after.
 
     python bench/floor_writes.py                 # SQLite and the cache in the process
-    python bench/floor_writes.py --production    # PostgreSQL and Redis, DEBUG off, as in the load test
+    python bench/floor_writes.py --production    # PostgreSQL, Redis, DEBUG off (the load test's)
 
 The production run needs PostgreSQL and Redis (``--database-url``, ``--redis-url``); its
 database is dropped and made again, so its name must say "bench". Speed is measured here, never

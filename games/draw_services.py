@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError
 from django.db.models import Count, OuterRef, Subquery
 from django.utils import timezone
 
@@ -66,9 +67,7 @@ def _locked_game_for_call(game: Game, number: int, organization: Any) -> Game:
         live_sequence=Subquery(live.filter(number=number).values("sequence")[:1]),
         last_sequence=Subquery(last.values("sequence")[:1]),
         last_called_at=Subquery(last.values("called_at")[:1]),
-        live_count=Subquery(
-            live.order_by().values("game").annotate(n=Count("pk")).values("n")[:1]
-        ),
+        live_count=Subquery(live.order_by().values("game").annotate(n=Count("pk")).values("n")[:1]),
         last_live_number=Subquery(live.order_by("-sequence").values("number")[:1]),
     )
     if organization is not None:
@@ -122,6 +121,7 @@ def record_ball_call(
     called_at = moment_of(occasion, at, by=by, act="calling a ball")
     game_facts = _game_facts(game)
     enforce = {"on": occasion.date, "actor": by, "organization": occasion.organization}
+    enforce["limits"] = rules.limits_in_force(occasion.date)  # read once, for both judgments
     ball = BallCallFacts(value, letter, game.live_sequence)
     playing = [
         OccasionPlayFacts(occasion_status=status_at(occasion, called_at)),
@@ -132,16 +132,21 @@ def record_ball_call(
         raise ValidationError(f"Game {game.number} began after that time.")
     if game.last_called_at is not None and called_at < game.last_called_at:
         raise ValidationError("A ball cannot be recorded as called before the ball before it.")
-    # No savepoint: the game's row is locked (and SQLite's write transactions are one at a
-    # time), so the unique index over the game's live calls, which backs the rule, refuses
-    # nothing the rule let through.
-    call = BallCall.objects.create(
-        game=game,
-        sequence=(game.last_sequence or 0) + 1,
-        number=value,
-        called_at=called_at,
-        called_by=acting_user(by),
-    )
+    try:  # no savepoint of its own: the game's row is locked, so this insert cannot collide
+        call = BallCall.objects.create(
+            game=game,
+            sequence=(game.last_sequence or 0) + 1,
+            number=value,
+            called_at=called_at,
+            called_by=acting_user(by),
+        )
+    except IntegrityError:
+        # Only a database that let two writers past the lock gets here: the unique index over
+        # the game's live calls refused the second, which is then refused as the rule says.
+        # The transaction is broken and answers no further query: the earlier call's number
+        # in the draw is not read (#0), the limits were read before.
+        rules.enforce(CALL, [game_facts, BallCallFacts(value, letter, 0), *playing], **enforce)
+        raise
     record_event(
         organization=occasion.organization,
         actor=by,

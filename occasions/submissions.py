@@ -98,7 +98,10 @@ def answered_once(
                 record = service(**kwargs)
             except ValidationError:
                 # Refused: unless the key was recorded already (sent again, the first one's
-                # answer lost), whose record is then the answer and this refusal no act.
+                # answer lost), whose record is then the answer and this refusal no act. A
+                # transaction the service broke (a database error) is refused as it stands.
+                if transaction.get_rollback():
+                    raise
                 earlier = _earlier(occasion_id, request_key, action, user, model)
                 if earlier is None:
                     raise

@@ -50,14 +50,13 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
+import django_otp
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import SESSION_KEY, logout
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import resolve_url
 from django.urls import reverse
-
-import django_otp
 from django.utils.functional import SimpleLazyObject
 from django_otp.middleware import OTPMiddleware as DjangoOTPMiddleware
 

@@ -3,6 +3,7 @@ a 2025 occasion is judged by the figures in force in 2025."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -78,10 +79,8 @@ def _limit_rows() -> list[tuple[str, dt.date, Decimal | None]]:
                 "name", "effective_from", "value"
             )
         )
-        try:
+        with contextlib.suppress(Exception):  # the cache down: read again next time
             cache.set(LIMITS_KEY, rows, LIMITS_TTL)
-        except Exception:
-            pass
     return rows
 
 
@@ -89,10 +88,8 @@ def forget_limits(**kwargs: object) -> None:
     """A figure was changed: the next reader reads the table again."""
     from django.core.cache import cache
 
-    try:
+    with contextlib.suppress(Exception):  # the cache down: read again next time
         cache.delete(LIMITS_KEY)
-    except Exception:
-        pass
 
 
 def limits_in_force(on: dt.date) -> Limits:
