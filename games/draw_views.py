@@ -130,7 +130,10 @@ def _called(request: OrgRequest, call: BallCall, done: str) -> HttpResponse:
     }
     response = render(request, "games/draw/_called.html", context)
     reswap(response, "none")
-    return trigger_client_event(response, "ballCalled", {"sequence": call.sequence}, after="swap")
+    # On receipt, before the swap: a ball typed or entered from then on is the next one.
+    return trigger_client_event(
+        response, "ballCalled", {"sequence": call.sequence}, after="receive"
+    )
 
 
 @org_view(write_roles=CALLS, form_page=True)

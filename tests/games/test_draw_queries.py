@@ -93,7 +93,7 @@ def test_the_answer_is_the_boards_delta_not_the_console(verified_caller, draw_ga
     response = _call(verified_caller, draw_game, ball)
     page = response.content.decode()
     assert response["HX-Reswap"] == "none"
-    assert "ballCalled" in response["HX-Trigger-After-Swap"]
+    assert "ballCalled" in response["HX-Trigger"]
     # The ball lit and last, the one before it no longer last, and nothing else of the board.
     assert page.count('class="draw-ball') == 2
     assert f'id="draw-ball-{ball}" class="draw-ball is-called is-last"' in page
