@@ -85,6 +85,16 @@ def _wanted_lines(
     return wanted
 
 
+def _locked_for_sale(occasion: Occasion, organization: Any) -> Occasion:
+    """The occasion locked, with its last receipt's number (``last_sale``) read under the lock."""
+    last_number = Sale.objects.filter(occasion=OuterRef("pk")).order_by("-number")
+    return lock_occasion(
+        occasion,
+        organization=organization,
+        annotations={"last_sale": Subquery(last_number.values("number")[:1])},
+    )
+
+
 def _keep_lines(sale: Sale, lines: list[SaleLine]) -> None:
     """The sale's lines as saved, kept on it as a prefetch would: its receipt, its total and its
     row are shown without reading them again."""
@@ -113,12 +123,7 @@ def record_sale(
     ``organization`` it must be that organization's (else Occasion.DoesNotExist, nothing
     saved). The sale returned has its lines (``sale.lines.all()`` reads no more)."""
     wanted = _wanted_lines(lines)
-    last_number = Sale.objects.filter(occasion=OuterRef("pk")).order_by("-number")
-    occasion = lock_occasion(
-        occasion,
-        organization=organization,
-        annotations={"last_sale": Subquery(last_number.values("number")[:1])},
-    )
+    occasion = _locked_for_sale(occasion, organization)
     moment = moment_of(occasion, at, by=by, act="selling")
     posted = {i.pk: i for i in PriceListItem.objects.filter(occasion=occasion)}
     facts_lines = []
