@@ -93,7 +93,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django_otp.middleware.OTPMiddleware",
+    "beano.accounts.middleware.OTPMiddleware",  # django-otp's, reading the device with the user
     "organizations.middleware.AuditActorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "beano.accounts.middleware.SessionLifetimeMiddleware",
@@ -315,6 +315,10 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "beano-occasions@localhost")
 # Security: production values pass `check --deploy --fail-level WARNING`.
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 8 * 60 * 60, minimum=60)
+# Sessions are rows in the database, read through the cache (the one every web process shares,
+# above): a request of the floor reads its session without a query, and a session ended (a
+# logout, the idle timeout, the lifetime) leaves the cache and the table together.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

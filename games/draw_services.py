@@ -11,7 +11,8 @@ import re
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
+from django.db.models import Count, OuterRef, Subquery
 from django.utils import timezone
 
 from beano import rules
@@ -41,8 +42,37 @@ def read_ball(entry: int | str) -> tuple[str, int]:
     return (match.group(1) or "").upper(), int(match.group(2))
 
 
-def _locked_game(game: Game) -> Game:
-    game = Game.objects.select_for_update().select_related("occasion__organization").get(pk=game.pk)
+def _locked_game(game: Game, organization: Any = None) -> Game:
+    """The game's row locked (its occasion's and organization's too, as ever), read fresh.
+    ``organization``: the game must be this organization's, else Game.DoesNotExist."""
+    games = Game.objects.select_for_update(of=("self", "occasion", "occasion__organization"))
+    games = games.select_related("occasion__organization", "occasion__license")
+    if organization is not None:
+        games = games.filter(occasion__organization=organization)
+    game = games.get(pk=game.pk, occasion_id=game.occasion_id)
+    refuse_if_sealed(game.occasion)
+    return game
+
+
+def _locked_game_for_call(game: Game, number: int, organization: Any) -> Game:
+    """``_locked_game`` with what a call is judged on, in the same query: the sequence of this
+    number's live call (``live_sequence``, None if not called), the last entry's sequence and
+    time (``last_sequence``, ``last_called_at``), the live calls' count and the last live ball
+    (``live_count``, ``last_live_number``), for the board's delta."""
+    calls = BallCall.objects.filter(game=OuterRef("pk"))
+    live = calls.filter(voided_at__isnull=True)
+    last = calls.order_by("-sequence")
+    games = Game.objects.select_for_update(of=("self", "occasion", "occasion__organization"))
+    games = games.select_related("occasion__organization", "occasion__license").annotate(
+        live_sequence=Subquery(live.filter(number=number).values("sequence")[:1]),
+        last_sequence=Subquery(last.values("sequence")[:1]),
+        last_called_at=Subquery(last.values("called_at")[:1]),
+        live_count=Subquery(live.order_by().values("game").annotate(n=Count("pk")).values("n")[:1]),
+        last_live_number=Subquery(live.order_by("-sequence").values("number")[:1]),
+    )
+    if organization is not None:
+        games = games.filter(occasion__organization=organization)
+    game = games.get(pk=game.pk, occasion_id=game.occasion_id)
     refuse_if_sealed(game.occasion)
     return game
 
@@ -53,14 +83,6 @@ def _game_facts(game: Game) -> DrawGameFacts:
         game_number=game.number,
         started=game.status != Game.Status.PLANNED,
         finished=game.status == Game.Status.FINISHED or game.finished_at is not None,
-    )
-
-
-def _live_sequence(game: Game, number: int) -> int | None:
-    return (
-        BallCall.objects.filter(game=game, number=number, voided_at__isnull=True)
-        .values_list("sequence", flat=True)
-        .first()
     )
 
 
@@ -81,16 +103,26 @@ def _call_values(call: BallCall) -> dict[str, Any]:
     occasion_of=lambda kwargs: kwargs["game"].occasion_id,
 )
 def record_ball_call(
-    *, game: Game, number: int | str, by: Actor, at: dt.datetime | None = None
+    *,
+    game: Game,
+    number: int | str,
+    by: Actor,
+    at: dt.datetime | None = None,
+    organization: Any = None,
 ) -> BallCall:
-    """Record the ball the caller called, next in the game's order (961 CMR 3.04(6)(a))."""
+    """Record the ball the caller called, next in the game's order (961 CMR 3.04(6)(a)).
+    ``game`` may be a reference (its pk and occasion_id): it is read under the lock, and with
+    ``organization`` it must be that organization's (else Game.DoesNotExist, nothing saved).
+    The call returned carries the board's delta: ``live_count`` (the live calls, this one
+    included) and ``previous_last`` (the ball that was the last one, or None)."""
     letter, value = read_ball(number)
-    game = _locked_game(game)
+    game = _locked_game_for_call(game, value, organization)
     occasion = game.occasion
     called_at = moment_of(occasion, at, by=by, act="calling a ball")
     game_facts = _game_facts(game)
     enforce = {"on": occasion.date, "actor": by, "organization": occasion.organization}
-    ball = BallCallFacts(value, letter, _live_sequence(game, value))
+    enforce["limits"] = rules.limits_in_force(occasion.date)  # read once, for both judgments
+    ball = BallCallFacts(value, letter, game.live_sequence)
     playing = [
         OccasionPlayFacts(occasion_status=status_at(occasion, called_at)),
         hours_facts(occasion, called_at),
@@ -98,25 +130,22 @@ def record_ball_call(
     rules.enforce(CALL, [game_facts, ball, *playing], **enforce)
     if game.started_at is not None and called_at < game.started_at:
         raise ValidationError(f"Game {game.number} began after that time.")
-    last = BallCall.objects.filter(game=game).order_by("-sequence").first()
-    if last is not None and called_at < last.called_at:
+    if game.last_called_at is not None and called_at < game.last_called_at:
         raise ValidationError("A ball cannot be recorded as called before the ball before it.")
-    try:
-        with transaction.atomic():
-            call = BallCall.objects.create(
-                game=game,
-                sequence=(last.sequence if last else 0) + 1,
-                number=value,
-                called_at=called_at,
-                called_by=acting_user(by),
-            )
+    try:  # no savepoint of its own: the game's row is locked, so this insert cannot collide
+        call = BallCall.objects.create(
+            game=game,
+            sequence=(game.last_sequence or 0) + 1,
+            number=value,
+            called_at=called_at,
+            called_by=acting_user(by),
+        )
     except IntegrityError:
         # Only a database that let two writers past the lock gets here: the unique index over
         # the game's live calls refused the second, which is then refused as the rule says.
-        already = _live_sequence(game, value) or 0
-        rules.enforce(
-            CALL, [game_facts, BallCallFacts(value, letter, already), *playing], **enforce
-        )
+        # The transaction is broken and answers no further query: the earlier call's number
+        # in the draw is not read (#0), the limits were read before.
+        rules.enforce(CALL, [game_facts, BallCallFacts(value, letter, 0), *playing], **enforce)
         raise
     record_event(
         organization=occasion.organization,
@@ -126,6 +155,8 @@ def record_ball_call(
         new=_call_values(call),
     )
     live.changed(occasion.pk)
+    call.live_count = (game.live_count or 0) + 1
+    call.previous_last = game.last_live_number
     return call
 
 

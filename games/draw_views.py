@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllow
 from django.shortcuts import redirect, render
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap, trigger_client_event
 
 from beano.rules.cards import ball_label
 from games import draw_selectors as selectors
@@ -112,29 +113,62 @@ def draw_console(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
     return _console(request, occasion, game)
 
 
+def _called(request: OrgRequest, call: BallCall, done: str) -> HttpResponse:
+    """The console's answer to a ball recorded: its delta (the message, the last ball and the
+    count, the ball lit and the one no longer last, the new line of the calls, the picker's
+    count), swapped out of band; the form stays where it is, its box readied by draw.js."""
+    game = call.game
+    context = {
+        "org": request.access.organization,
+        "occasion": game.occasion,
+        "game": game,
+        "c": call,
+        "previous": call.previous_last,
+        "done": done,
+        "can_call": True,
+        "in_play": True,
+    }
+    response = render(request, "games/draw/_called.html", context)
+    reswap(response, "none")
+    # On receipt, before the swap: a ball typed or entered from then on is the next one.
+    return trigger_client_event(
+        response, "ballCalled", {"sequence": call.sequence}, after="receive"
+    )
+
+
 @org_view(write_roles=CALLS, form_page=True)
 @require_POST
 def draw_call(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
+    """A ball entered. The game is read once, under the service's lock (another organization's
+    is a 404 there); only a refusal reads the console again to show it."""
     access = request.access
-    occasion = get_occasion(access, pk)
-    game = _game(access, occasion, game_pk)
     form = BallForm(request.POST)
     if not form.is_valid():
+        occasion = get_occasion(access, pk)
+        game = _game(access, occasion, game_pk)
         return _console(request, occasion, game, ball_form=form, refusals=_form_problems(form))
     try:
         call = services.record_ball_call(
-            game=game,
+            game=Game(pk=game_pk, occasion_id=pk),
+            organization=access.organization,
             number=form.cleaned_data["ball"],
             by=request.user,
             request_key=form.cleaned_data["request_key"],
         )
+    except Game.DoesNotExist:
+        raise Http404 from None
     except ValidationError as error:
+        occasion = get_occasion(access, pk)
+        game = _game(access, occasion, game_pk)
         return _console(request, occasion, game, ball_form=form, refusals=problems(error))
     done = f"{ball_label(call.number)} called (#{call.sequence})."
     if not request.htmx:
         messages.success(request, done)
-        return _back(game)
-    return _console(request, occasion, game, done=done)
+        return _back(call.game)
+    if not hasattr(call, "live_count"):  # the same key sent again: the console as it stands
+        occasion = get_occasion(access, pk)
+        return _console(request, occasion, _game(access, occasion, game_pk), done=done)
+    return _called(request, call, done)
 
 
 @org_view(write_roles=CALLS, form_page=True)

@@ -3,11 +3,13 @@ during the occasion and at its close, the recent receipts, and the attendance an
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
 from occasions.models import AttendanceAnnouncement, Occasion, PriceListItem, Sale, SaleLine
@@ -123,3 +125,48 @@ def witnesses(occasion: Occasion) -> QuerySet[Any]:
         .distinct()
         .order_by("first_name", "last_name", "username")
     )
+
+
+#: How long a price list is kept for the door's form (a change of the list drops it sooner).
+POSTED_TTL = 10 * 60
+
+
+def _posted_key(occasion_id: int) -> str:
+    return f"occasion:{occasion_id}:posted"
+
+
+def posted_items(organization: Any, occasion_id: int) -> list[PriceListItem]:
+    """The occasion's posted price list, in order, if the occasion is this organization's (an
+    empty list otherwise, or if none is posted): for the door's form to read a sale's boxes.
+    Kept in the shared cache, so a sale costs no query for it; the sale itself is judged
+    against the list read under the occasion's lock, never this copy."""
+    key = _posted_key(occasion_id)
+    try:
+        kept = cache.get(key)
+    except Exception:
+        kept = None
+    if kept is not None and kept[0] == organization.pk:
+        return list(kept[1])
+    items = list(
+        PriceListItem.objects.filter(
+            occasion_id=occasion_id, occasion__organization=organization
+        ).order_by("pk")
+    )
+    if items:
+        with contextlib.suppress(Exception):  # the cache down: read again next time
+            cache.set(key, (organization.pk, items), POSTED_TTL)
+    return items
+
+
+def forget_posted_items(occasion_id: int) -> None:
+    """The price list changed (now, and again when the change commits)."""
+    from functools import partial
+
+    from django.db import transaction
+
+    def forget(key: str) -> None:
+        with contextlib.suppress(Exception):  # the cache down: read again next time
+            cache.delete(key)
+
+    forget(_posted_key(occasion_id))
+    transaction.on_commit(partial(forget, _posted_key(occasion_id)), robust=True)

@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import Max
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from beano import rules
@@ -85,6 +85,25 @@ def _wanted_lines(
     return wanted
 
 
+def _locked_for_sale(occasion: Occasion, organization: Any) -> Occasion:
+    """The occasion locked, with its last receipt's number (``last_sale``) read under the lock."""
+    last_number = Sale.objects.filter(occasion=OuterRef("pk")).order_by("-number")
+    return lock_occasion(
+        occasion,
+        organization=organization,
+        annotations={"last_sale": Subquery(last_number.values("number")[:1])},
+    )
+
+
+def _keep_lines(sale: Sale, lines: list[SaleLine]) -> None:
+    """The sale's lines as saved, kept on it as a prefetch would: its receipt, its total and its
+    row are shown without reading them again."""
+    kept = SaleLine.objects.filter(sale=sale)
+    kept._result_cache = lines  # type: ignore[attr-defined]
+    kept._prefetch_done = True  # type: ignore[attr-defined]
+    sale._prefetched_objects_cache = {"lines": kept}  # type: ignore[attr-defined]
+
+
 @rules.atomic()
 @submissions.answered_once(
     FloorSubmission.Action.SALE, Sale, occasion_of=lambda kwargs: kwargs["occasion"].pk
@@ -96,11 +115,15 @@ def record_sale(
     admission_receipt: int | None,
     by: Actor,
     at: dt.datetime | None = None,
+    organization: Any = None,
 ) -> Sale:
     """Sell posted items at their posted prices (961 CMR 3.04(4)(c)): a new admission with its
-    extras, or extras against the player's admission receipt (961 CMR 3.04(5)(b))."""
+    extras, or extras against the player's admission receipt (961 CMR 3.04(5)(b)).
+    ``occasion`` may be a reference (its pk): it is read under the lock, and with
+    ``organization`` it must be that organization's (else Occasion.DoesNotExist, nothing
+    saved). The sale returned has its lines (``sale.lines.all()`` reads no more)."""
     wanted = _wanted_lines(lines)
-    occasion = lock_occasion(occasion)
+    occasion = _locked_for_sale(occasion, organization)
     moment = moment_of(occasion, at, by=by, act="selling")
     posted = {i.pk: i for i in PriceListItem.objects.filter(occasion=occasion)}
     facts_lines = []
@@ -132,10 +155,9 @@ def record_sale(
         actor=by,
         organization=occasion.organization,
     )
-    last = Sale.objects.filter(occasion=occasion).aggregate(last=Max("number"))["last"] or 0
     sale = Sale.objects.create(
         occasion=occasion,
-        number=last + 1,
+        number=(occasion.last_sale or 0) + 1,
         admission_sale=receipt,
         sold_by=by,
         sold_at=moment,
@@ -163,6 +185,7 @@ def record_sale(
             "total": sum((line.amount for line in created), ZERO),
         },
     )
+    _keep_lines(sale, created)
     return sale
 
 

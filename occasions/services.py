@@ -4,7 +4,7 @@ enforced before anything is saved."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -17,6 +17,7 @@ from beano.rules.hours import MOMENT, MomentFacts
 from beano.rules.money import PRICE, money
 from beano.rules.reporting import PaperPeriodFacts
 from occasions.models import Occasion, PriceListItem, ResumptionNotice
+from occasions.sales_selectors import forget_posted_items
 from occasions.selectors import authorized_license
 from organizations.audit import record_event
 from organizations.models import Organization
@@ -93,12 +94,21 @@ def lock_occasion(
     refusal: str = "This occasion is {status}: {doing} is not possible.",
     doing: str = "",
     sealed_ok: bool = False,
+    organization: Any = None,
+    annotations: Mapping[str, Any] | None = None,
 ) -> Occasion:
     """The one way a service takes hold of an occasion: its row locked (with ``related``) so
     two acts on it are judged one after the other; refused if its report is filed (unless the
     act is one that a filed report allows, ``sealed_ok``); refused unless it stands in one of
-    ``statuses``, with ``refusal`` naming the status it is in."""
-    occasion = Occasion.objects.select_for_update().select_related(*related).get(pk=occasion.pk)
+    ``statuses``, with ``refusal`` naming the status it is in. With ``organization``, the
+    occasion must be that organization's (else Occasion.DoesNotExist); ``annotations`` are read
+    in the same query, under the lock (e.g. the last receipt's number)."""
+    occasions = Occasion.objects.select_for_update().select_related(*related)
+    if organization is not None:
+        occasions = occasions.filter(organization=organization)
+    if annotations:
+        occasions = occasions.annotate(**annotations)
+    occasion = occasions.get(pk=occasion.pk)
     if not sealed_ok:
         refuse_if_sealed(occasion)
     if statuses is not None and occasion.status not in statuses:
@@ -283,6 +293,7 @@ def set_price_list(
     package_authorization = decision.authorization_pks[0] if decision.authorization_pks else None
     old = [_price_row(i) for i in occasion.price_items.all()]
     occasion.price_items.all().delete()
+    forget_posted_items(occasion.pk)
     created = [
         PriceListItem.objects.create(
             occasion=occasion,

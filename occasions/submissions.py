@@ -3,19 +3,23 @@ keyword ``request_key``, the key the browser made for one submission (a door sal
 a claim). The first submission with a key is recorded as the service records it, and the key
 with it, in the same transaction; the same key again (a "Send again" after a dropped answer, a
 doubled request) records nothing and answers with what the first one recorded. A refused
-submission rolls back with its key, so it can be corrected and sent again."""
+submission rolls back with its key, so it can be corrected and sent again.
+
+The key is written after the record, in the same statement that finds it taken: a new key (the
+floor's every entry) costs one insert and no lookup. A key already recorded shows as the rules
+refusing the act again (a ball already called) or as the insert finding it; either way the
+transaction rolls back and the first record is the answer."""
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import inspect
 import uuid
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, models, transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 from occasions.models import FloorSubmission
@@ -50,21 +54,28 @@ def _earlier(
     return model._default_manager.get(pk=earlier.target_id)
 
 
-def _wait_for_the_same_key(occasion_id: int, key: uuid.UUID) -> None:
-    """A doubled request waits here until the first one's transaction ends, then finds its key
-    and answers with its record, instead of being judged again as a second act (a ball called
-    twice is refused). PostgreSQL: a lock on the key alone, to the end of the transaction; a row
-    lock taken here would come before the service's own row locks, in an order other writers do
-    not keep. SQLite needs none: each write transaction takes the database's lock as it begins
-    (IMMEDIATE, in settings)."""
+def _record_key(
+    occasion_id: int, key: uuid.UUID, action: FloorSubmission.Action, user: Any, record: Any
+) -> bool:
+    """Record the key with what it recorded, in one statement: True, or False when the key was
+    recorded already (``ON CONFLICT DO NOTHING``, SQLite and PostgreSQL alike: no savepoint, and
+    the transaction stays usable). On PostgreSQL a doubled request's insert waits here on the
+    unique index until the first one's transaction ends, then finds its key."""
+    meta = FloorSubmission._meta
+    columns = ["occasion_id", "key", "action", "user_id", "target_type", "target_id", "created_at"]
     connection = transaction.get_connection()
-    if connection.vendor != "postgresql":
-        return
-    digest = hashlib.blake2b(f"{occasion_id}:{key}".encode(), digest_size=8).digest()
+    fields = [meta.get_field(c.removesuffix("_id") if c != "target_id" else c) for c in columns]
+    values = [occasion_id, key, action, getattr(user, "pk", None)]
+    values += [record._meta.label_lower, record.pk, timezone.now()]
+    params = [f.get_db_prep_save(v, connection) for f, v in zip(fields, values, strict=True)]
+    names = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    sql = (
+        f"INSERT INTO {connection.ops.quote_name(meta.db_table)} ({names}) "
+        f"VALUES ({', '.join(['%s'] * len(params))}) ON CONFLICT DO NOTHING RETURNING 1"
+    )
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest, "big", signed=True)]
-        )
+        cursor.execute(sql, params)
+        return cursor.fetchone() is not None
 
 
 def answered_once(
@@ -83,29 +94,26 @@ def answered_once(
                 return service(**kwargs)
             occasion_id = occasion_of(kwargs)
             user = acting_user(kwargs.get("by"))
-            _wait_for_the_same_key(occasion_id, request_key)
-            earlier = _earlier(occasion_id, request_key, action, user, model)
-            if earlier is not None:
-                return earlier
             try:
-                with transaction.atomic():
-                    record = service(**kwargs)
-                    FloorSubmission.objects.create(
-                        occasion_id=occasion_id,
-                        key=request_key,
-                        action=action,
-                        user=user,
-                        target_type=record._meta.label_lower,
-                        target_id=record.pk,
-                        created_at=timezone.now(),
-                    )
-            except IntegrityError:
-                # Only a database that let two writers past the lock gets here: the unique
-                # index refused the second key, the second record rolled back with it, and the
-                # first one's record is the answer.
+                record = service(**kwargs)
+            except ValidationError:
+                # Refused: unless the key was recorded already (sent again, the first one's
+                # answer lost), whose record is then the answer and this refusal no act. A
+                # transaction the service broke (a database error) is refused as it stands.
+                if transaction.get_rollback():
+                    raise
                 earlier = _earlier(occasion_id, request_key, action, user, model)
                 if earlier is None:
                     raise
+                transaction.set_rollback(True)
+                return earlier
+            if not _record_key(occasion_id, request_key, action, user, record):
+                # The key was recorded already: what this run wrote is rolled back with the
+                # transaction, and the first one's record is the answer.
+                earlier = _earlier(occasion_id, request_key, action, user, model)
+                transaction.set_rollback(True)
+                if earlier is None:  # the key's row went between the two statements
+                    raise ValidationError("This entry was not recorded: send it again.")
                 return earlier
             return record
 

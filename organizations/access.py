@@ -94,15 +94,18 @@ def resolve_access(user: Any, organization_id: int) -> OrgAccess:
     if not getattr(user, "is_authenticated", False):
         raise Http404
     staff = commission_staff(user)
-    organization = get_object_or_404(visible_organizations(user), pk=organization_id)
-    roles: frozenset[str] = frozenset()
-    if staff is None:
-        roles = frozenset(
-            OrganizationRole.objects.filter(user=user, organization=organization).values_list(
-                "role", flat=True
-            )
+    if staff is None:  # a member: their roles here, with the organization, in one query
+        held = list(
+            OrganizationRole.objects.filter(user=user, organization_id=organization_id)
+            .select_related("organization")
+            .only("role", "organization")
         )
-    return OrgAccess(user=user, organization=organization, roles=roles, commission=staff)
+        if not held:
+            raise Http404
+        roles = frozenset(r.role for r in held)
+        return OrgAccess(user=user, organization=held[0].organization, roles=roles, commission=None)
+    organization = get_object_or_404(visible_organizations(user), pk=organization_id)
+    return OrgAccess(user=user, organization=organization, roles=frozenset(), commission=staff)
 
 
 def get_for_org(

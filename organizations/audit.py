@@ -124,8 +124,10 @@ def record_event(
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("record_event must be called inside the service's transaction")
     key = chain_key(organization)
-    AuditChain.objects.get_or_create(key=key, defaults={"organization": organization})
-    chain = AuditChain.objects.select_for_update().get(key=key)
+    chain = AuditChain.objects.select_for_update().filter(key=key).first()
+    if chain is None:  # the chain's first event: made, then locked as every later writer does
+        AuditChain.objects.get_or_create(key=key, defaults={"organization": organization})
+        chain = AuditChain.objects.select_for_update().get(key=key)
     actor_user = acting_user(actor)
     event = AuditEvent(
         organization=organization,

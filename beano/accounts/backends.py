@@ -15,6 +15,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, Subquery
 from django.http import HttpRequest
 
 from beano.accounts import ceiling
@@ -46,3 +47,20 @@ class CeilingModelBackend(ModelBackend):
         if user is not None:
             ceiling.forgive(username)
         return user
+
+    def get_user(self, user_id: Any) -> Any:
+        """The session's user, read once a request with what its middlewares ask next: whether
+        they are the Commission's staff (``commission_staff``, None if not) and the id of their
+        confirmed authenticator (``confirmed_totp_id``, None if none), which the second factor's
+        middlewares check against the session (``beano.accounts.middleware.OTPMiddleware``)."""
+        from django_otp.plugins.otp_totp.models import TOTPDevice
+
+        users = get_user_model()._default_manager.select_related("commission_staff")
+        device = TOTPDevice.objects.filter(user=OuterRef("pk"), confirmed=True).order_by("-pk")
+        try:
+            user = users.annotate(confirmed_totp_id=Subquery(device.values("pk")[:1])).get(
+                pk=user_id
+            )
+        except get_user_model().DoesNotExist:
+            return None
+        return user if self.user_can_authenticate(user) else None

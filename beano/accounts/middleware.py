@@ -50,14 +50,17 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
+import django_otp
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import SESSION_KEY, logout
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import resolve_url
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
+from django_otp.middleware import OTPMiddleware as DjangoOTPMiddleware
 
-from beano.accounts.policy import confirmed_device, is_verified, second_factor_required
+from beano.accounts.policy import UNKNOWN, has_confirmed_device, is_verified, second_factor_required
 
 #: The header a polling request sends; its value is not read.
 POLL_HEADER = "X-Beano-Poll"
@@ -195,12 +198,12 @@ class SecondFactorMiddleware:
         user = request.user
         if not user.is_authenticated or is_verified(user):
             return None
-        device = confirmed_device(user)
-        if device is None and not second_factor_required(user):
+        has_device = has_confirmed_device(user)
+        if not has_device and not second_factor_required(user):
             return None  # offered, not taken: nothing to verify
-        if url_name == SETUP_URL_NAME and device is None:
+        if url_name == SETUP_URL_NAME and not has_device:
             return None  # a first device is enrolled before anything else
-        target = "otp_verify" if device is not None else SETUP_URL_NAME
+        target = "otp_verify" if has_device else SETUP_URL_NAME
         next_url = request.get_full_path() if request.method in ("GET", "HEAD") else ""
         if next_url == "/" or url_name == SETUP_URL_NAME:
             next_url = ""
@@ -220,3 +223,29 @@ class NoStoreMiddleware:
         if "Cache-Control" not in response and SESSION_KEY in request.session:
             response["Cache-Control"] = "no-store"
         return response
+
+
+class OTPMiddleware(DjangoOTPMiddleware):
+    """django-otp's middleware (``request.user.otp_device``: the device that verified this
+    session, or None), without a query of its own when the session names the user's confirmed
+    authenticator, whose id was read with the user (``CeilingModelBackend.get_user``): the
+    same check django-otp makes (the device is the user's and confirmed), on the same request.
+    Any other case (another kind of device, a device no longer confirmed or not the user's, a
+    user loaded otherwise) goes to django-otp's own check, which also forgets a device that no
+    longer verifies the session."""
+
+    def _verify_user_sync(self, request: HttpRequest, user: Any) -> Any:
+        persistent_id = request.session.get(django_otp.DEVICE_ID_SESSION_KEY)
+        if persistent_id and user.is_authenticated:
+            confirmed = getattr(user, "confirmed_totp_id", UNKNOWN)
+            if confirmed is not UNKNOWN and confirmed is not None:
+                from django_otp.plugins.otp_totp.models import TOTPDevice
+
+                label = f"{TOTPDevice.model_label()}/{confirmed}"
+                if self._normalize_persistent_id(persistent_id) == label:
+                    self._init_user_fields(user)
+                    user.otp_device = SimpleLazyObject(
+                        lambda: TOTPDevice.objects.get(pk=confirmed, user_id=user.pk)
+                    )
+                    return user
+        return super()._verify_user_sync(request, user)

@@ -31,6 +31,19 @@ def confirmed_device(user: Any) -> TOTPDevice | None:
     return TOTPDevice.objects.filter(user=user, confirmed=True).order_by("-pk").first()
 
 
+#: ``confirmed_totp_id`` not read with the user (a user loaded other than by the session).
+UNKNOWN = object()
+
+
+def has_confirmed_device(user: Any) -> bool:
+    """Whether the user has an authenticator: as read with the session's user (no query), else
+    from the table."""
+    known = getattr(user, "confirmed_totp_id", UNKNOWN)
+    if known is not UNKNOWN:
+        return known is not None
+    return confirmed_device(user) is not None
+
+
 def is_verified(user: Any) -> bool:
     """This session passed the second factor (django-otp's OTPMiddleware tells)."""
     check = getattr(user, "is_verified", None)

@@ -3,6 +3,7 @@ a 2025 occasion is judged by the figures in force in 2025."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -54,13 +55,49 @@ class Limits:
         return value
 
 
-def limits_in_force(on: dt.date) -> Limits:
-    """Read the LawLimit table: for each figure, the row with the latest effective date ≤ ``on``."""
+#: The cache key of every dated figure (the LawLimit table is a few dozen rows, read by nearly
+#: every write): kept in the shared cache, dropped whenever a row is saved or deleted
+#: (``forget_limits``, connected in ``RulesConfig.ready``), and after ``LIMITS_TTL`` anyway.
+LIMITS_KEY = "rules:law-limits:v1"
+LIMITS_TTL = 10 * 60
+
+
+def _limit_rows() -> list[tuple[str, dt.date, Decimal | None]]:
+    """Every figure as (name, effective_from, value), by name and date: from the cache, else
+    one query (and kept). A cache that cannot be reached costs the query, nothing else."""
+    from django.core.cache import cache
+
     from beano.rules.models import LawLimit
 
+    try:
+        rows = cache.get(LIMITS_KEY)
+    except Exception:
+        rows = None
+    if rows is None:
+        rows = list(
+            LawLimit.objects.order_by("name", "effective_from").values_list(
+                "name", "effective_from", "value"
+            )
+        )
+        with contextlib.suppress(Exception):  # the cache down: read again next time
+            cache.set(LIMITS_KEY, rows, LIMITS_TTL)
+    return rows
+
+
+def forget_limits(**kwargs: object) -> None:
+    """A figure was changed: the next reader reads the table again."""
+    from django.core.cache import cache
+
+    with contextlib.suppress(Exception):  # the cache down: read again next time
+        cache.delete(LIMITS_KEY)
+
+
+def limits_in_force(on: dt.date) -> Limits:
+    """For each figure, the row of the LawLimit table with the latest effective date ≤ ``on``."""
     values: dict[str, Decimal | None] = {}
-    for row in LawLimit.objects.filter(effective_from__lte=on).order_by("name", "effective_from"):
-        values[row.name] = row.value
+    for name, effective_from, value in _limit_rows():
+        if effective_from <= on:
+            values[name] = value
     return Limits(on=on, values=values)
 
 

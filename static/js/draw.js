@@ -25,6 +25,16 @@
     },
     true
   );
+  // A ball recorded is answered with the board's delta alone (the form stays in place): the
+  // box is readied for the next ball, unless the caller typed in it while this one was on its
+  // way (floor.js marks it data-floor-touched; that is the next ball).
+  document.body.addEventListener("ballCalled", function () {
+    var input = document.getElementById("id_ball");
+    if (input && !input.hasAttribute("data-floor-touched")) {
+      input.value = "";
+      preview();
+    }
+  });
   document.body.addEventListener("htmx:afterSettle", function () {
     var input = document.getElementById("id_ball");
     var open = document.querySelector(".draw-correct[open] input");

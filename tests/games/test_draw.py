@@ -215,7 +215,14 @@ def test_a_reason_too_long_is_a_plain_error(tenant, ball_call):
 def test_the_databases_unique_index_backs_the_rule(tenant, draw_game, ball_call, monkeypatch):
     """Were the check under the lock ever to miss a live call, the partial unique index refuses
     the second row, and the refusal is the rule's, with its citation."""
-    monkeypatch.setattr(services, "_live_sequence", lambda game, number: None)
+    locked = services._locked_game_for_call
+
+    def missing_the_call(game, number, organization):
+        game = locked(game, number, organization)
+        game.live_sequence = None  # the check under the lock misses the live call
+        return game
+
+    monkeypatch.setattr(services, "_locked_game_for_call", missing_the_call)
     before = _state()
     with pytest.raises(RuleViolation) as refused:
         services.record_ball_call(game=draw_game, number=42, by=tenant.worker)
@@ -277,12 +284,13 @@ def test_the_console_offers_the_number_box_the_board_and_the_games_prize(caller,
     assert "Game 1" in page and "No ball called yet" in page
 
 
-def test_typing_42_and_enter_records_n42_and_answers_the_live_part(caller, draw_game):
+def test_typing_42_and_enter_records_n42_and_answers_the_boards_delta(caller, draw_game):
     response = caller.post(_url("draw_call", draw_game), {"ball": "42"}, **HTMX)
     assert response.status_code == 200
     page = response.content.decode()
     assert "N42 called (#1)." in page
-    assert 'id="draw-live"' in page and "<html" not in page
+    assert 'id="draw-live"' not in page and "<html" not in page  # the form stays in place
+    assert 'hx-swap-oob="true"' in page
     assert 'aria-pressed="true" aria-label="N42"' in page
     assert BallCall.objects.get().number == 42
 

@@ -88,7 +88,9 @@ def test_an_htmx_post_answers_the_receipt_counts_and_recent_sales_but_never_the_
     assert '<div id="sale-result" hx-swap-oob="true">' in page and "<html" not in page
     assert 'id="sale-panel"' not in page and 'name="qty_' not in page and "<input" not in page
     assert 'id="door-counts" ' in page and 'data-count="special">2<' in page
-    assert 'id="recent-sales" class="card" hx-swap-oob="true"' in page
+    # Only the new receipt's line, put at the top of the recent sales.
+    assert 'hx-swap-oob="afterbegin:#recent-sales-body"' in page
+    assert page.count('<td class="fw-bold">') == 1
     assert json.loads(response["HX-Trigger-After-Swap"]) == {"doorSaleRecorded": {"receipt": 2}}
     assert Sale.objects.get(number=2).admission_sale == sale
 

@@ -129,34 +129,48 @@ def test_a_key_is_unique_within_its_occasion_only(tenant, open_occasion):
     assert FloorSubmission.objects.filter(key=key).count() == 2
 
 
-def test_a_duplicate_let_past_the_lock_rolls_back_and_answers_with_the_first(
+def test_a_key_found_taken_by_its_insert_rolls_back_and_answers_with_the_first(
     tenant, open_occasion, monkeypatch
 ):
-    """PostgreSQL path: another process committed the same key after this one looked for it.
-    The unique index refuses the second key, its sale rolls back with it, and the answer is the
-    first sale."""
+    """The key is written after the record, in the statement that finds it taken (on
+    PostgreSQL, a doubled request waits there on the unique index until the first one's
+    transaction ends): the second sale is made, finds the key taken, rolls back with
+    everything it wrote, and the answer is the first sale, looked up once."""
     key = uuid.uuid4()
     first = _sell(open_occasion, tenant.worker, ("admission", 1), key=key)
     after_first = _state()
     real = submissions._earlier
     looks: list[bool] = []
 
-    def not_yet_committed(*args, **kwargs):
+    def looked(*args, **kwargs):
         looks.append(True)
-        return None if len(looks) == 1 else real(*args, **kwargs)
+        return real(*args, **kwargs)
 
-    monkeypatch.setattr(submissions, "_earlier", not_yet_committed)
+    monkeypatch.setattr(submissions, "_earlier", looked)
     again = _sell(open_occasion, tenant.worker, ("admission", 1), key=key)
-    assert len(looks) == 2  # looked for, missed; the insert refused; looked again
+    assert len(looks) == 1  # no lookup before: only once the insert found the key taken
     assert again == first
     assert _state() == after_first
+
+
+def test_a_new_key_costs_one_insert_and_no_lookup(tenant, open_occasion, monkeypatch):
+    monkeypatch.setattr(submissions, "_earlier", lambda *a, **k: pytest.fail("looked up"))
+    sale = _sell(open_occasion, tenant.worker, ("admission", 1), key=uuid.uuid4())
+    assert FloorSubmission.objects.get().target_id == sale.pk
 
 
 def test_a_database_error_of_the_service_itself_is_not_taken_for_a_repeat(
     tenant, draw_game, ball_call, monkeypatch
 ):
     """The ball's own unique index (tests/games/test_draw.py) still refuses with its rule."""
-    monkeypatch.setattr(draw_services, "_live_sequence", lambda game, number: None)
+    locked = draw_services._locked_game_for_call
+
+    def missing_the_call(game, number, organization):
+        game = locked(game, number, organization)
+        game.live_sequence = None
+        return game
+
+    monkeypatch.setattr(draw_services, "_locked_game_for_call", missing_the_call)
     with pytest.raises(RuleViolation):
         draw_services.record_ball_call(
             game=draw_game, number=ball_call.number, by=tenant.worker, request_key=uuid.uuid4()

@@ -1,0 +1,176 @@
+"""The hall's two writes alone: a ball call at the caller's console and a sale at the door, each
+an htmx POST through Django's test client in this process (every middleware, no HTTP), on a
+night built by bench/halls.py. Prints the queries of one request of each (``--sql`` lists them)
+and the server time of many, median and p95, with the machine's load average before and after.
+
+    python bench/floor_writes.py                 # SQLite and the cache in the process
+    python bench/floor_writes.py --production    # PostgreSQL, Redis, DEBUG off (the load test's)
+
+The production run needs PostgreSQL and Redis (``--database-url``, ``--redis-url``); its
+database is dropped and made again, so its name must say "bench". Speed is measured here, never
+asserted by a test."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+HOST = "bench.beano.test"
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--production", action="store_true", help="PostgreSQL, Redis, DEBUG off")
+    parser.add_argument(
+        "--database-url", default="postgres://beano@127.0.0.1:5432/beano_floor_writes_bench"
+    )
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/2")
+    parser.add_argument("--runs", type=int, default=300, help="requests of each kind timed")
+    parser.add_argument("--halls", type=int, default=1)
+    parser.add_argument("--sql", action="store_true", help="list the queries of each request")
+    return parser.parse_args(argv)
+
+
+def environment(args: argparse.Namespace) -> None:
+    os.environ["BEANO_DATA_DIR"] = tempfile.mkdtemp(prefix="beano-floor-")
+    os.environ["LOG_LEVEL"] = "WARNING"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "bench.settings"
+    os.environ["ALLOWED_HOSTS"] = HOST
+    os.environ["BEHIND_TLS_PROXY"] = "on"
+    if args.production:
+        if "bench" not in args.database_url.rsplit("/", 1)[-1]:
+            sys.exit("the bench database is dropped and made again: its name must say 'bench'")
+        name = args.database_url.rsplit("/", 1)[-1]
+        server = args.database_url.rsplit("/", 1)[0] + "/postgres"
+        subprocess.run(["psql", server, "-qc", f"DROP DATABASE IF EXISTS {name}"], check=True)
+        subprocess.run(["psql", server, "-qc", f"CREATE DATABASE {name}"], check=True)
+        os.environ.update(
+            DEBUG="off",
+            SECRET_KEY=secrets.token_urlsafe(48),
+            AUDIT_KEY=secrets.token_urlsafe(48),
+            DATABASE_URL=args.database_url,
+            DB_CONN_MAX_AGE="60",
+            CACHE_URL=args.redis_url,
+            CELERY_BROKER_URL=args.redis_url,
+        )
+    else:
+        os.environ["DEBUG"] = "on"
+
+
+def time_requests(name: str, request: Any, runs: int, show_sql: bool) -> dict[str, Any]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    request()  # warm
+    connection.queries_log.clear()  # a full log (it keeps 9,000) would hide the count
+    with CaptureQueriesContext(connection) as captured:
+        response = request()
+    assert response.status_code == 200, (name, response.status_code)
+    count = len(captured)  # now: each request's start empties Django's log of queries
+    if show_sql:
+        print(f"--- {name}: {len(captured)} queries")
+        for q in captured.captured_queries:
+            print("   ", q["sql"][:220])
+    times, cpu = [], []
+    for _ in range(runs):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        request()
+        cpu.append((time.process_time() - start_cpu) * 1000)
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return {
+        "request": name,
+        "queries": count,
+        "median_ms": round(statistics.median(times), 2),
+        "p95_ms": round(times[min(len(times) - 1, int(len(times) * 0.95))], 2),
+        # This process's own processor time: what the request costs the web process, whatever
+        # else the machine runs meanwhile (the database's time is not in it).
+        "cpu_median_ms": round(statistics.median(cpu), 2),
+        "bytes": len(response.content),
+    }
+
+
+def main(argv: list[str]) -> int:
+    args = parse(argv)
+    environment(args)
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.core.cache import cache
+    from django.core.management import call_command
+    from django.test import Client
+    from django.test.utils import setup_test_environment
+
+    from bench import halls
+    from bench.results import load_average, machine
+    from games.models import BallCall
+
+    setup_test_environment()
+    settings.DEBUG = not args.production  # setup_test_environment turns it off
+    call_command("migrate", verbosity=0)
+    if args.production:
+        cache.clear()
+    night = halls.build(args.halls)
+    hall = night.halls[-1]
+    users = get_user_model().objects.in_bulk(
+        [f"hall{hall.org}-{who}" for who in ("seller", "caller")], field_name="username"
+    )
+
+    def client(who: str) -> Client:
+        c = Client(HTTP_HOST=HOST, HTTP_X_FORWARDED_PROTO="https", HTTP_HX_REQUEST="true")
+        c.force_login(users[f"hall{hall.org}-{who}"])
+        return c
+
+    seller, caller = client("seller"), client("caller")
+    occasion = f"/org/{hall.org}/occasions/{hall.occasion}/"
+    left: list[int] = []
+
+    def call() -> Any:
+        if not left:  # the game's balls run out: start its draw again (not timed apart)
+            BallCall.objects.filter(game_id=hall.game).delete()
+            left.extend(range(75, 0, -1))
+        return caller.post(
+            f"{occasion}games/{hall.game}/draw/call/",
+            {"ball": left.pop(), "request_key": str(uuid.uuid4())},
+        )
+
+    sale = {f"qty_{hall.prices['admission']}": "1", f"qty_{hall.prices['extra_regular']}": "2"}
+    before = load_average()
+    figures = [
+        time_requests("ball call (htmx POST)", call, args.runs, args.sql),
+        time_requests(
+            "door sale (htmx POST)",
+            lambda: seller.post(
+                f"{occasion}sales/record/", {**sale, "request_key": str(uuid.uuid4())}
+            ),
+            args.runs,
+            args.sql,
+        ),
+    ]
+    after = load_average()
+    db = "PostgreSQL, Redis, DEBUG off" if args.production else "SQLite, locmem cache, DEBUG on"
+    print(f"{machine()}; {db}; {args.halls} hall(s); load average {before} → {after}")
+    for f in figures:
+        print(
+            f"{f['request']:<24} queries {f['queries']:>3}  median {f['median_ms']:>6.2f} ms  "
+            f"p95 {f['p95_ms']:>6.2f} ms  process CPU median {f['cpu_median_ms']:>6.2f} ms  "
+            f"response {f['bytes']} bytes"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
