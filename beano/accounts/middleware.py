@@ -65,8 +65,9 @@ LAST_ACTIVITY_KEY = "beano_last_activity"
 SIGNED_IN_AT_KEY = "beano_signed_in_at"
 #: Seconds between two writes of the last activity (see the module's docstring).
 ACTIVITY_WRITE_EVERY = 60
-#: URL names reachable before the second factor: signing in and out, and the public flashboard
-#: (open to anyone, logged in or not).
+#: URL names reachable before the second factor: signing in and out, the password reset and the
+#: invitation's link (pages for someone not signed in), and the public flashboard (open to
+#: anyone, logged in or not).
 OPEN_BEFORE_SECOND_FACTOR = frozenset(
     {
         "login",
@@ -75,6 +76,11 @@ OPEN_BEFORE_SECOND_FACTOR = frozenset(
         "otp_setup",
         "flashboard",
         "flashboard_board",
+        "password_reset",
+        "password_reset_done",
+        "password_reset_confirm",
+        "password_reset_complete",
+        "invitation_accept",
     }
 )
 #: The set-up page is open before the second factor only to a user with no device yet.

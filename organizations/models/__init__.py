@@ -4,6 +4,7 @@ from organizations.models.authorizations import DirectorAuthorization
 from organizations.models.core import WEEKDAY_NAMES, License, Membership, Organization, Person
 from organizations.models.equipment import CardPurchase, CardUsage, Equipment
 from organizations.models.inspections import RecordView
+from organizations.models.people import Invitation
 from organizations.models.workers import Conviction, WorkerList, WorkerListEntry
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "Conviction",
     "DirectorAuthorization",
     "Equipment",
+    "Invitation",
     "License",
     "Membership",
     "Organization",

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from beano.demo import DEMO_PASSWORD
 from beano.demo.authenticators import base32_key
+from beano.demo.people import INVITED_EMAIL
 from beano.demo.practice_hall import LOGINS as PRACTICE_LOGINS
 from beano.demo.seed import seed
 
@@ -54,10 +55,21 @@ class Command(BaseCommand):
                 f"the hour: {path}\n  at {practice.organization}, never reported; "
                 f"{', '.join(others)} and {last} hold their roles there too."
             )
+        mail_folder = getattr(settings, "EMAIL_FILE_PATH", None)
+        self.stdout.write(
+            "Each login's e-mail address is USERNAME@example.org. Post 171's head has invited "
+            f"{INVITED_EMAIL} as a worker"
+            + (
+                f": the invitation's mail, with its link, is under {mail_folder}."
+                if mail_folder and "filebased" in settings.EMAIL_BACKEND
+                else " (its mail went through the configured e-mail backend)."
+            )
+        )
         if devices:
             python = os.path.relpath(sys.executable)
             self.stdout.write(
-                "The Commission's logins also ask for a two-factor code. For the demo, print the "
+                "The Commission's logins, the heads of organization and the bookkeepers also ask "
+                "for a two-factor code. For the demo, print the "
                 f"current one with\n  {python} manage.py totp_code USERNAME\n"
                 "or add the key to an authenticator app (time-based, 6 digits, 30 seconds):"
             )
