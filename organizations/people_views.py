@@ -140,7 +140,7 @@ def _refused_back(request: OrgRequest, error: ValidationError) -> HttpResponse:
     return redirect("people_list", org_id=request.access.organization.pk)
 
 
-@org_view(write_roles=(Role.HEAD,))
+@org_view(write_roles=(Role.HEAD,), form_page=True)
 @require_POST
 def people_deactivate(request: OrgRequest, pk: int) -> HttpResponse:
     user = _login_here(request, pk)
@@ -152,7 +152,7 @@ def people_deactivate(request: OrgRequest, pk: int) -> HttpResponse:
     return redirect("people_list", org_id=request.access.organization.pk)
 
 
-@org_view(write_roles=(Role.HEAD,))
+@org_view(write_roles=(Role.HEAD,), form_page=True)
 @require_POST
 def people_send_again(request: OrgRequest, pk: int) -> HttpResponse:
     user = _login_here(request, pk)

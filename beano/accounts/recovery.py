@@ -1,7 +1,8 @@
 """Recovery codes: the second factor on paper, for the day the phone is lost. Enrolling an
 authenticator app (or asking for new codes on the account page) makes ``CODE_COUNT`` codes,
 shown once to be printed; each signs in once in place of the app's code (django-otp's static
-tokens). Making new ones throws the old ones away."""
+tokens). Making new ones throws the old ones away, in the Commission's audit trail (never the
+codes themselves)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import Any
 
 from django.db import transaction
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
+
+from organizations.audit import record_event
 
 CODE_COUNT = 10
 DEVICE_NAME = "Recovery codes"
@@ -21,6 +24,13 @@ def make_codes(user: Any) -> list[str]:
         device = StaticDevice.objects.create(user=user, name=DEVICE_NAME, confirmed=True)
         codes = [StaticToken.random_token() for _ in range(CODE_COUNT)]
         StaticToken.objects.bulk_create(StaticToken(device=device, token=c) for c in codes)
+        record_event(
+            organization=None,
+            actor=user,
+            action="accounts.recovery_codes.made",
+            target=device,
+            new={"user": user.get_username(), "codes": CODE_COUNT},
+        )
     return codes
 
 
