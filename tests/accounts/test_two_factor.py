@@ -272,7 +272,8 @@ def test_an_organization_user_turns_it_on_and_then_each_login_asks_for_it(client
     response = client.post(reverse("otp_setup"), {"code": _code_of_pending(user)})
     assert _through_the_recovery_codes(client, response) == reverse("account")
     page = client.get(reverse("account")).content.decode()
-    assert "Two-factor authentication is on" in page and "Turn off" in page
+    assert 'align-middle">On</span>' in page and "Turn off" in page
+    assert "Recovery codes left: 10" in page
     client.logout()
     client.force_login(user)
     path, _ = _redirect(client.get(reverse("organization_home", args=[tenant.organization.pk])))
