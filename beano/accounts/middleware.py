@@ -208,7 +208,9 @@ class SecondFactorMiddleware:
             return None  # a first device is enrolled before anything else
         target = "otp_verify" if device is not None else SETUP_URL_NAME
         next_url = request.get_full_path() if request.method in ("GET", "HEAD") else ""
-        if next_url == "/" or url_name == SETUP_URL_NAME:
+        if url_name == SETUP_URL_NAME:
+            next_url = request.GET.get("next", "")  # where the set-up page was to go on to
+        if next_url == "/":
             next_url = ""
         url = reverse(target)
         if next_url:
