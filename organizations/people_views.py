@@ -82,7 +82,13 @@ def _form_page(request: OrgRequest, form: Any, title: str) -> HttpResponse:
     return render(
         request,
         "organizations/form_page.html",
-        {"org": access.organization, "access": access, "form": form, "title": title},
+        {
+            "org": access.organization,
+            "access": access,
+            "form": form,
+            "title": title,
+            "tab": "people",
+        },
     )
 
 
