@@ -1,7 +1,8 @@
-"""The demo's people part: every demo login has an e-mail address at example.org, and Post
-171's head has invited Joseph Rebello, a member with no login yet, as a worker. The invitation
-stays pending whatever the day the demo is run: one that expired is sent again, so its mail
-(under the data folder's ``mail/`` with the embedded settings) always holds a working link."""
+"""The demo's people part: every demo login has an e-mail address at example.org, and each
+organization's head has invited a member with no login yet as a worker (Joseph Rebello at Post
+171, Mary Gallagher at St. Anne's). The invitations stay pending whatever the day the demo is
+run: one that expired is sent again, so its mail (under the data folder's ``mail/`` with the
+embedded settings) always holds a working link."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from organizations import people
 from organizations.models import Invitation, Organization, Person, Role
 
 INVITED_EMAIL = "joseph.rebello@example.org"
-INVITED_NAME = "Joseph Rebello"
-INVITED_BY = "post171-head"
-ORGANIZATION = "American Legion Post 171"
+#: (organization, head who invites, member invited, their address)
+INVITATIONS = (
+    ("American Legion Post 171", "post171-head", "Joseph Rebello", INVITED_EMAIL),
+    ("St. Anne's Parish", "stanne-head", "Mary Gallagher", "mary.gallagher@example.org"),
+)
 
 
 def demo_email(username: str) -> str:
@@ -28,23 +31,28 @@ def seed_emails(usernames: list[str]) -> None:
         user.save(update_fields=["email"])
 
 
-def seed_pending_invitation() -> Invitation:
-    """Post 171's pending invitation of Joseph Rebello (a worker), sent again if it lapsed."""
-    organization = Organization.objects.get(name__startswith=ORGANIZATION)
-    head = get_user_model().objects.get(username=INVITED_BY)
+def seed_pending_invitations() -> list[Invitation]:
+    return [seed_pending_invitation(*spec) for spec in INVITATIONS]
+
+
+def seed_pending_invitation(
+    organization_name: str = INVITATIONS[0][0],
+    head_username: str = INVITATIONS[0][1],
+    name: str = INVITATIONS[0][2],
+    email: str = INVITED_EMAIL,
+) -> Invitation:
+    """A head's pending invitation of a member (a worker), sent again if it lapsed."""
+    organization = Organization.objects.get(name=organization_name)
+    head = get_user_model().objects.get(username=head_username)
     latest = (
-        Invitation.objects.filter(organization=organization, email=INVITED_EMAIL)
+        Invitation.objects.filter(organization=organization, email=email)
         .order_by("-created_at")
         .first()
     )
     if latest is None:
-        person = Person.objects.get(legal_name=INVITED_NAME, memberships__organization=organization)
+        person = Person.objects.get(legal_name=name, memberships__organization=organization)
         return people.invite(
-            organization=organization,
-            email=INVITED_EMAIL,
-            roles=[Role.WORKER],
-            person=person,
-            by=head,
+            organization=organization, email=email, roles=[Role.WORKER], person=person, by=head
         )
     if latest.is_pending(timezone.now()) or latest.user.has_usable_password():
         return latest  # still good, or accepted by someone trying the demo

@@ -12,7 +12,7 @@ from django.db import transaction
 from beano.demo import occasions, reports
 from beano.demo.authenticators import seed_demo_devices
 from beano.demo.organizations import Seeder
-from beano.demo.people import seed_emails, seed_pending_invitation
+from beano.demo.people import seed_emails, seed_pending_invitations
 from beano.demo.practice_hall import seed_practice_hall
 from beano.demo.practice_night import seed_practice_night
 from occasions.models import Occasion
@@ -35,7 +35,7 @@ def seed(today: dt.date, *, pdfs: bool = True) -> Seeded:
         reports.seed(today, pdfs=pdfs)
         practice = seed_practice_night(today)
         seed_emails([u for u, _ in logins])
-        seed_pending_invitation()
+        seed_pending_invitations()
         users = get_user_model().objects.filter(username__in=[u for u, _ in logins])
         devices = seed_demo_devices(list(users.order_by("username")))
     return Seeded(logins, practice, devices)

@@ -58,9 +58,9 @@ class Command(BaseCommand):
         mail_folder = getattr(settings, "EMAIL_FILE_PATH", None)
         self.stdout.write(
             "Each login's e-mail address is USERNAME@example.org. Post 171's head has invited "
-            f"{INVITED_EMAIL} as a worker"
+            f"{INVITED_EMAIL} as a worker (and St. Anne's head one too)"
             + (
-                f": the invitation's mail, with its link, is under {mail_folder}."
+                f": the invitations' mail, with their links, is under {mail_folder}."
                 if mail_folder and "filebased" in settings.EMAIL_BACKEND
                 else " (its mail went through the configured e-mail backend)."
             )
