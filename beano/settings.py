@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "django_celery_results",
     "django_otp",
     "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",  # the printed recovery codes of the second factor
     "axes",
     "csp",
     "beano",
@@ -200,6 +201,16 @@ IDLE_TIMEOUT_MINUTES = env_int("IDLE_TIMEOUT_MINUTES", 30, minimum=1)
 # However busy, a session ends this many hours after its login (a session cookie kept warm
 # cannot live for ever).
 SESSION_ABSOLUTE_HOURS = env_int("SESSION_ABSOLUTE_HOURS", 12, minimum=1)
+# Logins given by invitation (organizations/people.py): the link to choose a password is good
+# this many days, once. A password reset link is good PASSWORD_RESET_TIMEOUT seconds (one day),
+# and no more than PASSWORD_RESET_PER_HOUR requests an hour are answered for one address or
+# from one client (beano/accounts/reset.py; counted in the database, for every process).
+# The address the application is reached at, for the links in mail sent outside a request (a
+# command, a task); mail sent while answering a page uses that page's host.
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
+INVITATION_VALID_DAYS = env_int("INVITATION_VALID_DAYS", 3, minimum=1)
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 24 * 60 * 60, minimum=600)
+PASSWORD_RESET_PER_HOUR = env_int("PASSWORD_RESET_PER_HOUR", 5, minimum=1)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env_timezone("TIME_ZONE", "America/New_York")

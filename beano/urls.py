@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from beano.accounts import reset
 from beano.accounts import views as account_views
 
 admin.site.site_header = "Beano occasions — Commission administration"
@@ -15,6 +16,22 @@ urlpatterns = [
         "accounts/password/done/",
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
+    ),
+    path("accounts/password/reset/", reset.ResetView.as_view(), name="password_reset"),
+    path(
+        "accounts/password/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        reset.ResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/password/reset/complete/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
     ),
     path("accounts/", include("beano.accounts.urls")),
     path("admin/", admin.site.urls),

@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
 from beano.rules.authorizations import AuthorizationKind
 from games.arrangement_grant_services import grant_arrangements
@@ -32,16 +32,13 @@ from organizations.models import (
     Role,
 )
 
-#: The page of the people's pages for inviting an organization's head, when it exists.
-INVITE_HEAD_URL = "commission_invite_head"
+#: The people's page where a Commission admin invites an organization's head.
+INVITE_HEAD_URL = "invite_head"
 LICENSE_FIELDS = tuple(LicenseForm.base_fields)
 
 
-def invite_head_url(organization: Organization) -> str | None:
-    try:
-        return reverse(INVITE_HEAD_URL, args=[organization.pk])
-    except NoReverseMatch:
-        return None
+def invite_head_url(organization: Organization) -> str:
+    return f"{reverse(INVITE_HEAD_URL)}?organization={organization.pk}"
 
 
 @commission_admin_view(permissions=["organizations.view_organization"])

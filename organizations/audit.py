@@ -104,6 +104,11 @@ def current_actor() -> Any:
     return getattr(request, "user", None) if request is not None else None
 
 
+def current_request() -> Any:
+    """The request being answered, or None (a command, the shell, a task)."""
+    return _request.get()
+
+
 def chain_key(organization: Organization | None) -> str:
     return f"org:{organization.pk}" if organization is not None else "commission"
 

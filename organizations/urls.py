@@ -1,6 +1,6 @@
 from django.urls import path
 
-from organizations import equipment_views, views, worker_views
+from organizations import equipment_views, people_views, views, worker_views
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
@@ -69,4 +69,22 @@ urlpatterns += [
         equipment_views.card_purchase_proof,
         name="card_purchase_proof",
     ),
+]
+
+urlpatterns += [
+    path("org/<int:org_id>/people/", people_views.people_list, name="people_list"),
+    path("org/<int:org_id>/people/invite/", people_views.people_invite, name="people_invite"),
+    path("org/<int:org_id>/people/<int:pk>/roles/", people_views.people_roles, name="people_roles"),
+    path(
+        "org/<int:org_id>/people/<int:pk>/deactivate/",
+        people_views.people_deactivate,
+        name="people_deactivate",
+    ),
+    path(
+        "org/<int:org_id>/people/<int:pk>/send-again/",
+        people_views.people_send_again,
+        name="people_send_again",
+    ),
+    path("invitation/<str:token>/", people_views.invitation_accept, name="invitation_accept"),
+    path("commission/invite-head/", people_views.invite_head, name="invite_head"),
 ]

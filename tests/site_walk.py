@@ -20,7 +20,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.urls.exceptions import Resolver404
 
 from organizations.models import Organization
-from tests.conftest import load_shipped_data
+from tests.conftest import load_shipped_data, login
 
 PROJECT_APPS = ("rules", "organizations", "occasions", "games", "reports", "inspections")
 #: Rows a page view may add by design: the log of what Commission staff looked at.
@@ -210,7 +210,7 @@ def seeded_walk(django_db_blocker: Any) -> Iterator[dict[str, Any]]:
         urls: dict[str, dict[str, str]] = {}
         for key, org in orgs.items():
             client = Client()
-            client.force_login(heads[key])
+            login(client, heads[key])
             found = _walk(client, org)
             urls[key] = {name: link for name, (link, _) in found.items()}
             for name, route in org_patterns().items():

@@ -21,6 +21,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import login
 from tests.site_walk import counts, seeded_walk
 
 #: Logs written by design when something is refused or looked at.
@@ -125,7 +126,7 @@ def test_every_form_holds_under_fuzzed_input(walked):
 
     for key, url, fields in targets:
         client = Client(raise_request_exception=False)
-        client.force_login(walked["heads"][key])
+        login(client, walked["heads"][key])
         fuzz(url, fields, client)
         TRIED["forms"] += 1
     print(f"\nfuzzed {TRIED['forms']} forms with {TRIED['requests']} requests: {dict(TRIED)}")
@@ -141,7 +142,7 @@ def test_money_with_too_many_decimals_or_digits_is_refused_with_a_message(walked
         if not money:
             continue
         client = Client(raise_request_exception=False)
-        client.force_login(walked["heads"][key])
+        login(client, walked["heads"][key])
         for value, words in (
             ("1.005", ("two decimals", "2 decimal places", "dollars and cents", "to the cent")),
             ("99999999999999.00", ("too large", "digits in total", "digits before")),

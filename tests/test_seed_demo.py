@@ -185,6 +185,10 @@ def test_seed_demo_gives_the_commission_logins_a_demo_authenticator(
         "commission-admin",
         "inspector",
         "inspector-south",
+        "post171-books",
+        "post171-head",
+        "stanne-books",
+        "stanne-head",
     ]
     inspector = devices.get(user__username="inspector")
     assert base32_key(inspector) in out
@@ -208,6 +212,36 @@ def test_seed_demo_gives_the_commission_logins_a_demo_authenticator(
     TOTPDevice.objects.filter(pk=inspector.pk).update(name="Authenticator app")
     with pytest.raises(CommandError, match="no demo authenticator"):
         call_command("totp_code", "inspector")
+
+
+def test_seed_demo_gives_every_login_an_email_and_leaves_an_invitation_pending(
+    seeded_demo, db, client
+):
+    """Every demo login has an address at example.org; Post 171's invitation of Joseph Rebello
+    is pending (its link works), whatever the day the demo was seeded on."""
+    import datetime as dt
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from beano.demo.people import seed_pending_invitation
+    from organizations.models import Invitation
+    from organizations.people import token_for
+
+    users = get_user_model().objects.exclude(username__contains="@")
+    assert users.count() >= 11
+    assert all(u.email == f"{u.username}@example.org" for u in users)
+    invitation = Invitation.objects.get(email="joseph.rebello@example.org")
+    assert invitation.is_pending(timezone.now())
+    assert invitation.roles == ["worker"] and invitation.person.legal_name == "Joseph Rebello"
+    path = reverse("invitation_accept", kwargs={"token": token_for(invitation)})
+    assert client.get(path).status_code == 200
+    # A later run, after the link lapsed, sends a new one.
+    Invitation.objects.filter(pk=invitation.pk).update(
+        expires_at=timezone.now() - dt.timedelta(days=1)
+    )
+    fresh = seed_pending_invitation()
+    assert fresh.pk != invitation.pk and fresh.is_pending(timezone.now())
 
 
 def test_seed_demo_files_a_report_and_an_amendment_with_pdf_a(seeded_demo, db, tmp_path, settings):

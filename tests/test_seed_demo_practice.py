@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from organizations.audit import verify_chain
 from organizations.models import Organization
+from tests.conftest import login
 from tests.test_seed_demo import check_practice_night
 
 
@@ -88,7 +89,7 @@ def test_the_practice_occasion_is_open_at_any_hour_and_each_day_has_its_own(
     assert all(verify_chain(org).ok for org in Organization.objects.filter(name=NAME))
 
     # The member in charge finds it on the dashboard, labelled practice, with the floor's pages.
-    client.force_login(mic)
+    login(client, mic)
     page = client.get(reverse("dashboard")).content.decode()
     card = page[page.index(NAME) :]
     assert "Practice — not a licensee" in card and "Open now:" in card

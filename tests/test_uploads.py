@@ -45,7 +45,7 @@ def _page_named(name: str) -> SimpleUploadedFile:
 
 
 def test_a_web_page_named_like_a_proof_of_ownership_is_refused(client, tenant, media_root):
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     response = client.post(
         reverse("equipment_add", args=[tenant.organization.pk]),
         {
@@ -62,7 +62,7 @@ def test_a_web_page_named_like_a_proof_of_ownership_is_refused(client, tenant, m
 
 
 def test_a_web_page_named_like_an_invoice_is_refused(client, tenant, media_root):
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     response = client.post(
         reverse("card_purchase_add", args=[tenant.organization.pk]),
         {
@@ -81,7 +81,7 @@ def test_a_web_page_named_like_an_invoice_is_refused(client, tenant, media_root)
 
 @pytest.mark.parametrize("name", ["permit.pdf", "permit.html", "permit.svg"])
 def test_a_raffle_permit_must_be_a_pdf_png_or_jpeg(client, tenant, media_root, name):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     response = client.post(
         reverse("raffle_permits", args=[tenant.organization.pk]),
         {
@@ -134,7 +134,7 @@ def _download_urls(tenant, equipment_item, card_purchase, raffle_permit, authori
 def test_every_document_is_a_download_never_sniffed_nor_kept(
     client, tenant, equipment_item, card_purchase, raffle_permit, authorization
 ):
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     for url in _download_urls(tenant, equipment_item, card_purchase, raffle_permit, authorization):
         response = client.get(url)
         assert response.status_code == 200, url
@@ -152,7 +152,7 @@ def test_a_document_stored_before_the_check_that_is_not_what_its_name_says_is_se
     still served, but as bytes to save, never as the type its name claims."""
     with equipment_item.proof_of_ownership.open("wb") as handle:
         handle.write(PAGE)
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     response = client.get(
         reverse("equipment_proof", args=[tenant.organization.pk, equipment_item.pk])
     )
@@ -162,7 +162,7 @@ def test_a_document_stored_before_the_check_that_is_not_what_its_name_says_is_se
 
 
 def test_a_real_scan_is_still_accepted(client, tenant, media_root):
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     response = client.post(
         reverse("equipment_add", args=[tenant.organization.pk]),
         {

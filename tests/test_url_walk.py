@@ -47,7 +47,7 @@ def test_another_organization_gets_404_everywhere(walked):
     failures = []
     for key, urls in walked["urls"].items():
         client = Client()
-        client.force_login(walked["heads"][OTHER[key]])
+        login(client, walked["heads"][OTHER[key]])
         for name, url in urls.items():
             got = (client.get(url).status_code, client.post(url, {}).status_code)
             if got != (404, 404):
@@ -61,7 +61,7 @@ def test_another_organizations_object_under_your_own_is_404(walked):
     for key, urls in walked["urls"].items():
         other = walked["orgs"][OTHER[key]]
         client = Client()
-        client.force_login(walked["heads"][OTHER[key]])
+        login(client, walked["heads"][OTHER[key]])
         for name, url in urls.items():
             match = resolve(url)
             if set(match.kwargs) == {"org_id"} or "day" in match.kwargs or "year" in match.kwargs:
@@ -82,7 +82,7 @@ def test_an_inspector_reads_but_never_writes_anything(walked):
     failures = []
     for key, urls in walked["urls"].items():
         head = Client()
-        head.force_login(walked["heads"][key])
+        login(head, walked["heads"][key])
         for name, url in urls.items():
             if client.post(url, {"reason": "x", "amount": "1.00"}).status_code != 403:
                 failures.append((name, url, "POST not 403"))

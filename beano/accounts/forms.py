@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 
 from beano.accounts.ceiling import refusal_of
+from beano.accounts.recovery import looks_like_recovery_code, normalized
 
 #: The error code of a password refused unchecked (a wait, a lock).
 THROTTLED = "throttled"
@@ -39,6 +40,28 @@ class CodeForm(forms.Form):
         code = self.cleaned_data["code"].replace(" ", "")
         if not (code.isdigit() and len(code) == 6):
             raise forms.ValidationError("Type the six digits your app shows.")
+        return code
+
+
+class VerifyForm(CodeForm):
+    """The login's second step: the app's code, or one of the printed recovery codes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        code = self.fields["code"]
+        code.label = "Code from your authenticator app"
+        code.help_text = (
+            "Six digits; a new code appears every 30 seconds. Lost your phone? Type one of your "
+            "printed recovery codes instead."
+        )
+        code.widget.attrs.update({"inputmode": "text", "pattern": "[0-9A-Za-z -]*"})
+
+    def clean_code(self) -> str:
+        code = normalized(self.cleaned_data["code"])
+        if not (code.isdigit() and len(code) == 6) and not looks_like_recovery_code(code):
+            raise forms.ValidationError(
+                "Type the six digits your app shows, or a recovery code (eight letters and digits)."
+            )
         return code
 
 

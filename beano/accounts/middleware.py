@@ -68,8 +68,9 @@ LAST_ACTIVITY_KEY = "beano_last_activity"
 SIGNED_IN_AT_KEY = "beano_signed_in_at"
 #: Seconds between two writes of the last activity (see the module's docstring).
 ACTIVITY_WRITE_EVERY = 60
-#: URL names reachable before the second factor: signing in and out, and the public flashboard
-#: (open to anyone, logged in or not).
+#: URL names reachable before the second factor: signing in and out, the password reset and the
+#: invitation's link (pages for someone not signed in), and the public flashboard (open to
+#: anyone, logged in or not).
 OPEN_BEFORE_SECOND_FACTOR = frozenset(
     {
         "login",
@@ -78,6 +79,11 @@ OPEN_BEFORE_SECOND_FACTOR = frozenset(
         "otp_setup",
         "flashboard",
         "flashboard_board",
+        "password_reset",
+        "password_reset_done",
+        "password_reset_confirm",
+        "password_reset_complete",
+        "invitation_accept",
     }
 )
 #: The set-up page is open before the second factor only to a user with no device yet.
@@ -205,7 +211,9 @@ class SecondFactorMiddleware:
             return None  # a first device is enrolled before anything else
         target = "otp_verify" if has_device else SETUP_URL_NAME
         next_url = request.get_full_path() if request.method in ("GET", "HEAD") else ""
-        if next_url == "/" or url_name == SETUP_URL_NAME:
+        if url_name == SETUP_URL_NAME:
+            next_url = request.GET.get("next", "")  # where the set-up page was to go on to
+        if next_url == "/":
             next_url = ""
         url = reverse(target)
         if next_url:

@@ -77,3 +77,22 @@ class ReminderOptOut(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} — no e-mail for {self.get_kind_display().lower()}"
+
+
+class PasswordResetRequest(models.Model):
+    """One request for a password reset e-mail, kept an hour or so to throttle them across every
+    web process (``beano/accounts/reset.py``): per address asked for, and per client."""
+
+    class Kind(models.TextChoices):
+        EMAIL = "email", "E-mail address"
+        CLIENT = "client", "Client address"
+
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    key = models.CharField(max_length=254, help_text="The address, folded to one case.")
+    at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["kind", "key", "at"], name="reset_request_lookup")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.key} at {self.at:%Y-%m-%d %H:%M}"

@@ -1,9 +1,10 @@
 """Who must, and who may, use a second factor; whether this session has passed it.
 
 Required: the State Lottery Commission's staff (inspectors see every organization in their
-scope; admins change licensing data) and anyone who can reach the Django admin (``is_staff``,
-``is_superuser``). Offered: everyone else, from their account page; once they enrol a device,
-their logins ask for its code too.
+scope; admins change licensing data), anyone who can reach the Django admin (``is_staff``,
+``is_superuser``), and those who file an organization's money reports: its heads and
+bookkeepers (``FILING_ROLES``), enrolled at their next login. Offered: everyone else, from
+their account page; once they enrol a device, their logins ask for its code too.
 """
 
 from __future__ import annotations
@@ -13,6 +14,10 @@ from typing import Any
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from organizations.access import commission_staff
+from organizations.models import OrganizationRole, Role
+
+#: The roles whose holders must use a second factor: they file the money reports.
+FILING_ROLES = (Role.HEAD, Role.BOOKKEEPER)
 
 #: The name given to a device enrolled from the account page.
 APP_DEVICE_NAME = "Authenticator app"
@@ -21,7 +26,9 @@ APP_DEVICE_NAME = "Authenticator app"
 def second_factor_required(user: Any) -> bool:
     if not getattr(user, "is_authenticated", False):
         return False
-    return bool(user.is_staff or user.is_superuser or commission_staff(user) is not None)
+    if user.is_staff or user.is_superuser or commission_staff(user) is not None:
+        return True
+    return OrganizationRole.objects.filter(user=user, role__in=FILING_ROLES).exists()
 
 
 def confirmed_device(user: Any) -> TOTPDevice | None:

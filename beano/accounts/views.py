@@ -23,8 +23,15 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from beano.accounts import recovery
 from beano.accounts.ceiling import refusal_of
-from beano.accounts.forms import CodeForm, CurrentPasswordChangeForm, PinForm, SignInForm
+from beano.accounts.forms import (
+    CodeForm,
+    CurrentPasswordChangeForm,
+    PinForm,
+    SignInForm,
+    VerifyForm,
+)
 from beano.accounts.models import OptionalReminder
 from beano.accounts.pins import has_pin, set_pin
 from beano.accounts.policy import (
@@ -108,6 +115,31 @@ def _throttle_message(device: TOTPDevice) -> str | None:
     return "Too many wrong codes: wait a little, then type the newest code."
 
 
+def _check_recovery_code(form: VerifyForm, user: Any) -> Any:
+    """The recovery device whose code the form holds (the code is then spent), or None."""
+    device = recovery.recovery_device(user)
+    if device is None:
+        form.add_error("code", "You have no recovery codes: type the code your app shows.")
+        return None
+    throttled = _throttle_message(device)
+    if throttled:
+        form.add_error(None, throttled)
+        return None
+    if device.verify_token(form.cleaned_data["code"]):
+        return device
+    form.add_error("code", "That recovery code is not one of yours, or it was used already.")
+    return None
+
+
+def _verified_device(form: VerifyForm, user: Any, device: TOTPDevice) -> Any:
+    """The device the login's second step proved: the app's, or the recovery codes'."""
+    if not form.is_valid():
+        return None
+    if recovery.looks_like_recovery_code(form.cleaned_data["code"]):
+        return _check_recovery_code(form, user)
+    return device if _check_code(form, device) else None
+
+
 def _check_code(form: CodeForm, device: TOTPDevice) -> bool:
     """The form's code is the device's current one; the form says why not otherwise."""
     if not form.is_valid():
@@ -139,9 +171,17 @@ def verify(request: HttpRequest) -> HttpResponse:
         if second_factor_required(user):
             return redirect(_with_next("otp_setup", next_url))
         return redirect(next_url)
-    form = CodeForm(request.POST if request.method == "POST" else None)
-    if request.method == "POST" and _check_code(form, device):
-        _mark_verified(request, device)
+    form = VerifyForm(request.POST if request.method == "POST" else None)
+    proved = _verified_device(form, user, device) if request.method == "POST" else None
+    if proved is not None:
+        _mark_verified(request, proved)
+        if proved is not device:
+            left = recovery.codes_left(user)
+            messages.warning(
+                request,
+                f"You signed in with a recovery code: {left} left. Print new ones from your "
+                "account page, and set up your authenticator app again if the phone is lost.",
+            )
         return redirect(next_url)
     return render(
         request,
@@ -180,10 +220,12 @@ def setup(request: HttpRequest) -> HttpResponse:
             "Two-factor authentication is on: each login now asks for a code from this app.",
         )
         # A first device the login asked for: on to where the user was going; one chosen or
-        # replaced from the account page: back there.
+        # replaced from the account page: back there. The recovery codes are shown first.
         if (current is None and second_factor_required(user)) or _asked_next(request):
-            return redirect(next_url)
-        return redirect("account")
+            then = next_url
+        else:
+            then = reverse("account")
+        return _show_new_codes(request, then)
     return render(
         request,
         "accounts/setup.html",
@@ -199,6 +241,37 @@ def setup(request: HttpRequest) -> HttpResponse:
     )
 
 
+RECOVERY_SESSION_KEY = "beano_recovery_codes"
+
+
+def _show_new_codes(request: HttpRequest, then: str) -> HttpResponse:
+    """New recovery codes, kept in the session just long enough to be shown once."""
+    request.session[RECOVERY_SESSION_KEY] = {
+        "codes": recovery.make_codes(request.user),
+        "then": then,
+    }
+    return redirect("otp_recovery")
+
+
+@never_cache
+@login_required
+def recovery_codes(request: HttpRequest) -> HttpResponse:
+    """The recovery codes just made, once, to print (GET); new ones replacing them (POST)."""
+    if request.method == "POST":
+        if confirmed_device(request.user) is None:
+            return redirect("account")
+        return _show_new_codes(request, reverse("account"))
+    shown = request.session.pop(RECOVERY_SESSION_KEY, None)
+    if not shown:
+        messages.info(request, "Recovery codes are shown once, when made: make new ones here.")
+        return redirect("account")
+    return render(
+        request,
+        "accounts/recovery_codes.html",
+        {"codes": [recovery.grouped(c) for c in shown["codes"]], "then": shown["then"]},
+    )
+
+
 def _account_context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
     user = request.user
     return {
@@ -207,6 +280,7 @@ def _account_context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
         "device": confirmed_device(user),
         "verified": is_verified(user),
         "has_pin": has_pin(user),
+        "codes_left": recovery.codes_left(user),
         "pin_form": PinForm(),
         "reminder_form": ReminderChoiceForm(
             initial={"wanted": sorted(set(OptionalReminder.values) - opted_out(user))}
@@ -256,7 +330,8 @@ def disable(request: HttpRequest) -> HttpResponse:
     user = request.user
     if second_factor_required(user):
         raise PermissionDenied(
-            "The Commission's staff and the admin's users must keep two-factor authentication."
+            "The Commission's staff, the admin's users, heads of organization and bookkeepers "
+            "must keep two-factor authentication."
         )
     device = confirmed_device(user)
     if device is None:
@@ -264,6 +339,7 @@ def disable(request: HttpRequest) -> HttpResponse:
     form = CodeForm(request.POST)
     if _check_code(form, device):
         TOTPDevice.objects.filter(user=user).delete()
+        recovery.forget(user)
         request.session.pop(django_otp.DEVICE_ID_SESSION_KEY, None)
         messages.success(request, "Two-factor authentication is off for your account.")
         return redirect("account")

@@ -13,6 +13,7 @@ from beano.demo import occasions, reports
 from beano.demo.authenticators import seed_demo_devices
 from beano.demo.mail import give_emails, send_demo_reminders
 from beano.demo.organizations import Seeder
+from beano.demo.people import seed_pending_invitations
 from beano.demo.practice_hall import seed_practice_hall
 from beano.demo.practice_night import seed_practice_night
 from occasions.models import Occasion
@@ -37,6 +38,7 @@ def seed(today: dt.date, *, pdfs: bool = True) -> Seeded:
         practice = seed_practice_night(today)
         give_emails(u for u, _ in logins)
         send_demo_reminders(today)
+        seed_pending_invitations()
         users = get_user_model().objects.filter(username__in=[u for u, _ in logins])
         devices = seed_demo_devices(list(users.order_by("username")))
     # The closes and filings above kept their figures (reports.kept); each chain not yet

@@ -5,6 +5,7 @@ from organizations.models.core import WEEKDAY_NAMES, License, Membership, Organi
 from organizations.models.equipment import CardPurchase, CardUsage, Equipment
 from organizations.models.inspections import RecordView
 from organizations.models.paper import PaperDestruction, PaperExplanation, PaperIssue, StockTake
+from organizations.models.people import Invitation
 from organizations.models.workers import Conviction, WorkerList, WorkerListEntry
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "Conviction",
     "DirectorAuthorization",
     "Equipment",
+    "Invitation",
     "License",
     "Membership",
     "Organization",

@@ -8,7 +8,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tests.conftest import PASSWORD, make_user
+from tests.conftest import PASSWORD, login, make_user
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ def test_a_long_passphrase_of_ones_own_is_accepted(person):
 
 
 def test_the_password_change_page_applies_them(client, person):
-    client.force_login(person)
+    login(client, person)
     response = client.post(
         reverse("password_change"),
         {

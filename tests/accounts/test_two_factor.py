@@ -24,6 +24,14 @@ def _redirect(response) -> tuple[str, dict[str, list[str]]]:
     return parsed.path, parse_qs(parsed.query)
 
 
+def _through_the_recovery_codes(client, response) -> str:
+    """A device just enrolled shows its printed recovery codes first: where the page goes on."""
+    assert _redirect(response)[0] == reverse("otp_recovery")
+    page = client.get(reverse("otp_recovery")).content.decode()
+    assert len(re.findall(r"</span> ([a-z2-7]{4}-[a-z2-7]{4})</li>", page)) == 10
+    return re.search(r'href="([^"]+)">I have kept them', page).group(1)
+
+
 def _code_of_pending(user) -> str:
     device = TOTPDevice.objects.get(user=user, confirmed=False)
     return str(totp(device.bin_key)).zfill(6)
@@ -170,7 +178,7 @@ def test_enrolling_a_first_device_verifies_the_session(client, tenant, inspector
     response = client.post(
         reverse("otp_setup"), {"code": _code_of_pending(inspector), "next": target}
     )
-    assert _redirect(response)[0] == target
+    assert _through_the_recovery_codes(client, response) == target
     assert TOTPDevice.objects.get(user=inspector).confirmed
     assert client.get(target).status_code == 200
 
@@ -191,7 +199,7 @@ def test_a_verified_user_replaces_their_device(client, inspector):
     login(client, inspector)
     assert "Replace your authenticator app" in client.get(reverse("otp_setup")).content.decode()
     response = client.post(reverse("otp_setup"), {"code": _code_of_pending(inspector)})
-    assert _redirect(response)[0] == reverse("account")
+    assert _through_the_recovery_codes(client, response) == reverse("account")
     (new,) = TOTPDevice.objects.filter(user=inspector)
     assert new.pk != old.pk and new.confirmed
 
@@ -258,13 +266,14 @@ def test_an_organization_user_needs_no_second_factor_until_they_enrol(client, te
 
 
 def test_an_organization_user_turns_it_on_and_then_each_login_asks_for_it(client, tenant):
-    user = tenant.bookkeeper
+    user = tenant.member_in_charge
     client.force_login(user)
     client.get(reverse("otp_setup"))
     response = client.post(reverse("otp_setup"), {"code": _code_of_pending(user)})
-    assert _redirect(response)[0] == reverse("account")
+    assert _through_the_recovery_codes(client, response) == reverse("account")
     page = client.get(reverse("account")).content.decode()
-    assert "Two-factor authentication is on" in page and "Turn off" in page
+    assert 'align-middle">On</span>' in page and "Turn off" in page
+    assert "Recovery codes left: 10" in page
     client.logout()
     client.force_login(user)
     path, _ = _redirect(client.get(reverse("organization_home", args=[tenant.organization.pk])))
@@ -272,7 +281,7 @@ def test_an_organization_user_turns_it_on_and_then_each_login_asks_for_it(client
 
 
 def test_turning_it_off_takes_a_current_code(client, tenant):
-    user = tenant.head
+    user = tenant.member_in_charge
     device = totp_device(user)
     login(client, user)
     refused = client.post(reverse("otp_disable"), {"code": _other_code(device)})

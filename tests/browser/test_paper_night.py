@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 from occasions.models import Occasion, PriceListItem
 from organizations.models import WorkerListEntry
 from reports.models import FinancialReport
+from tests.browser.conftest import second_factor
 from tests.conftest import PASSWORD, SAMPLE_PRICES
 from tests.reports.conftest import KNOWN, at
 
@@ -27,6 +28,7 @@ def log_in(page: Any, url: str, username: str) -> None:
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name=re.compile("log in", re.I)).click()
+    second_factor(page, username)
 
 
 def fill_row(page: Any, prefix: str, i: int, values: dict[str, str]) -> None:

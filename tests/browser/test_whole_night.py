@@ -38,6 +38,7 @@ from games.models import Game, JackpotLedgerEntry, Payout, ProgressiveSeries, Wi
 from occasions.models import Occasion, PriceListItem, Sale
 from organizations.models import AuditEvent
 from reports.models import FinancialReport, RenderStatus
+from tests.browser.conftest import second_factor
 from tests.conftest import totp_code, totp_device
 
 ZONE = ZoneInfo("America/New_York")
@@ -498,6 +499,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     set_clock(BOOKS_DAY, 9, 30)
     books = new_tab()
     log_in(books, live_server.url + reverse("occasion_close", kwargs=args), "post171-books")
+    second_factor(books, "post171-books")
     books.get_by_role("link", name="5 · Close-out and report").click()
     expect(books.get_by_role("heading", name="Close-out and financial report")).to_be_visible()
     recorded = books.locator("table").filter(has_text="Recorded sold")

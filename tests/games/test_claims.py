@@ -473,7 +473,7 @@ def url(name, **kwargs):
 
 
 def test_the_page_records_a_claim_and_shows_it(client, tenant, claims_game_kwargs):
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     page = url("game_claims", org_id=tenant.organization.pk, **claims_game_kwargs)
     post = url("claim_record", org_id=tenant.organization.pk, **claims_game_kwargs)
     part = PrizePart.objects.get()
@@ -492,7 +492,7 @@ CLAIM_KEY = "5d0c9e7a-2b1f-4c3d-8e6a-7f9b0c1d2e3f"
 
 
 def test_the_claim_form_is_sent_by_htmx_with_a_key(client, tenant, claims_game_kwargs):
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     page = client.get(url("game_claims", org_id=tenant.organization.pk, **claims_game_kwargs))
     html = page.content.decode()
     assert '<input type="hidden" name="request_key" value="">' in html
@@ -503,7 +503,7 @@ def test_the_claim_form_is_sent_by_htmx_with_a_key(client, tenant, claims_game_k
 def test_a_claim_sent_twice_with_its_key_is_recorded_once_and_answered_alike(
     client, tenant, claims_game_kwargs
 ):
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     post = url("claim_record", org_id=tenant.organization.pk, **claims_game_kwargs)
     page = url("game_claims", org_id=tenant.organization.pk, **claims_game_kwargs)
     data = {
@@ -521,7 +521,7 @@ def test_a_claim_sent_twice_with_its_key_is_recorded_once_and_answered_alike(
 
 
 def test_an_htmx_refused_claim_answers_the_page_for_its_form(client, tenant, claims_game_kwargs):
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     post = url("claim_record", org_id=tenant.organization.pk, **claims_game_kwargs)
     data = {"part": PrizePart.objects.get().pk, "ball_in_hand": "61", "calling_begun": "no"}
     response = client.post(post, {**data, "request_key": CLAIM_KEY}, HTTP_HX_REQUEST="true")
@@ -536,7 +536,7 @@ def test_a_claim_from_another_organization_or_an_inspector_is_not_recorded(
 ):
     post = url("claim_record", org_id=tenant.organization.pk, **claims_game_kwargs)
     data = {"part": PrizePart.objects.get().pk, "calling_begun": "no", "request_key": CLAIM_KEY}
-    client.force_login(other_tenant.head)
+    login(client, other_tenant.head)
     assert client.post(post, data, HTTP_HX_REQUEST="true").status_code == 404
     login(client, inspector)
     assert client.post(post, data, HTTP_HX_REQUEST="true").status_code == 403
@@ -544,7 +544,7 @@ def test_a_claim_from_another_organization_or_an_inspector_is_not_recorded(
 
 
 def test_a_refused_claim_shows_its_citation_with_status_200(client, tenant, claims_game_kwargs):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     post = url("claim_record", org_id=tenant.organization.pk, **claims_game_kwargs)
     response = client.post(
         post, {"part": PrizePart.objects.get().pk, "ball_in_hand": "61", "calling_begun": "no"}
@@ -564,7 +564,7 @@ def test_a_refused_claim_shows_its_citation_with_status_200(client, tenant, clai
     ],
 )
 def test_bad_claim_input_is_never_a_500(client, tenant, claims_game_kwargs, data):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     post = url("claim_record", org_id=tenant.organization.pk, **claims_game_kwargs)
     assert client.post(post, data).status_code == 200
     assert not Claim.objects.exists()
@@ -581,7 +581,7 @@ def card_data(claim, numbers, witness=("Rose Medeiros", "12")):
 
 
 def test_the_card_grid_verifies_and_shows_each_reason(client, tenant, claim, claim_kwargs):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     post = url("claim_verify_card", org_id=tenant.organization.pk, **claim_kwargs)
     response = client.post(post, card_data(claim, WINNING_CORNERS | {"O5": 70}), follow=True)
     html = response.content.decode()
@@ -601,7 +601,7 @@ def test_the_card_grid_verifies_and_shows_each_reason(client, tenant, claim, cla
     ],
 )
 def test_bad_card_input_is_never_a_500(client, tenant, claim, claim_kwargs, numbers, witness):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     post = url("claim_verify_card", org_id=tenant.organization.pk, **claim_kwargs)
     response = client.post(post, card_data(claim, numbers, witness))
     assert response.status_code == 200
@@ -609,7 +609,7 @@ def test_bad_card_input_is_never_a_500(client, tenant, claim, claim_kwargs, numb
 
 
 def test_the_draw_form_refuses_without_witnesses(client, tenant, claim, claim_kwargs):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     post = url("claim_verify_draw", org_id=tenant.organization.pk, **claim_kwargs)
     response = client.post(post, {f"draw{claim.pk}-member_in_charge": "Ann Silva"})
     assert response.status_code == 200 and "961 CMR 3.04(6)(d)" in response.content.decode()
@@ -619,7 +619,7 @@ def test_the_draw_form_refuses_without_witnesses(client, tenant, claim, claim_kw
 
 def test_the_split_is_shown_before_saving_and_then_recorded(client, tenant, game_in_play):
     first, second = two_claims_on_g47(game_in_play, tenant)
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     kwargs = {"org_id": tenant.organization.pk, "pk": game_in_play.occasion_id}
     kwargs["game_pk"] = game_in_play.pk
     part = first.part
@@ -636,7 +636,7 @@ def test_the_split_is_shown_before_saving_and_then_recorded(client, tenant, game
 
 def test_bad_winner_input_is_never_a_500(client, tenant, claim, part_kwargs):
     verified(claim, tenant.member_in_charge)
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     post = url("winners_record", org_id=tenant.organization.pk, **part_kwargs)
     p = f"part{claim.part_id}-"
     for data in (
@@ -655,7 +655,7 @@ def test_bad_winner_input_is_never_a_500(client, tenant, claim, part_kwargs):
 
 
 def test_the_payout_form_shows_w2g_fields_and_only_a_masked_tin(client, tenant, big_win):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     game = big_win.claim.game
     kwargs = {"org_id": tenant.organization.pk, "pk": game.occasion_id, "game_pk": game.pk}
     page = client.get(url("game_claims", **kwargs)).content.decode()
@@ -687,7 +687,7 @@ def test_the_payout_form_shows_w2g_fields_and_only_a_masked_tin(client, tenant, 
 
 @pytest.mark.parametrize("amount", ["-5", "abc", "75.001", "1e20", ""])
 def test_bad_payout_input_is_never_a_500(client, tenant, winner, winner_kwargs, amount):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     post = url("payout_record", org_id=tenant.organization.pk, **winner_kwargs)
     data = {f"payout{winner.pk}-verified_by": tenant.head.pk, f"payout{winner.pk}-amount": amount}
     assert client.post(post, data).status_code == 200
@@ -697,7 +697,7 @@ def test_bad_payout_input_is_never_a_500(client, tenant, winner, winner_kwargs, 
 def test_the_payer_verifying_themselves_is_refused_on_the_page(
     client, tenant, winner, winner_kwargs
 ):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     post = url("payout_record", org_id=tenant.organization.pk, **winner_kwargs)
     data = {
         f"payout{winner.pk}-verified_by": tenant.member_in_charge.pk,
@@ -709,7 +709,7 @@ def test_the_payer_verifying_themselves_is_refused_on_the_page(
 
 
 def test_a_worker_records_claims_but_not_winners_or_payouts(client, tenant, winner_kwargs):
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     post = url("payout_record", org_id=tenant.organization.pk, **winner_kwargs)
     assert client.post(post, {}).status_code == 403
 

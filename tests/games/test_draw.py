@@ -272,7 +272,7 @@ def test_the_board_state_in_one_query(tenant, draw_game, django_assert_num_queri
 
 @pytest.fixture
 def caller(client, tenant):
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     return client
 
 
@@ -331,7 +331,7 @@ def test_a_ball_with_another_organization_or_by_an_inspector_is_not_called(
     client, other_tenant, inspector, draw_game
 ):
     data = {"ball": "N42", "request_key": KEY}
-    client.force_login(other_tenant.head)
+    login(client, other_tenant.head)
     assert client.post(_url("draw_call", draw_game), data, **HTMX).status_code == 404
     login(client, inspector)
     assert client.post(_url("draw_call", draw_game), data, **HTMX).status_code == 403
@@ -404,7 +404,7 @@ def test_a_call_of_another_game_or_a_stale_id_is_404(caller, draw_game, ball_cal
 
 
 def test_the_bookkeeper_reads_the_draw_but_enters_nothing(client, tenant, draw_game):
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     page = client.get(_url("draw_console", draw_game)).content.decode()
     assert 'name="ball"' not in page and "You are reading the draw" in page
     assert client.post(_url("draw_call", draw_game), {"ball": "42"}).status_code == 403

@@ -18,6 +18,7 @@ from games import program_services
 from games.models import BallCall, Flashboard, Game
 from occasions import floor_services, live
 from organizations.models import AuditEvent
+from tests.conftest import login
 
 
 @pytest.fixture
@@ -175,7 +176,7 @@ def test_the_board_runs_the_same_queries_at_1_and_at_75_balls(client, flash, dra
 
 
 def test_the_member_in_charge_makes_the_link_from_the_occasion_page(client, tenant, open_occasion):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     detail = reverse("occasion_detail", args=[tenant.organization.pk, open_occasion.pk])
     assert "Make the flashboard link" in client.get(detail).content.decode()
     link = reverse("flashboard_link", args=[tenant.organization.pk, open_occasion.pk])
@@ -192,7 +193,7 @@ def test_the_member_in_charge_makes_the_link_from_the_occasion_page(client, tena
 
 
 def test_a_worker_opens_the_board_but_cannot_change_the_link(client, tenant, flash):
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     detail = reverse("occasion_detail", args=[tenant.organization.pk, flash.occasion_id])
     page = client.get(detail).content.decode()
     assert "Open the flashboard" in page and "New link" not in page
@@ -210,7 +211,7 @@ def test_a_sealed_occasions_link_is_refused_with_a_message_not_an_error(
     why instead of answering 500."""
     occasion = flash.occasion
     type(occasion).objects.filter(pk=occasion.pk).update(sealed_at=timezone.now())
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     link = reverse("flashboard_link", args=[tenant.organization.pk, occasion.pk])
     client.raise_request_exception = False
     response = client.post(link, {"action": action}, follow=True)

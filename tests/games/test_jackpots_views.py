@@ -16,7 +16,7 @@ from tests.games.test_jackpots import friday, game_13, play
 
 @pytest.fixture
 def mic(client, tenant):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     return client
 
 
@@ -142,7 +142,7 @@ def test_a_refused_outcome_shows_its_citation_on_the_occasion_page(mic, tenant):
 
 
 def test_a_worker_reads_the_ledger_but_does_not_write(client, tenant, jackpot_series):
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     play(tenant, jackpot_series, 0, consolation=True)
     detail = client.get(reverse("jackpot_detail", args=[tenant.organization.pk, jackpot_series.pk]))
     assert detail.status_code == 200 and "$1,600.00" in detail.content.decode()

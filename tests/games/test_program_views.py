@@ -20,7 +20,7 @@ def url(name: str, occasion, **extra) -> str:
 
 @pytest.fixture
 def mic_client(client, tenant):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     return client
 
 
@@ -64,7 +64,7 @@ def test_an_inspector_sees_the_program_without_buttons(
 
 
 def test_a_worker_reads_but_may_not_start_a_game(client, tenant, open_occasion, program_game):
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     assert client.get(url("game_program", open_occasion)).status_code == 200
     response = client.post(url("game_start", open_occasion, game_pk=program_game.pk))
     assert response.status_code == 403

@@ -101,7 +101,7 @@ def test_an_event_entered_after_the_fact_says_where_it_came_from(client, tenant,
                 record_event(
                     organization=tenant.organization, actor=None, action=action, target=occasion
                 )
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     history = reverse(
         "record_history",
         kwargs={

@@ -9,6 +9,7 @@ from beano.rules.reporting import ResumptionFacts
 from occasions import selectors, services
 from occasions.models import Occasion
 from organizations.models import AuditEvent
+from tests.conftest import login
 
 FRIDAYS = [dt.date(2026, 11, 20), dt.date(2026, 11, 27), dt.date(2026, 12, 4)]
 
@@ -80,7 +81,7 @@ def test_a_notice_sent_before_the_second_missed_occasion_does_not_count(db):
 
 def test_the_calendar_page_prepares_an_occasion_and_warns_of_the_notice(client, tenant):
     _not_played(tenant, dt.date(2026, 11, 20), dt.date(2026, 11, 27))
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     page = client.get(
         reverse("occasion_calendar", args=[tenant.organization.pk]), {"month": "2026-12"}
     )
@@ -93,7 +94,7 @@ def test_the_calendar_page_prepares_an_occasion_and_warns_of_the_notice(client, 
 
 
 def test_preparing_a_day_that_is_not_authorized_shows_a_message(client, tenant):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     for day in ("2026-12-03", "not-a-date"):
         response = client.post(
             reverse("occasion_for_day", args=[tenant.organization.pk, day]), follow=True
@@ -104,7 +105,7 @@ def test_preparing_a_day_that_is_not_authorized_shows_a_message(client, tenant):
 
 
 def test_a_worker_cannot_prepare_or_cancel_an_occasion(client, tenant, occasion):
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     url = reverse("occasion_not_played", args=[tenant.organization.pk, occasion.pk])
     assert client.post(url, {"reason": "x"}).status_code == 403
     assert (

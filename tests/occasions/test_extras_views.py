@@ -33,7 +33,7 @@ def url(name: str, tenant, occasion=None) -> str:
 def test_the_member_in_charge_sees_every_form_and_the_running_totals(
     client, tenant, open_occasion, door_prize
 ):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     page = client.get(url("occasion_extras", tenant, open_occasion)).content.decode()
     assert "$45.00" in page and "of $200.00" in page and "$155.00 left" in page
     for kind in EXTRAS_FORMS:
@@ -44,13 +44,13 @@ def test_the_member_in_charge_sees_every_form_and_the_running_totals(
 def test_the_occasion_page_shows_the_prizes_and_other_sales_card(
     client, tenant, open_occasion, door_prize
 ):
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     page = client.get(url("occasion_detail", tenant, open_occasion)).content.decode()
     assert "Prizes and other sales" in page and "$45.00" in page
 
 
 def test_a_door_prize_is_recorded_from_the_page(client, tenant, open_occasion):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     response = client.post(
         url("extras_door_prize", tenant, open_occasion),
         {"description": "Fruit basket", "value": "45.00", "winner_name": "Mary Costa"},
@@ -62,7 +62,7 @@ def test_a_door_prize_is_recorded_from_the_page(client, tenant, open_occasion):
 def test_a_refused_door_prize_shows_its_citation_and_saves_nothing(
     client, tenant, open_occasion, door_prize
 ):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     response = client.post(
         url("extras_door_prize", tenant, open_occasion),
         {"description": "Television", "value": "155.01"},
@@ -86,7 +86,7 @@ def test_a_refused_door_prize_shows_its_citation_and_saves_nothing(
     ],
 )
 def test_bad_money_gets_a_message_and_saves_nothing(client, tenant, open_occasion, value, message):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     events = AuditEvent.objects.count()
     response = client.post(
         url("extras_door_prize", tenant, open_occasion), {"description": "Quilt", "value": value}
@@ -98,7 +98,7 @@ def test_bad_money_gets_a_message_and_saves_nothing(client, tenant, open_occasio
 
 @pytest.mark.parametrize("kind", list(EXTRAS_FORMS))
 def test_every_form_answers_empty_or_junk_input_with_a_message(client, tenant, open_occasion, kind):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     events = AuditEvent.objects.count()
     target = reverse(
         "extras_" + kind.replace("-", "_"), args=[tenant.organization.pk, open_occasion.pk]
@@ -116,7 +116,7 @@ def test_every_form_answers_empty_or_junk_input_with_a_message(client, tenant, o
 def test_food_at_a_given_time_is_recorded_and_other_goods_are_refused(
     client, tenant, open_occasion
 ):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     target = url("extras_other_sale", tenant, open_occasion)
     food = {"kind": "food", "description": "Coffee", "amount": "30.00", "on_beano_portion": "on"}
     assert client.post(target, food | {"time": "16:30"}).status_code == 302
@@ -130,7 +130,7 @@ def test_food_at_a_given_time_is_recorded_and_other_goods_are_refused(
 
 
 def test_charity_tickets_are_refused_with_the_law_cited(client, tenant, open_occasion):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     response = client.post(
         url("extras_charity_sale", tenant, open_occasion),
         {
@@ -155,7 +155,7 @@ def test_a_police_detail_is_recorded_at_the_prevailing_rate(client, tenant, open
         effective_from=dt.date(2026, 1, 1),
         source="x",
     )
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     target = url("extras_police", tenant, open_occasion)
     detail = {"officer_name": "Officer Dana Medeiros", "department_town": "Fairhaven", "hours": "5"}
     assert client.post(target, detail | {"hourly_rate": "58.00"}).status_code == 302
@@ -165,7 +165,7 @@ def test_a_police_detail_is_recorded_at_the_prevailing_rate(client, tenant, open
 
 
 def test_a_scheduled_occasion_shows_no_forms_and_refuses_posts(client, tenant, occasion):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     page = client.get(url("occasion_extras", tenant, occasion)).content.decode()
     assert "recorded once the occasion opens" in page and "form-door-prize" not in page
     response = client.post(
@@ -185,14 +185,14 @@ def test_an_inspector_reads_the_page_without_forms(client, tenant, inspector, do
 
 def test_a_bookkeeper_or_worker_cannot_record(client, tenant, open_occasion):
     for user in (tenant.bookkeeper, tenant.worker):
-        client.force_login(user)
+        login(client, user)
         target = url("extras_door_prize", tenant, open_occasion)
         assert client.post(target, {"description": "Q", "value": "1"}).status_code == 403
     assert not DoorPrize.objects.exists()
 
 
 def test_the_member_in_charge_records_a_raffle_permit_with_its_scan(client, tenant, media_root):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     target = url("raffle_permits", tenant)
     response = client.post(
         target,
@@ -225,7 +225,7 @@ def test_the_member_in_charge_records_a_raffle_permit_with_its_scan(client, tena
     ],
 )
 def test_bad_permits_get_a_message_and_save_nothing(client, tenant, changes, message):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     data = {
         "permit_number": "FH-R-2026-0042",
         "issued_by": "Town Clerk",
@@ -251,7 +251,7 @@ def test_a_permit_without_a_scan_has_no_document(client, tenant, media_root):
         valid_to=dt.date(2026, 12, 31),
         by=tenant.head,
     )
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     assert (
         client.get(
             reverse("raffle_permit_document", args=[tenant.organization.pk, permit.pk])
@@ -270,14 +270,14 @@ def test_a_closed_occasion_awards_and_sells_nothing_but_takes_the_police_bill(
         source="x",
     )
     Occasion.objects.filter(pk=open_occasion.pk).update(status="closed")
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     response = client.post(
         url("extras_door_prize", tenant, open_occasion), {"description": "Quilt", "value": "20"}
     )
     assert response.status_code == 200
     assert "closed: nothing more is awarded or sold" in response.content.decode()
     assert not DoorPrize.objects.exists()
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     police = client.post(
         url("extras_police", tenant, open_occasion),
         {

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from beano.rules.models import RefusedAction
 from occasions.models import Handover, Occasion, OpeningCheck, WorkerPresence
+from tests.conftest import login
 from tests.occasions.conftest import at, listed
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -21,7 +22,7 @@ def url(name: str, occasion: Occasion, **extra: int) -> str:
 @pytest.fixture
 def mic_client(client, tenant, clock):
     clock["now"] = at(18, 50)
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     return client
 
 
@@ -186,7 +187,7 @@ def test_a_presence_of_another_occasion_is_not_found(mic_client, tenant, presenc
 
 def test_a_worker_reads_the_floor_but_cannot_sign_anyone_in(client, tenant, occasion, clock):
     entry = listed(tenant, "Mary Gallagher", ["seller"], "P-06")
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     page = client.get(url("workers_present", occasion)).content.decode()
     assert "Sign in from the" not in page
     data = {"entry": entry.pk, "role": "seller", "identification": "P-06"}

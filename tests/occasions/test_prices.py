@@ -11,6 +11,7 @@ from beano.rules.models import RefusedAction
 from occasions import services
 from occasions.models import Occasion, PriceListItem
 from organizations.models import DirectorAuthorization
+from tests.conftest import login
 
 DAY = dt.date(2026, 12, 4)
 USUAL = [
@@ -137,7 +138,7 @@ def _post(client, tenant, occasion, rows):
 
 
 def test_the_price_page_proposes_the_usual_prices_and_posts_them(client, tenant, occasion):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     page = client.get(reverse("price_list", args=[tenant.organization.pk, occasion.pk]))
     assert b"Winner-take-all card" in page.content
     response = _post(client, tenant, occasion, USUAL)
@@ -159,7 +160,7 @@ def test_the_price_page_proposes_the_usual_prices_and_posts_them(client, tenant,
     ],
 )
 def test_bad_prices_get_a_message_and_save_nothing(client, tenant, occasion, price, message):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     response = _post(
         client, tenant, occasion, [{"category": "admission", "label": "Admission", "price": price}]
     )
@@ -169,7 +170,7 @@ def test_bad_prices_get_a_message_and_save_nothing(client, tenant, occasion, pri
 
 
 def test_an_empty_price_list_is_refused_with_a_message(client, tenant, occasion):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     response = _post(client, tenant, occasion, [{"category": "", "label": "", "price": ""}])
     assert "The price list is empty" in response.content.decode()
 
@@ -184,7 +185,7 @@ def test_a_price_change_posted_after_the_opening_is_refused_by_the_rules_and_log
 
     open_for_tests(occasion)
     before = list(occasion.price_items.values_list("label", "price"))
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     response = _post(
         client, tenant, occasion, [{"category": "admission", "label": "Admission", "price": "1.50"}]
     )
@@ -204,7 +205,7 @@ def test_a_price_list_typed_wrong_after_the_opening_is_refused_by_the_rules_too(
     from tests.conftest import open_for_tests
 
     open_for_tests(occasion)
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     response = _post(client, tenant, occasion, [{"category": "", "label": "", "price": "x"}])
     assert response.status_code == 200
     assert "its posted prices cannot be changed" in response.content.decode()

@@ -48,13 +48,13 @@ def _state():
 
 @pytest.fixture
 def seller(client, tenant):
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     return client
 
 
 @pytest.fixture
 def in_charge(client, tenant):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     return client
 
 
@@ -146,9 +146,9 @@ def test_a_doubled_post_with_one_key_records_one_sale_and_answers_alike(
 
 def test_another_persons_key_is_refused_plainly_and_records_nothing(client, tenant, open_occasion):
     data = {**_qty(open_occasion, admission=1), "request_key": KEY}
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     client.post(_url("sale_record", open_occasion), data, **HTMX)
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     before = _state()
     response = client.post(_url("sale_record", open_occasion), data, **HTMX)
     assert "the key of another person&#x27;s entry, so nothing was recorded" in (
@@ -168,7 +168,7 @@ def test_another_organization_gets_404_and_an_inspector_403_with_a_key(
     client, other_tenant, inspector, open_occasion
 ):
     data = {**_qty(open_occasion, admission=1), "request_key": KEY}
-    client.force_login(other_tenant.head)
+    login(client, other_tenant.head)
     assert client.post(_url("sale_record", open_occasion), data, **HTMX).status_code == 404
     login(client, inspector)
     assert client.post(_url("sale_record", open_occasion), data, **HTMX).status_code == 403
@@ -240,7 +240,7 @@ def test_another_organizations_price_id_is_refused_and_not_named(
 
 
 def test_a_bookkeeper_reads_the_door_but_does_not_sell(client, tenant, open_occasion):
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     page = client.get(_url("door_sales", open_occasion)).content.decode()
     assert "sale-form" not in page and "only the organization's sellers" in page
     assert client.post(_url("sale_record", open_occasion), {}).status_code == 403

@@ -281,7 +281,7 @@ def test_the_equipment_page_shows_why_equipment_is_not_usable(client, tenant, eq
     authorization = make_lease(tenant.organization)
     lease_flashboard(tenant, authorization)
     services.update_equipment(equipment=equipment_item, by=tenant.head, in_good_repair=False)
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     page = client.get(reverse("equipment_list", args=[tenant.organization.pk])).content.decode()
     assert "NOT USABLE" in page
     assert "961 CMR 3.04(4)(b): Blower is not in good repair" in page
@@ -290,7 +290,7 @@ def test_the_equipment_page_shows_why_equipment_is_not_usable(client, tenant, eq
 
 
 def test_a_form_refused_by_a_rule_shows_the_citation_and_saves_nothing(client, tenant, media_root):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     before = counts()
     response = client.post(
         reverse("equipment_add", args=[tenant.organization.pk]),
@@ -312,7 +312,7 @@ def test_a_form_refused_by_a_rule_shows_the_citation_and_saves_nothing(client, t
 def test_registering_with_an_uploaded_proof_serves_it_only_through_the_access_check(
     client, tenant, other_tenant, inspector, media_root
 ):
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     response = client.post(
         reverse("equipment_add", args=[tenant.organization.pk]),
         {
@@ -331,14 +331,14 @@ def test_registering_with_an_uploaded_proof_serves_it_only_through_the_access_ch
     assert b"".join(proof.streaming_content).startswith(b"%PDF")
     login(client, inspector)
     assert client.get(url).status_code == 200
-    client.force_login(other_tenant.head)
+    login(client, other_tenant.head)
     assert client.get(url).status_code == 404
 
 
 def test_a_proof_of_the_wrong_type_is_refused(client, tenant, media_root):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     response = client.post(
         reverse("equipment_add", args=[tenant.organization.pk]),
         {
@@ -364,7 +364,7 @@ def test_a_proof_of_the_wrong_type_is_refused(client, tenant, media_root):
     ],
 )
 def test_money_fields_refuse_bad_amounts_with_a_message(client, tenant, fee, message):
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     response = client.post(
         reverse("equipment_add", args=[tenant.organization.pk]),
         {
@@ -398,7 +398,7 @@ def test_the_inventory_page_shows_the_arithmetic(client, tenant, card_purchase, 
 
 
 def test_recording_a_purchase_and_usage_through_the_pages(client, tenant, media_root):
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     response = client.post(
         reverse("card_purchase_add", args=[tenant.organization.pk]),
         {
@@ -463,7 +463,7 @@ def test_recording_a_purchase_and_usage_through_the_pages(client, tenant, media_
     ],
 )
 def test_bad_purchase_input_gets_a_message_and_saves_nothing(client, tenant, data):
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     before = counts()
     response = client.post(reverse("card_purchase_add", args=[tenant.organization.pk]), data)
     assert response.status_code == 200

@@ -139,10 +139,21 @@ ORG_PAGES = [
     ("onboarding_license_add", None, True),
     ("onboarding_authorization_add", None, True),
     ("onboarding_arrangements", None, True),
+    ("people_list", None, False),
+    ("people_invite", None, True),
+    ("people_roles", "people_login", True),
+    ("people_deactivate", "people_login", True),
+    ("people_send_again", "people_login", True),
 ]
 
 #: Fixtures that name no object of the organization (a day, a year): nothing to look up.
 NO_OBJECT = {"authorized_day", "year_kwargs"}
+
+
+@pytest.fixture
+def people_login(tenant):
+    """A login of the organization (its worker), on the people pages."""
+    return tenant.worker
 
 
 @pytest.fixture
@@ -193,7 +204,7 @@ def _url(request, name: str, org: Organization, fixture: str | None) -> str:
 def test_it_answers_404_to_another_organization(
     request, client, tenant, other_tenant, name, fixture, _
 ):
-    client.force_login(other_tenant.head)
+    login(client, other_tenant.head)
     url = _url(request, name, tenant.organization, fixture)
     assert client.get(url).status_code == 404
     assert client.post(url, {"telephone": "1"}).status_code == 404
@@ -205,7 +216,7 @@ def test_it_answers_404_to_another_organization(
 def test_it_answers_404_for_another_organizations_object_under_your_own(
     request, client, tenant, other_tenant, name, fixture
 ):
-    client.force_login(other_tenant.head)
+    login(client, other_tenant.head)
     url = _url(request, name, other_tenant.organization, fixture)
     assert client.post(url, {}).status_code == 404
     # A POST-only URL answers GET with 405 before looking at the object, which tells nothing.
@@ -251,7 +262,7 @@ def test_anonymous_users_are_sent_to_log_in(client, tenant):
 
 
 def test_the_head_edits_the_details_and_the_change_is_audited(client, tenant):
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     url = reverse("organization_edit", args=[tenant.organization.pk])
     response = client.post(
         url,
@@ -272,7 +283,7 @@ def test_the_head_edits_the_details_and_the_change_is_audited(client, tenant):
 
 
 def test_a_worker_may_not_edit_details_or_members(client, tenant, member):
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     assert (
         client.get(reverse("organization_edit", args=[tenant.organization.pk])).status_code == 403
     )
@@ -282,7 +293,7 @@ def test_a_worker_may_not_edit_details_or_members(client, tenant, member):
 
 
 def test_bad_input_gets_a_message_and_saves_nothing(client, tenant):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     url = reverse("member_add", args=[tenant.organization.pk])
     before = Membership.objects.count(), AuditEvent.objects.count()
     for data in (
@@ -321,7 +332,7 @@ def test_bad_input_gets_a_message_and_saves_nothing(client, tenant):
 
 
 def test_the_member_in_charge_adds_a_family_member(client, tenant, member):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     response = client.post(
         reverse("member_add", args=[tenant.organization.pk]),
         {
@@ -341,7 +352,7 @@ def test_the_member_in_charge_adds_a_family_member(client, tenant, member):
 
 
 def test_the_audit_page_shows_the_chain_check(client, tenant, member):
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     page = client.get(reverse("audit_log", args=[tenant.organization.pk])).content.decode()
     assert "Intact through event" in page
     assert "organizations.membership.added" in page
@@ -352,7 +363,7 @@ def test_the_audit_page_shows_a_price_lists_event(client, tenant, occasion):
     from tests.conftest import open_for_tests
 
     open_for_tests(occasion)  # posts the sample price list
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     response = client.get(reverse("audit_log", args=[tenant.organization.pk]))
     assert response.status_code == 200
     page = response.content.decode()
@@ -362,7 +373,7 @@ def test_the_audit_page_shows_a_price_lists_event(client, tenant, occasion):
 
 @pytest.mark.parametrize("role", ["head", "member_in_charge", "bookkeeper", "worker"])
 def test_each_role_lands_on_its_dashboard(client, tenant, role):
-    client.force_login(getattr(tenant, role))
+    login(client, getattr(tenant, role))
     page = client.get(reverse("dashboard")).content.decode()
     assert tenant.organization.name in page
     if role in ("head", "member_in_charge", "worker"):

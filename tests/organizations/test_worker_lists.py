@@ -344,7 +344,7 @@ def _add_form(person: Person, **changes: Any) -> dict[str, Any]:
 
 
 def test_the_member_in_charge_adds_a_person_from_the_page(client, tenant, member):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     response = client.post(
         reverse("worker_add", args=[tenant.organization.pk]), _add_form(member.person)
     )
@@ -354,7 +354,7 @@ def test_the_member_in_charge_adds_a_person_from_the_page(client, tenant, member
 
 
 def test_a_form_refused_by_a_rule_shows_each_citation_and_saves_nothing(client, tenant, member):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     before = counts()
     response = client.post(
         reverse("worker_add", args=[tenant.organization.pk]),
@@ -369,7 +369,7 @@ def test_a_form_refused_by_a_rule_shows_each_citation_and_saves_nothing(client, 
 
 
 def test_bad_input_gets_a_message_never_a_500(client, tenant, other_tenant, member):
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     stranger = join(other_tenant.organization, "Ann Stranger").person
     url = reverse("worker_add", args=[tenant.organization.pk])
     before = counts()
@@ -402,7 +402,7 @@ def test_the_list_page_shows_roles_ids_counts_and_waivers(client, tenant, other_
         other_tenant.organization, "Joseph Rebello", date_of_birth=dt.date(1955, 6, 30)
     )
     add(other_tenant.organization, elsewhere.person, on=today)
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     page = client.get(reverse("worker_list", args=[tenant.organization.pk])).content.decode()
     assert "Joseph Rebello" in page and "Seller" in page
     assert "None: cannot sign in" in page
@@ -423,7 +423,7 @@ def test_the_page_names_the_authorization_an_entry_used(client, db):
 
     user = make_user("hall5-head")
     services.assign_role(organization=orgs[4], by=None, user=user, role="head")
-    client.force_login(user)
+    login(client, user)
     page = client.get(reverse("worker_list", args=[orgs[4].pk])).content.decode()
     assert "DIR-2026-014" in page and '<span class="fs-5">5</span>' in page
 
@@ -437,7 +437,7 @@ def test_the_printable_list_names_the_license_and_ids(client, tenant, worker_ent
 
 
 def test_a_worker_may_not_change_the_list(client, tenant, worker_entry):
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     org = tenant.organization.pk
     assert client.get(reverse("worker_add", args=[org])).status_code == 403
     assert (
@@ -449,7 +449,7 @@ def test_a_worker_may_not_change_the_list(client, tenant, worker_entry):
 
 
 def test_removing_and_recording_a_conviction_from_the_pages(client, tenant, worker_entry, member):
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     org = tenant.organization.pk
     today = timezone.localdate()
     response = client.post(

@@ -32,7 +32,7 @@ def test_an_inspector_finds_the_late_report_in_scope_only(
 
 
 def test_members_of_organizations_are_refused(client, tenant):
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     assert client.get(reverse("commission_reports")).status_code == 403
     assert client.get(reverse("commission_reports_zip")).status_code == 403
 

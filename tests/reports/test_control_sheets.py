@@ -192,10 +192,10 @@ def printed(django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: Any)
             pdf.write_bytes(response.content)
             hits = control_sheets._pdf.cache_info().hits
             head = Client()
-            head.force_login(tenant.head)
+            login(head, tenant.head)
             again = head.get(url).content
             outsider = Client()
-            outsider.force_login(other.head)
+            login(outsider, other.head)
             result = Printed(
                 layout=[],
                 pages=[],
@@ -376,21 +376,21 @@ def stub_pdf(monkeypatch: Any) -> list[Any]:
 
 @pytest.mark.parametrize("role", ["head", "member_in_charge", "bookkeeper", "worker"])
 def test_everyone_of_the_organization_prints_them(client, tenant, occasion, stub_pdf, role):
-    client.force_login(getattr(tenant, role))
+    login(client, getattr(tenant, role))
     response = client.get(reverse("control_sheets", args=[tenant.organization.pk, occasion.pk]))
     assert response.status_code == 200 and response.content == b"%PDF-1.7 stub"
     assert stub_pdf == [occasion]
 
 
 def test_it_is_read_only_even_for_the_head(client, tenant, occasion, stub_pdf):
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     url = reverse("control_sheets", args=[tenant.organization.pk, occasion.pk])
     assert client.post(url).status_code == 405
     assert stub_pdf == []
 
 
 def test_the_occasion_page_and_the_floor_offer_them(client, tenant, occasion):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     args = [tenant.organization.pk, occasion.pk]
     link = f'href="{reverse("control_sheets", args=args)}"'
     for page in ("occasion_detail", "workers_present", "opening_checklist"):
@@ -400,7 +400,7 @@ def test_the_occasion_page_and_the_floor_offer_them(client, tenant, occasion):
 
 def test_a_day_not_played_offers_none_to_print(client, tenant, occasion):
     occasion_services.mark_not_played(occasion=occasion, reason="Hall flooded", by=tenant.head)
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     html = client.get(reverse("occasion_detail", args=[tenant.organization.pk, occasion.pk]))
     assert "control-sheets.pdf" not in html.content.decode()
 

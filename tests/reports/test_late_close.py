@@ -176,7 +176,7 @@ def post_data(occasion: Occasion, **changes: str) -> dict[str, str]:
 def test_the_close_page_sends_a_night_whose_day_has_passed_to_the_late_close(
     client, tenant, forgotten
 ):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     page = client.get(url("occasion_close", forgotten)).content.decode()
     assert "The night of Friday, December 4 has passed" in page
     assert f'href="{url("occasion_close_late", forgotten)}"' in page
@@ -185,7 +185,7 @@ def test_the_close_page_sends_a_night_whose_day_has_passed_to_the_late_close(
 def test_the_late_close_page_asks_for_the_end_the_reason_and_each_game_in_play(
     client, tenant, forgotten
 ):
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     page = client.get(url("occasion_close_late", forgotten)).content.decode()
     assert "When the night ended" in page and "Why the close is recorded now" in page
     assert "Game 4 finished at" in page and "last recorded act 9:05 PM" in page
@@ -195,7 +195,7 @@ def test_the_late_close_page_asks_for_the_end_the_reason_and_each_game_in_play(
 
 
 def test_the_bookkeeper_closes_the_forgotten_night_from_its_page(client, tenant, forgotten):
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     response = client.post(url("occasion_close_late", forgotten), post_data(forgotten))
     assert response.status_code == 302 and response["Location"] == url("occasion_detail", forgotten)
     forgotten.refresh_from_db()
@@ -207,7 +207,7 @@ def test_the_bookkeeper_closes_the_forgotten_night_from_its_page(client, tenant,
 
 
 def test_a_refusal_is_shown_on_the_page_and_nothing_changes(client, tenant, forgotten):
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     data = post_data(forgotten, ended_at="2026-12-04T21:00")
     response = client.post(url("occasion_close_late", forgotten), data)
     page = response.content.decode()
@@ -220,7 +220,7 @@ def test_a_refusal_is_shown_on_the_page_and_nothing_changes(client, tenant, forg
 
 @pytest.mark.parametrize("missing", ["ended_at", "reason"])
 def test_the_form_needs_the_end_and_the_reason(client, tenant, forgotten, missing):
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     data = post_data(forgotten, **{missing: ""})
     response = client.post(url("occasion_close_late", forgotten), data)
     assert response.status_code == 200 and "This field is required." in response.content.decode()
@@ -229,7 +229,7 @@ def test_the_form_needs_the_end_and_the_reason(client, tenant, forgotten, missin
 
 
 def test_a_worker_of_the_organization_may_not_close_late(client, tenant, forgotten):
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     assert client.get(url("occasion_close_late", forgotten)).status_code == 403
     assert client.post(url("occasion_close_late", forgotten), post_data(forgotten)).status_code == (
         403
@@ -237,7 +237,7 @@ def test_a_worker_of_the_organization_may_not_close_late(client, tenant, forgott
 
 
 def test_another_organization_gets_404(client, other_tenant, forgotten):
-    client.force_login(other_tenant.head)
+    login(client, other_tenant.head)
     assert client.get(url("occasion_close_late", forgotten)).status_code == 404
     assert client.post(url("occasion_close_late", forgotten), post_data(forgotten)).status_code == (
         404

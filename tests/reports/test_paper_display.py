@@ -41,7 +41,7 @@ def text(page: str) -> str:
 def test_the_occasion_page_says_the_whole_night_was_recorded_from_paper(
     client, tenant, paper_night
 ):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     page = text(client.get(url("occasion_detail", paper_night)).content.decode())
     assert "From paper: The whole night" in page  # the header, on every page of the night
     assert (
@@ -54,7 +54,7 @@ def test_the_occasion_page_says_the_whole_night_was_recorded_from_paper(
 def test_the_door_shows_the_count_from_paper_and_the_void_witnessed_on_paper(
     client, tenant, paper_night
 ):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     page = text(client.get(url("door_sales", paper_night)).content.decode())
     assert "From paper: The whole night" in page
     assert "Door count from paper 100 admission (serials 1001–1100) · 50 extra" in page
@@ -66,7 +66,7 @@ def test_the_claims_page_shows_the_card_and_the_payout_attested_on_paper(
     client, tenant, paper_night
 ):
     game = Game.objects.get(occasion=paper_night, number=1)
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     page = text(client.get(url("game_claims", paper_night, game_pk=game.pk)).content.decode())
     assert "Card attested on paper (the game sheet's signatures) 7:30 PM before Joe Player" in page
     assert "by Mary Gallagher, verified by Anne Sullivan (attested on paper)" in page
@@ -95,7 +95,7 @@ def test_the_inspectors_dashboard_marks_the_night_from_paper(client, inspector, 
 
 
 def test_the_audit_trail_says_which_sheet_each_act_came_from(client, tenant, paper_night):
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     page = text(client.get(reverse("audit_log", args=[tenant.organization.pk])).content.decode())
     assert (
         "Entered after the fact from the Door tally sheet (night file known.json) by "

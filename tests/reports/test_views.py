@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from organizations.models import AuditEvent
 from reports.models import CloseOut, Expense, FinancialReport, LawfulPurposeDisbursement
-from tests.conftest import PASSWORD, on_floor
+from tests.conftest import PASSWORD, login, on_floor
 from tests.reports.conftest import COUNTS, KNOWN, at
 
 
@@ -32,7 +32,7 @@ def post_counts(client, occasion, **changes):
 
 
 def test_the_bookkeeper_closes_out_and_files(client, tenant, known_occasion):
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     page = client.get(closeout_url(known_occasion)).content.decode()
     assert "Recorded sold: 100" in page and "$456.00" in page
     assert post_counts(client, known_occasion).status_code == 302
@@ -66,7 +66,7 @@ def test_the_bookkeeper_closes_out_and_files(client, tenant, known_occasion):
 def test_bad_input_gets_a_message_and_saves_nothing(
     client, tenant, known_occasion, changes, message
 ):
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     response = post_counts(client, known_occasion, **changes)
     assert response.status_code == 400
     assert message in response.content.decode()
@@ -74,7 +74,7 @@ def test_bad_input_gets_a_message_and_saves_nothing(
 
 
 def test_a_refused_filing_is_shown_with_its_citation(client, tenant, known_occasion):
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     response = client.post(reverse("report_file", args=[tenant.organization.pk, known_occasion.pk]))
     assert response.status_code == 400
     page = response.content.decode()
@@ -86,7 +86,7 @@ def test_a_refused_expense_is_shown_on_its_form(client, tenant, counted):
     from tests.reports.test_services import on_list
 
     on_list(tenant, "Sally Seller", ["seller"])
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     kind = __import__("reports.models", fromlist=["ExpenseKind"]).ExpenseKind.objects.get(
         code="other"
     )
@@ -100,7 +100,7 @@ def test_a_refused_expense_is_shown_on_its_form(client, tenant, counted):
 
 
 def test_the_member_in_charge_cannot_file(client, tenant, counted):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     assert client.get(closeout_url(counted)).status_code == 200
     response = client.post(reverse("report_file", args=[tenant.organization.pk, counted.pk]))
     assert response.status_code == 403
@@ -108,7 +108,7 @@ def test_the_member_in_charge_cannot_file(client, tenant, counted):
 
 
 def test_the_status_offers_the_download_when_ready(client, tenant, rendered_report_kwargs):
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     org = tenant.organization.pk
     report_id = rendered_report_kwargs["report_id"]
     partial = client.get(reverse("report_status", args=[org, report_id])).content.decode()
@@ -119,7 +119,7 @@ def test_the_status_offers_the_download_when_ready(client, tenant, rendered_repo
 
 
 def test_an_amendment_through_the_pages(client, tenant, filed_report):
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     org, pk = tenant.organization.pk, filed_report.occasion_id
     response = client.post(reverse("report_open_amendment", args=[org, pk]), {"reason": "short"})
     assert response.status_code == 400
@@ -149,14 +149,14 @@ def test_the_reports_page_lists_a_late_report(client, tenant, counted, report_cl
     tenant.organization.reports_from = dt.date(2026, 12, 4)
     tenant.organization.save()
     report_clock(at(12, day=dt.date(2026, 12, 16)))
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     page = client.get(reverse("reports_home", args=[tenant.organization.pk])).content.decode()
     assert "Fri Dec 4, 2026" in page and ">Late<" in page
 
 
 def test_annual_report_through_the_pages(client, tenant, report_clock):
     report_clock(at(12, day=dt.date(2026, 12, 20)))
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     org = tenant.organization.pk
     url = reverse("annual_add_disbursement", args=[org, 2026])
     response = client.post(

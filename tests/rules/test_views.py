@@ -23,7 +23,7 @@ def _refuse(org, user):
 
 
 def test_every_user_reads_the_catalog_and_the_limits(client, tenant):
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     page = client.get(reverse("rules_catalog")).content.decode()
     for r in rules.all_rules():
         assert r.code in page
@@ -34,7 +34,7 @@ def test_every_user_reads_the_catalog_and_the_limits(client, tenant):
 
 
 def test_a_bad_date_on_the_limits_page_gets_a_message(client, tenant):
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     response = client.get(reverse("limits_in_force"), {"on": "31/12/2026"})
     assert response.status_code == 200
     assert "is not a date" in response.content.decode()
@@ -48,7 +48,7 @@ def test_anonymous_users_cannot_read_the_rules_pages(client, db):
 def test_the_head_sees_their_own_refusals_only(client, tenant, other_tenant):
     _refuse(tenant.organization, tenant.bookkeeper)
     _refuse(other_tenant.organization, other_tenant.bookkeeper)
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     page = client.get(
         reverse("org_refused_actions", args=[tenant.organization.pk])
     ).content.decode()
@@ -58,7 +58,7 @@ def test_the_head_sees_their_own_refusals_only(client, tenant, other_tenant):
 
 
 def test_a_worker_may_not_read_the_refusals(client, tenant):
-    client.force_login(tenant.worker)
+    login(client, tenant.worker)
     assert (
         client.get(reverse("org_refused_actions", args=[tenant.organization.pk])).status_code == 403
     )
@@ -80,12 +80,12 @@ def test_the_commission_log_keeps_to_the_inspectors_scope_and_filters_by_citatio
 
 
 def test_organization_users_have_no_commission_log(client, tenant):
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     assert client.get(reverse("commission_refused_actions")).status_code == 403
 
 
 def test_authorizations_are_listed_read_only_with_their_document(client, tenant, authorization):
-    client.force_login(tenant.member_in_charge)
+    login(client, tenant.member_in_charge)
     page = client.get(reverse("authorization_list", args=[tenant.organization.pk])).content.decode()
     assert "MSLC-TEST-0001" in page and "valid today" in page and "Scanned letter" in page
     url = reverse("authorization_document", args=[tenant.organization.pk, authorization.pk])

@@ -27,7 +27,7 @@ from beano.celery import app as celery_app
 from reports import services
 from reports.models import FinancialReport, RenderStatus
 from reports.tasks import NOT_SENT, resend_unsent
-from tests.conftest import _database_url
+from tests.conftest import _database_url, login
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -319,7 +319,7 @@ def timed(call: Callable[[], Any]) -> tuple[Any, float]:
 
 @pytest.fixture
 def bookkeeper(client: Any, tenant: Any) -> Any:
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     return client
 
 

@@ -28,7 +28,7 @@ from organizations.audit import verify_chain
 from organizations.models import AuditChain, AuditEvent
 from reports import services as report_services
 from reports.models import FinancialReport
-from tests.conftest import PASSWORD, on_floor
+from tests.conftest import PASSWORD, login, on_floor
 from tests.trust.conftest import errors, together
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -184,7 +184,7 @@ def test_a_payout_submitted_several_times_at_once_is_paid_once(winner, tenant):
 
 def logged_in(user: Any) -> Client:
     client = Client()
-    client.force_login(user)
+    login(client, user)
     return client
 
 

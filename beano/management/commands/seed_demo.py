@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from beano.demo import DEMO_PASSWORD
 from beano.demo.authenticators import base32_key
+from beano.demo.people import INVITED_EMAIL
 from beano.demo.practice_hall import LOGINS as PRACTICE_LOGINS
 from beano.demo.seed import seed
 
@@ -56,13 +57,16 @@ class Command(BaseCommand):
             )
         if str(settings.EMAIL_BACKEND).endswith("ConsoleAndFileBackend"):
             self.stdout.write(
-                f"Every login has an e-mail address at example.org; the mail sent (the reminders "
-                f"of the reports owed) is also kept in {settings.EMAIL_FILE_PATH}/."
+                "Every login has an e-mail address at example.org (USERNAME@example.org). "
+                f"Post 171's head has invited {INVITED_EMAIL} as a worker (and St. Anne's head "
+                "one too): the mail sent, the invitations with their links and the reminders of "
+                f"the reports owed, is also kept in {settings.EMAIL_FILE_PATH}/."
             )
         if devices:
             python = os.path.relpath(sys.executable)
             self.stdout.write(
-                "The Commission's logins also ask for a two-factor code. For the demo, print the "
+                "The Commission's logins, the heads of organization and the bookkeepers also ask "
+                "for a two-factor code. For the demo, print the "
                 f"current one with\n  {python} manage.py totp_code USERNAME\n"
                 "or add the key to an authenticator app (time-based, 6 digits, 30 seconds):"
             )
