@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from beano import rules
 from beano.actors import Actor
+from beano.rules.banking import DrawerFilingFacts
 from beano.rules.reporting import FILE_REPORT, FilingFacts
 from occasions.extras_services import text
 from occasions.models import Occasion
@@ -21,7 +22,7 @@ from organizations.models import AuditChain, Organization
 from reports import amendment_state, obligations
 from reports.closeout_services import cash_verified, stock_label
 from reports.figures import compute_figures, differences, digest, late_filing, to_json
-from reports.models import AnnualReport, CloseOut, FinancialReport, RenderStatus
+from reports.models import AnnualReport, CloseOut, DrawerCount, FinancialReport, RenderStatus
 
 
 def chain_head(organization: Organization) -> tuple[int, str]:
@@ -33,6 +34,16 @@ def enqueue(document: Any) -> None:
     from reports.tasks import enqueue_render
 
     transaction.on_commit(lambda: enqueue_render(document))
+
+
+def drawer_facts(closeout: CloseOut | None) -> DrawerFilingFacts:
+    """The drawer counted by denomination, if it was, against the close-out's cash counted."""
+    drawer = DrawerCount.objects.filter(closeout=closeout).first() if closeout else None
+    return DrawerFilingFacts(
+        drawer_counted=drawer is not None,
+        drawer_total=drawer.total if drawer else None,
+        cash_counted=closeout.cash_counted if closeout else None,
+    )
 
 
 def _filing_facts(
@@ -73,7 +84,10 @@ def file_report(*, occasion: Occasion, by: Actor) -> FinancialReport:
     filed_on = timezone.localtime(latest.filed_at if latest else now).date()
     figures = compute_figures(occasion, filed_on=filed_on, due_on=due)
     enforce_at(
-        FILE_REPORT, _filing_facts(figures, closeout, reason, amendment, occasion), occasion, by
+        FILE_REPORT,
+        [_filing_facts(figures, closeout, reason, amendment, occasion), drawer_facts(closeout)],
+        occasion,
+        by,
     )
     figures_json = to_json(figures)
     version = (latest.version + 1) if latest else 1

@@ -326,3 +326,32 @@ class AnnualReport(FiledDocument):
     def __str__(self) -> str:
         label = "annual report" if self.version == 1 else f"annual amendment {self.version - 1}"
         return f"{self.organization} {self.year}: {label}"
+
+
+# The drawer and the gaming bank account live in their own module.
+from reports.cash_models import (  # noqa: E402
+    BankEntry,
+    BankReconciliation,
+    Deposit,
+    DrawerCount,
+    GamingAccount,
+)
+
+__all__ = [
+    "AnnualReport",
+    "BankEntry",
+    "BankReconciliation",
+    "CloseOut",
+    "ClosingCount",
+    "CountCategory",
+    "Deposit",
+    "DrawerCount",
+    "Expense",
+    "ExpenseKind",
+    "FiledDocument",
+    "FinancialReport",
+    "GamingAccount",
+    "LawfulPurposeDisbursement",
+    "RenderStatus",
+    "ReportObligation",
+]
