@@ -114,6 +114,9 @@ def _close_out_and_file(occasion: Occasion, books: object) -> None:
         cash_verifier_secret=DEMO_PASSWORD,
         by=books,
     )
+    from beano.demo.bank import count_the_drawer
+
+    count_the_drawer(occasion, books)  # the same cash, counted piece by piece
     remaining = dict(counts)  # the cards counted, taken from the oldest stock first
     for purchase in CardPurchase.objects.filter(organization=occasion.organization).order_by(
         "invoice_date", "pk"
