@@ -4,7 +4,6 @@ out, months reconciled and the last ended one not, and the exceptions report lis
 
 from __future__ import annotations
 
-
 from django.urls import reverse
 from django.utils import timezone
 
