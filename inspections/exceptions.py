@@ -90,7 +90,7 @@ def cash_variances(q: ExceptionQuery) -> Iterable[ExceptionRow]:
                     "variances",
                     report.organization,
                     occasion.date,
-                    f"{label}: over (+) / short (−)",
+                    f"{label} {'over' if amount > 0 else 'short'} by ${abs(amount):,.2f}",
                     f"Report version {report.version}; explanation: {explanation}",
                     amount,
                     url,

@@ -120,7 +120,11 @@ def bank_page(request: HttpRequest, status: int = 200, **forms: Any) -> HttpResp
             "entry_form": forms.get("entry_form") or BankEntryForm(organization=org),
             "reconcile_form": forms.get("reconcile_form")
             or ReconciliationForm(
-                initial={"month": page.unreconciled[0] if page.unreconciled else None}
+                initial={
+                    "month": page.unreconciled[0] if page.unreconciled else None,
+                    "deposits_in_transit": "0.00",
+                    "outstanding_checks": "0.00",
+                }
             ),
         },
         status=status,

@@ -79,7 +79,7 @@ def test_a_late_deposit_an_unreconciled_month_and_a_variance_appear(client, trai
     assert "Deposit 3 days late" in shown and "The treasurer was away." in shown
     assert "December 2026 not reconciled" in shown
     assert "November 2026 not reconciled" not in shown  # reconciled
-    assert "Cash: over (+) / short (−)" in shown and "−$26.00" in shown
+    assert "Cash short by $26.00" in shown and "−$26.00" in shown
     assert "3 exceptions" in shown
 
 
@@ -87,8 +87,8 @@ def test_the_filter_narrows_by_kind_threshold_and_period(client, trail, inspecto
     login(client, inspector)
     assert "Deposit 3 days late" not in page(client, kind="reconciliations")
     assert "December 2026 not reconciled" in page(client, kind="reconciliations")
-    assert "Cash: over" not in page(client, threshold="50.00")
-    assert "Cash: over" in page(client, threshold="20")
+    assert "Cash short" not in page(client, threshold="50.00")
+    assert "Cash short" in page(client, threshold="20")
     early = page(client, date_from="2026-01-01", date_to="2026-11-30")
     assert "Deposit" not in early and "December 2026" not in early
     bad = page(client, threshold="1e9", kind="nonsense")
