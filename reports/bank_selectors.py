@@ -4,6 +4,7 @@ fixed number of queries."""
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
@@ -16,9 +17,7 @@ ZERO = Decimal("0.00")
 
 
 def month_end(month: dt.date) -> dt.date:
-    first = month.replace(day=1)
-    following = (first + dt.timedelta(days=32)).replace(day=1)
-    return following - dt.timedelta(days=1)
+    return month.replace(day=calendar.monthrange(month.year, month.month)[1])
 
 
 def months_between(start: dt.date, end: dt.date) -> list[dt.date]:

@@ -10,7 +10,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from beano import rules
+from beano import date_filters, rules
 from beano.actors import Actor
 from beano.rules.banking import (
     RECONCILE_MONTH,
@@ -77,6 +77,10 @@ def save_account(
     old = snapshot(account, ACCOUNT_FIELDS) if account else None
     if not (isinstance(account_last4, str) and len(account_last4) == 4 and account_last4.isdigit()):
         raise ValidationError({"account_last4": "Give the last four digits of the account."})
+    if not date_filters.EARLIEST <= opened_on <= timezone.localdate():
+        raise ValidationError(
+            {"opened_on": f"Give a day from {date_filters.EARLIEST:%Y} to today."}
+        )
     if account is not None and account.reconciliations.exists() and opened_on != account.opened_on:
         raise ValidationError({"opened_on": "Months are reconciled from this day: it stays."})
     account = account or GamingAccount(organization=organization)
@@ -188,6 +192,10 @@ def record_bank_entry(
         raise ValidationError({"disbursement": "That disbursement is another organization's."})
     if disbursement is not None and disbursement.voided_at is not None:
         raise ValidationError({"disbursement": "That disbursement was voided."})
+    if paid_on < account.opened_on:
+        raise ValidationError(
+            {"paid_on": f"The account's book starts on {account.opened_on:%b %-d, %Y}."}
+        )
     amount = money(amount, DISBURSEMENT, "amount", positive=True)
     reference = text(reference, "reference", limit=60)
     if BankEntry.objects.filter(account=account, method=method, reference=reference).exists():

@@ -334,3 +334,21 @@ def test_the_account_page_reads_in_a_constant_number_of_queries(client, tenant, 
     with CaptureQueriesContext(connection) as large:
         assert client.get(url).status_code == 200
     assert len(large) == len(small)
+
+
+def test_dates_outside_the_book_are_refused_and_nothing_saved(tenant, account):
+    with pytest.raises(ValidationError, match="from 1971 to today"):
+        bank_services.save_account(
+            organization=tenant.organization,
+            bank_name="Fairhaven Savings",
+            account_last4="4412",
+            opened_on=dt.date(1, 1, 1),
+            opening_balance=D("0"),
+            by=tenant.bookkeeper,
+        )
+    assert GamingAccount.objects.get().opened_on == OPENED
+    with pytest.raises(ValidationError, match="book starts on Nov 1, 2026"):
+        entry(tenant, kind="bank_charge", paid_on=dt.date(2026, 10, 31))
+    assert not BankEntry.objects.exists()
+    with pytest.raises(rules.RuleViolation, match="once it has ended"):
+        reconcile(tenant, month=dt.date(9999, 12, 1))
