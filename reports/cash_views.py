@@ -27,6 +27,7 @@ from reports.cash_forms import (
     verifiers_of,
 )
 from reports.cash_models import DrawerCount
+from reports.models import CloseOut
 from reports.closeout_views import CLOSEOUT_STATUSES
 from reports.figures import variance_threshold
 from reports.pages import CLOSES_OUT, access_of
@@ -42,7 +43,10 @@ def _drawer_page(
         .first()
     )
     figures = selectors.figures_preview(occasion)
-    editable = occasion.status == Occasion.Status.CLOSED and occasion.sealed_at is None
+    closeout = CloseOut.objects.filter(occasion=occasion).first()
+    editable = occasion.status == Occasion.Status.CLOSED and (
+        occasion.sealed_at is None or bool(closeout and closeout.amendment_open)
+    )
     if form is None:
         initial = {f"n_{code}": n for code, n in (drawer.pieces if drawer else {}).items()}
         form = DrawerForm(initial=initial, verifiers=verifiers_of(occasion.organization_id))
