@@ -27,9 +27,9 @@ from reports.cash_forms import (
     verifiers_of,
 )
 from reports.cash_models import DrawerCount
-from reports.models import CloseOut
 from reports.closeout_views import CLOSEOUT_STATUSES
 from reports.figures import variance_threshold
+from reports.models import CloseOut
 from reports.pages import CLOSES_OUT, access_of
 
 
