@@ -67,7 +67,7 @@ class DrawerForm(forms.Form):
 
 
 class AccountForm(forms.Form):
-    bank_name = forms.CharField(max_length=120, label="Bank")
+    institution = forms.CharField(max_length=120, label="Bank")
     account_last4 = forms.RegexField(
         regex=r"^[0-9]{4}$",
         label="Last four digits of the account",

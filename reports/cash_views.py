@@ -102,7 +102,7 @@ def bank_page(request: HttpRequest, status: int = 200, **forms: Any) -> HttpResp
     account = page.account
     account_initial = (
         {
-            "bank_name": account.bank_name,
+            "institution": account.bank_name,
             "account_last4": account.account_last4,
             "opened_on": account.opened_on,
             "opening_balance": account.opening_balance,
@@ -162,7 +162,14 @@ def save_account(request: HttpRequest) -> HttpResponse:
         request,
         AccountForm(request.POST),
         "account_form",
-        lambda org, v: bank_services.save_account(organization=org, by=request.user, **v),
+        lambda org, v: bank_services.save_account(
+            organization=org,
+            bank_name=v["institution"],
+            account_last4=v["account_last4"],
+            opened_on=v["opened_on"],
+            opening_balance=v["opening_balance"],
+            by=request.user,
+        ),
         "The gaming account is saved.",
     )
 

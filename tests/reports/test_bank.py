@@ -295,7 +295,7 @@ def test_the_account_pages_are_404_to_another_organization_and_read_only_to_an_i
     page = client.get(bank_url(org)).content.decode()
     assert "Fairhaven Savings" in page and "Record a deposit" not in page
     for name in names:
-        assert client.post(bank_url(org, name), {"bank_name": "X"}).status_code == 403
+        assert client.post(bank_url(org, name), {"institution": "X"}).status_code == 403
     assert GamingAccount.objects.get().bank_name == "Fairhaven Savings"
 
 
