@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Exists, IntegerField, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 from django.http import StreamingHttpResponse
 from django.utils import timezone
 
@@ -18,7 +20,8 @@ from beano.rules.cards import ball_label
 from beano.rules.models import RefusedAction
 from games.models import BallCall, Game, Payout, PrizePart
 from occasions.models import Occasion, SaleLine
-from reports.occasion_totals import with_figures
+from reports.models import CloseOut, FinancialReport
+from reports.occasion_totals import MONEY, with_figures
 
 CHUNK = 2000
 #: A cell starting with one of these would be run as a formula by a spreadsheet.
@@ -44,8 +47,31 @@ def _who(user: Any) -> str:
     return user.get_username() if user is not None else "system"
 
 
+def _with_report(occasions: QuerySet[Occasion]) -> QuerySet[Occasion]:
+    """The current filed version of each occasion's report, and its Beano tax as filed."""
+    current = FinancialReport.objects.filter(occasion=OuterRef("pk")).order_by("-version")
+    return occasions.annotate(
+        report_version=Subquery(current.values("version")[:1], output_field=IntegerField()),
+        report_tax=Subquery(
+            current.annotate(tax=Cast(KT("figures__tax__total_due"), MONEY)).values("tax")[:1],
+            output_field=MONEY,
+        ),
+        amendment_open=Exists(
+            CloseOut.objects.filter(occasion=OuterRef("pk"), amendment_opened_at__isnull=False)
+        ),
+    )
+
+
+def report_status(o: Occasion) -> str:
+    if o.report_version is None:
+        return "not filed"
+    if o.amendment_open:
+        return f"amendment open (version {o.report_version} filed)"
+    return "filed" if o.report_version == 1 else f"amended (version {o.report_version})"
+
+
 def occasion_rows(occasions: QuerySet[Occasion]) -> Iterator[list[Any]]:
-    rows = with_figures(occasions.select_related("organization", "license")).order_by(
+    rows = _with_report(with_figures(occasions.select_related("organization", "license"))).order_by(
         "-date", "organization__name"
     )
     for o in rows.iterator(chunk_size=CHUNK):
@@ -62,14 +88,29 @@ def occasion_rows(occasions: QuerySet[Occasion]) -> Iterator[list[Any]]:
             o.gross_receipts,
             o.games_played,
             o.prizes,
+            report_status(o),
+            o.report_tax,
+            o.net_proceeds,
         ]
+
+
+def _void_witness(sale: Any) -> str:
+    if sale.void_witness_worker_id:
+        return f"{sale.void_witness_worker.entry.person.legal_name} (attested on paper)"
+    return sale.void_witness.get_username() if sale.void_witness_id else ""
 
 
 def sale_rows(occasions: QuerySet[Occasion]) -> Iterator[list[Any]]:
     lines = (
         SaleLine.objects.filter(sale__occasion__in=occasions)
         .select_related(
-            "sale__occasion__organization", "sale__sold_by", "sale__admission_sale", "price_item"
+            "sale__occasion__organization",
+            "sale__sold_by",
+            "sale__admission_sale",
+            "sale__voided_by",
+            "sale__void_witness",
+            "sale__void_witness_worker__entry__person",
+            "price_item",
         )
         .order_by(
             "-sale__occasion__date", "sale__occasion__organization__name", "sale__number", "pk"
@@ -91,6 +132,8 @@ def sale_rows(occasions: QuerySet[Occasion]) -> Iterator[list[Any]]:
             line.amount,
             sale.is_voided,
             sale.void_reason,
+            _who(sale.voided_by) if sale.is_voided else "",
+            _void_witness(sale),
         ]
 
 
@@ -224,6 +267,9 @@ OCCASION_EXPORTS: dict[str, Export] = {
             "gross receipts (door sales)",
             "games",
             "prizes awarded",
+            "report status",
+            "Beano tax (as filed)",
+            "net proceeds (as filed)",
         ),
         occasion_rows,
     ),
@@ -242,6 +288,8 @@ OCCASION_EXPORTS: dict[str, Export] = {
             "amount",
             "voided",
             "void reason",
+            "voided by",
+            "void witness",
         ),
         sale_rows,
     ),

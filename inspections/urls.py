@@ -1,12 +1,14 @@
 from django.urls import path
 
-from inspections import onboarding_views, org_views, report_views, views
+from inspections import exception_views, onboarding_views, org_views, report_views, views
 
 RECORD = "org/<int:org_id>/occasions/<int:pk>/record/"
 
 urlpatterns = [
     path("inspect/", views.dashboard, name="inspector_dashboard"),
     path("inspect/compliance/<slug:section>/", views.compliance, name="inspect_compliance"),
+    path("inspect/exceptions/", exception_views.exceptions_page, name="inspect_exceptions"),
+    path("inspect/exceptions.csv", exception_views.exceptions_csv, name="inspect_exceptions_csv"),
     path("inspect/export/<slug:kind>.csv", views.export, name="inspect_export"),
     path(
         "commission/refused/", views.commission_refused_actions, name="commission_refused_actions"

@@ -4,8 +4,12 @@ the figures stored on a filed report, in the order it is stored: ``dataclasses.a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from reports.cash_figures import DepositFigure, DrawerFigure, VoidFigure
 
 
 @dataclass(frozen=True)
@@ -302,3 +306,8 @@ class Figures:
     workers: list[WorkerFigure]
     memo: Memo
     provenance: Provenance
+    # The door's voids, the drawer and the deposit (``reports.cash_figures``); a report filed
+    # before they were kept has none of these keys.
+    voids: list[VoidFigure] = field(default_factory=list)
+    drawer: DrawerFigure | None = None
+    deposit: DepositFigure | None = None

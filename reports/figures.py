@@ -34,6 +34,7 @@ from django.conf import settings
 from beano.rules.limits import LimitName, limits_in_force
 from beano.rules.money import cents
 from occasions.models import Occasion
+from reports import cash_figures
 from reports import figure_sections as section
 from reports.figure_records import Cash, CharityGame, Figures, Net, Receipts, Tax, Variance
 from reports.figure_sections import STOCK_CATEGORY, ZERO
@@ -184,6 +185,9 @@ def figures_of(
         workers=workers,
         memo=section.memo(occasion),
         provenance=section.provenance(occasion),
+        voids=cash_figures.voids(occasion),
+        drawer=cash_figures.drawer(occasion),
+        deposit=cash_figures.deposit(occasion),
     )
 
 

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from beano import rules
 from beano.actors import Actor
+from beano.rules.banking import DrawerFilingFacts
 from beano.rules.reporting import FILE_REPORT, FilingFacts
 from occasions.extras_services import text
 from occasions.models import Occasion
@@ -22,7 +23,7 @@ from reports import amendment_state, obligations, paper_selectors
 from reports.closeout_services import cash_verified
 from reports.figures import compute_figures, differences, digest, late_filing, to_json
 from reports.kept import keep_occasion
-from reports.models import AnnualReport, CloseOut, FinancialReport, RenderStatus
+from reports.models import AnnualReport, CloseOut, DrawerCount, FinancialReport, RenderStatus
 
 
 def chain_head(organization: Organization) -> tuple[int, str]:
@@ -34,6 +35,16 @@ def enqueue(document: Any) -> None:
     from reports.tasks import enqueue_render
 
     transaction.on_commit(lambda: enqueue_render(document))
+
+
+def drawer_facts(closeout: CloseOut | None) -> DrawerFilingFacts:
+    """The drawer counted by denomination, if it was, against the close-out's cash counted."""
+    drawer = DrawerCount.objects.filter(closeout=closeout).first() if closeout else None
+    return DrawerFilingFacts(
+        drawer_counted=drawer is not None,
+        drawer_total=drawer.total if drawer else None,
+        cash_counted=closeout.cash_counted if closeout else None,
+    )
 
 
 def _filing_facts(
@@ -80,6 +91,7 @@ def file_report(*, occasion: Occasion, by: Actor) -> FinancialReport:
         [
             _filing_facts(figures, closeout, reason, amendment, occasion),
             paper.facts(played=played),
+            drawer_facts(closeout),
         ],
         occasion,
         by,

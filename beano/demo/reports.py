@@ -114,6 +114,9 @@ def _close_out_and_file(occasion: Occasion, books: object) -> None:
         cash_verifier_secret=DEMO_PASSWORD,
         by=books,
     )
+    from beano.demo.bank import count_the_drawer
+
+    count_the_drawer(occasion, books)  # the same cash, counted piece by piece
     # The paper issued by serial and counted back that night, its one difference explained.
     door = {c["category"]: c["recorded"] for c in figures["counts"]}
     paper.seed_closed_night(occasion, door, books)

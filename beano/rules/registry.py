@@ -17,6 +17,7 @@ RULE_MODULES = (
     "beano.rules.operation",
     "beano.rules.claims",
     "beano.rules.draw",
+    "beano.rules.banking",
 )
 
 

@@ -1,0 +1,65 @@
+"""The money trail covers the drawer and the gaming account: a deposit's amount, a drawer's
+pieces or a reconciliation's statement balance changed in its table, or a check inserted with no
+audit event, is found by ``check_audit_chains``."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from organizations.models import AuditEvent, Organization
+from reports.models import BankEntry, BankReconciliation, Deposit, DrawerCount
+from tests.organizations.test_tamper_evidence import POST, check
+from tests.reports.conftest import at
+
+
+@pytest.fixture
+def post(seeded_demo, db) -> Organization:
+    return Organization.objects.get(name=POST)
+
+
+def test_the_untouched_demo_checks_with_its_bank(post):
+    ok, output = check()
+    assert ok, output
+
+
+def test_a_deposits_amount_changed_is_found(post):
+    deposit = Deposit.objects.get(account__organization=post)
+    event = AuditEvent.objects.get(target_type="reports.deposit", target_id=str(deposit.pk))
+    Deposit.objects.filter(pk=deposit.pk).update(amount=deposit.amount - 100)
+    ok, output = check()
+    assert not ok
+    assert (
+        f"reports.deposit #{deposit.pk}: amount is '{deposit.amount - 100}', but audit event "
+        f"{event.sequence} recorded '{deposit.amount}'"
+    ) in output
+
+
+def test_a_drawers_pieces_and_a_reconciliations_balance_changed_are_found(post):
+    drawer = DrawerCount.objects.get()
+    DrawerCount.objects.filter(pk=drawer.pk).update(pieces=drawer.pieces | {"100": 1})
+    month = BankReconciliation.objects.filter(account__organization=post).first()
+    BankReconciliation.objects.filter(pk=month.pk).update(
+        statement_balance=month.statement_balance + Decimal("50")
+    )
+    ok, output = check()
+    assert not ok
+    assert f"reports.drawercount #{drawer.pk}: pieces is" in output
+    assert f"reports.bankreconciliation #{month.pk}: statement_balance is" in output
+
+
+def test_a_check_with_no_event_is_found(post):
+    account = post.gaming_account
+    check_out = BankEntry.objects.create(
+        account=account,
+        kind="bank_charge",
+        paid_on=account.opened_on,
+        payee="Nobody",
+        amount=Decimal("500.00"),
+        reference="X-1",
+        recorded_at=at(10),
+    )
+    ok, output = check()
+    assert not ok
+    assert f"reports.bankentry #{check_out.pk}" in output and "no audit event" in output
