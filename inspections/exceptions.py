@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from beano.rules.banking import next_business_day
 from occasions.models import Occasion
-from organizations.models import Organization
+from organizations.models import Organization, PaperIssue, StockTake
 from reports.bank_selectors import last_ended_month, month_end, months_between
 from reports.cash_models import BankReconciliation, Deposit, GamingAccount
 from reports.models import FinancialReport
@@ -185,11 +185,52 @@ def reconciliation_exceptions(q: ExceptionQuery) -> Iterable[ExceptionRow]:
                 )
 
 
+def inventory_differences(q: ExceptionQuery) -> Iterable[ExceptionRow]:
+    """Stock-takes that found a count different from the records (961 CMR 3.04(4)(e)), and paper
+    issued to the door of a closed occasion that was never counted back."""
+    takes = _dated(
+        StockTake.objects.filter(purchase__organization__in=q.organizations), "counted_on", q
+    ).select_related("purchase__organization")
+    for take in takes:
+        if take.difference:
+            yield ExceptionRow(
+                "inventory",
+                take.purchase.organization,
+                take.counted_on,
+                f"Stock-take {take.difference:+d} against the records",
+                f"{take.purchase}: {take.expected} expected, {take.counted} counted; "
+                f"reason: {take.reason or 'none given'}",
+                None,
+                reverse("paper_stock", args=[take.purchase.organization_id]),
+            )
+    open_issues = _dated(
+        PaperIssue.objects.filter(
+            occasion__organization__in=q.organizations,
+            occasion__status=Occasion.Status.CLOSED,
+            returned_at__isnull=True,
+        ),
+        "occasion__date",
+        q,
+    ).select_related("occasion__organization", "purchase")
+    for issue in open_issues:
+        occasion = issue.occasion
+        yield ExceptionRow(
+            "inventory",
+            occasion.organization,
+            occasion.date,
+            "Paper issued to the door never counted back",
+            f"{issue.purchase}: serials {issue.serial_from}–{issue.serial_to}",
+            None,
+            reverse("occasion_serials", args=[occasion.organization_id, occasion.pk]),
+        )
+
+
 #: The sources, in the order of the filter's choices: key → (label, function).
 SOURCES: dict[str, tuple[str, Source]] = {
     "variances": ("Variances over the threshold", cash_variances),
     "deposits": ("Late or missing deposits", late_deposits),
     "reconciliations": ("Bank reconciliations", reconciliation_exceptions),
+    "inventory": ("Paper inventory differences", inventory_differences),
 }
 
 

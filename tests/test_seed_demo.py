@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from organizations.audit import verify_chain
 from organizations.models import Organization, Person
+from tests.conftest import login
 
 #: Every table of the project's apps: whatever a later issue adds to the demo is covered.
 APPS = ("rules", "organizations", "occasions", "games", "reports")
@@ -302,7 +303,7 @@ def test_seed_demo_keeps_the_figures_of_its_closed_nights_and_checkpoints_its_ch
     verified = ChainVerification.objects.filter(problem="", verified_at__isnull=False)
     assert verified.count() == chains.count()
     head = get_user_model().objects.get(username="post171-head")
-    client.force_login(head)
+    login(client, head)
     org = Organization.objects.get(user_roles__user=head)
     page = client.get(reverse("audit_log", args=[org.pk])).content.decode()
     assert "Checked now from event" in page and "The whole chain was last verified" in page

@@ -117,7 +117,7 @@ def test_outside_the_scope_nothing_shows_and_the_page_is_read_only(
     assert "No exception matches the filter." in page(client)
     login(client, inspector)
     assert client.post(URL, {}).status_code == 403
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     assert client.get(URL).status_code == 403
 
 
@@ -139,7 +139,7 @@ def test_a_missing_deposit_past_due_is_an_exception(trail, tenant, known_occasio
 
 
 def test_every_source_is_a_function_in_the_list():
-    assert list(SOURCES) == ["variances", "deposits", "reconciliations"]
+    assert list(SOURCES) == ["variances", "deposits", "reconciliations", "inventory"]
     assert all(callable(function) for _label, function in SOURCES.values())
 
 
@@ -167,3 +167,43 @@ def test_the_report_reads_in_a_constant_number_of_queries(client, trail, statewi
         shown = page(client)
     assert "Lodge 15" in shown
     assert len(large) == len(small)
+
+
+def test_a_short_stock_take_and_paper_never_counted_back_appear(trail, tenant, known_occasion):
+    """The paper inventory's differences (961 CMR 3.04(4)(e)): the rows as the paper pages
+    record them, read by the report."""
+    from organizations.models import PaperIssue, StockTake
+    from tests.reports.test_paper import buy
+
+    purchase = buy(tenant, "bonus", 70_000)
+    StockTake.objects.create(
+        purchase=purchase,
+        counted_on=known_occasion.date,
+        expected=200,
+        counted=198,
+        reason="Two sheets missing",
+        counted_by=tenant.bookkeeper,
+        witness=tenant.head,
+    )
+    PaperIssue.objects.create(
+        purchase=purchase,
+        occasion=known_occasion,
+        serial_from=70_000,
+        serial_to=70_049,
+        issued_at=at(16, 30),
+        issued_by=tenant.member_in_charge,
+    )
+    rows = exceptions(
+        ExceptionQuery(
+            organizations=Organization.objects.filter(pk=tenant.organization.pk),
+            date_from=None,
+            date_to=None,
+            threshold=D("5.00"),
+            today=dt.date(2027, 1, 15),
+        ),
+        ["inventory"],
+    )
+    assert sorted(r.subject for r in rows) == [
+        "Paper issued to the door never counted back",
+        "Stock-take -2 against the records",
+    ]

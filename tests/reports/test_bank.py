@@ -228,7 +228,7 @@ def bank_url(org, name="bank_account"):
 
 def test_the_bookkeeper_uses_the_account_page(client, counted, tenant, account, report_clock):
     report_clock(at(10, day=dt.date(2026, 12, 9)))
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     org = tenant.organization
     page = client.get(bank_url(org)).content.decode()
     assert "Fairhaven Savings …4412" in page and "November 2026" in page
@@ -271,7 +271,7 @@ def test_the_bookkeeper_uses_the_account_page(client, counted, tenant, account, 
 def test_bad_input_comes_back_with_its_message_and_saves_nothing(
     client, tenant, account, name, data, message
 ):
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     before = AuditEvent.objects.count()
     response = client.post(bank_url(tenant.organization, name), data)
     assert response.status_code == 400
@@ -287,7 +287,7 @@ def test_the_account_pages_are_404_to_another_organization_and_read_only_to_an_i
 ):
     org = tenant.organization
     names = ["bank_record_deposit", "bank_record_entry", "bank_reconcile", "bank_save_account"]
-    client.force_login(other_tenant.head)
+    login(client, other_tenant.head)
     assert client.get(bank_url(org)).status_code == 404
     for name in names:
         assert client.post(bank_url(org, name), {}).status_code == 404
@@ -300,7 +300,7 @@ def test_the_account_pages_are_404_to_another_organization_and_read_only_to_an_i
 
 
 def test_the_account_page_reads_in_a_constant_number_of_queries(client, tenant, account):
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     url = bank_url(tenant.organization)
 
     def add(n: int, start: int) -> None:

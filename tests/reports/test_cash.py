@@ -138,7 +138,7 @@ def test_a_bad_drawer_saves_nothing(known_occasion, tenant, pieces, message):
 
 def test_the_drawer_page_counts_and_compares_with_the_cash_expected(client, known_occasion, tenant):
     on_floor(tenant.head, known_occasion)
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     page = client.get(drawer_url(known_occasion)).content.decode()
     assert "Cash expected" in page and "$396.00" in page  # no opening bank entered yet
     data = {f"n_{k}": v for k, v in PIECES.items()}
@@ -162,7 +162,7 @@ def test_the_drawer_page_refuses_bad_input_and_saves_nothing(
     client, known_occasion, tenant, changes, message
 ):
     on_floor(tenant.head, known_occasion)
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     data = {f"n_{k}": v for k, v in PIECES.items()}
     data |= {"verified_by": tenant.head.pk, "verifier_secret": PASSWORD} | changes
     response = client.post(drawer_url(known_occasion), data)
@@ -174,7 +174,7 @@ def test_the_drawer_page_refuses_bad_input_and_saves_nothing(
 def test_the_drawer_page_is_another_organizations_404_and_an_inspectors_read(
     client, known_occasion, other_tenant, inspector
 ):
-    client.force_login(other_tenant.head)
+    login(client, other_tenant.head)
     assert client.get(drawer_url(known_occasion)).status_code == 404
     assert client.post(drawer_url(known_occasion), {}).status_code == 404
     login(client, inspector)

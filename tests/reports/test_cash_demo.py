@@ -36,7 +36,7 @@ def test_the_demo_pages_show_it(seeded_demo, db, client):
     from django.contrib.auth import get_user_model
 
     account = GamingAccount.objects.get()
-    client.force_login(get_user_model().objects.get(username="post171-books"))
+    login(client, get_user_model().objects.get(username="post171-books"))
     page = client.get(reverse("bank_account", args=[account.organization_id])).content.decode()
     assert "Fairhaven Co-operative Bank …7301" in page
     assert (

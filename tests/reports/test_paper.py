@@ -236,7 +236,7 @@ def test_door_counts_and_serials_that_disagree_are_flagged_and_refused_until_exp
     mic = tenant.member_in_charge
     issue_and_count(counted, every_category["admission"], mic, issued=120, sold=100)
     issue_and_count(counted, every_category["special"], mic, issued=70, sold=59, voided=1)
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     page = client.get(reverse("report_closeout", args=[tenant.organization.pk, counted.pk]))
     text = page.content.decode()
     assert "counts and the serials disagree" in text and "cannot be filed" in text
@@ -320,7 +320,7 @@ def test_bad_input_gets_a_clear_message_and_saves_nothing(
         assert response.status_code == 400
         assert message in response.content.decode()
     assert not PaperIssue.objects.exists()
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     response = client.post(
         reverse("paper_stock_destroy", args=[tenant.organization.pk]),
         {
@@ -338,7 +338,7 @@ def test_bad_input_gets_a_clear_message_and_saves_nothing(
 
 def test_another_organization_gets_404(client, known_occasion, tenant, other_tenant, card_purchase):
     row = issue(known_occasion, card_purchase, tenant.member_in_charge, 1, 10)
-    client.force_login(other_tenant.head)
+    login(client, other_tenant.head)
     org, occ = tenant.organization.pk, known_occasion.pk
     for url in (
         reverse("occasion_serials", args=[org, occ]),
@@ -387,7 +387,7 @@ def test_an_inspector_reads_and_never_writes(
 def test_the_paper_page_keeps_its_queries_as_issues_grow(
     client, known_occasion, tenant, every_category
 ):
-    client.force_login(tenant.head)
+    login(client, tenant.head)
     url = reverse("occasion_serials", args=[tenant.organization.pk, known_occasion.pk])
 
     def queries() -> int:

@@ -24,7 +24,7 @@ def test_the_register_lists_each_w2g_and_the_1096_totals(client, tenant, big_win
     assert (r.forms, str(r.total)) == (2, "75.00")
     assert register(tenant.organization, 2025).lines == []
 
-    client.force_login(tenant.bookkeeper)
+    login(client, tenant.bookkeeper)
     page = client.get(reverse("w2g_register", args=[tenant.organization.pk, 2026]))
     assert page.status_code == 200 and "Form 1096" in page.content.decode()
     csv = client.get(reverse("w2g_register_csv", args=[tenant.organization.pk, 2026]))
@@ -47,7 +47,7 @@ def test_another_organization_gets_404_and_an_inspector_reads(
     big_win,  # noqa: F811
 ):
     pay(big_win, tenant, GROUP)
-    client.force_login(other_tenant.head)
+    login(client, other_tenant.head)
     for name in ("w2g_register", "w2g_register_csv"):
         assert client.get(reverse(name, args=[tenant.organization.pk, 2026])).status_code == 404
     login(client, inspector)
