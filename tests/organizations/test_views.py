@@ -108,6 +108,22 @@ ORG_PAGES = [
     ("flashboard_link", "open_occasion", True),
     ("reports_home", None, False),
     ("report_closeout", "closed_occasion", False),
+    ("report_drawer", "closed_occasion", False),
+    # Paper by serial (961 CMR 3.04(4)(e)), the gaming bank account and the W-2G register.
+    ("occasion_serials", "occasion", False),
+    ("occasion_serials_issue", "occasion", True),
+    ("occasion_serials_count_back", "paper_issue_kwargs", True),
+    ("occasion_serials_explain", "occasion", True),
+    ("paper_stock", None, False),
+    ("paper_stock_destroy", None, True),
+    ("paper_stock_take", None, True),
+    ("bank_account", None, False),
+    ("bank_save_account", None, True),
+    ("bank_record_deposit", None, True),
+    ("bank_record_entry", None, True),
+    ("bank_reconcile", None, True),
+    ("w2g_register", "w2g_year", False),
+    ("w2g_register_csv", "w2g_year", False),
     ("report_add_expense", "closed_occasion", True),
     ("report_record_stock", "closed_occasion", True),
     ("report_remove_expense", "expense_kwargs", True),
@@ -147,13 +163,38 @@ ORG_PAGES = [
 ]
 
 #: Fixtures that name no object of the organization (a day, a year): nothing to look up.
-NO_OBJECT = {"authorized_day", "year_kwargs"}
+NO_OBJECT = {"authorized_day", "year_kwargs", "w2g_year"}
 
 
 @pytest.fixture
 def people_login(tenant):
     """A login of the organization (its worker), on the people pages."""
     return tenant.worker
+
+
+@pytest.fixture
+def paper_issue_kwargs(occasion, tenant):
+    """Paper issued to ``occasion``'s door, not yet counted back."""
+    from django.utils import timezone
+
+    from organizations.models import PaperIssue
+    from tests.reports.test_paper import buy
+
+    purchase = buy(tenant, "admission", 90_000)
+    issue = PaperIssue.objects.create(
+        purchase=purchase,
+        occasion=occasion,
+        serial_from=90_000,
+        serial_to=90_009,
+        issued_at=timezone.now(),
+        issued_by=tenant.member_in_charge,
+    )
+    return {"pk": occasion.pk, "issue_id": issue.pk}
+
+
+@pytest.fixture
+def w2g_year():
+    return {"year": 2026}
 
 
 @pytest.fixture
