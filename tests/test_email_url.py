@@ -57,4 +57,7 @@ def test_the_console_and_file_backend_does_both(tmp_path, capsys):
     assert backend.send_messages([message]) == 1
     [written] = list(tmp_path.iterdir())
     assert "http://x/invite/abc" in written.read_text()
-    assert "http://x/invite/abc" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "E-mail to a@example.org: Your invitation" in printed
+    assert "http://x/invite/abc" in printed
+    assert "Content-Type" not in printed  # the words, not the raw message
