@@ -43,6 +43,7 @@ from beano.accounts.policy import (
 from beano.accounts.qr import qr_svg
 from beano.accounts.reminder_preferences import ReminderChoiceForm, opted_out, set_wanted
 from organizations.access import commission_staff
+from organizations.models import OrganizationRole, Role
 
 
 def _throttled(request: HttpRequest, response: HttpResponse) -> HttpResponse:
@@ -282,6 +283,10 @@ def _account_context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
         "has_pin": has_pin(user),
         "codes_left": recovery.codes_left(user),
         "pin_form": PinForm(),
+        # Reminders go to heads of organization and bookkeepers: their card only for them.
+        "gets_reminders": OrganizationRole.objects.filter(
+            user=user, role__in=(Role.HEAD, Role.BOOKKEEPER)
+        ).exists(),
         "reminder_form": ReminderChoiceForm(
             initial={"wanted": sorted(set(OptionalReminder.values) - opted_out(user))}
         ),

@@ -255,3 +255,10 @@ def test_a_night_not_closed_links_its_occasion(filers, today, occasion):
     send_reminders()
     link = reverse("occasion_detail", args=[filers.organization.pk, occasion.pk])
     assert {r.link for r in _sent(ReminderKind.REPORT_DUE_TODAY, NIGHT.isoformat())} == {link}
+
+
+def test_the_reminder_choices_are_on_the_account_page_of_those_reminded_only(filers, client):
+    login(client, filers.bookkeeper)
+    assert "Reminders by e-mail" in client.get(reverse("account")).content.decode()
+    login(client, filers.member_in_charge)  # not a head or a bookkeeper: never reminded
+    assert "Reminders by e-mail" not in client.get(reverse("account")).content.decode()
