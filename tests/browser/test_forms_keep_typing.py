@@ -31,7 +31,11 @@ def test_a_mistyped_card_is_corrected_without_typing_it_again(
     game = claim.game
     url = live_server.url + reverse(
         "game_claims",
-        kwargs={"org_id": game.occasion.organization_id, "pk": game.occasion_id, "game_pk": game.pk},
+        kwargs={
+            "org_id": game.occasion.organization_id,
+            "pk": game.occasion_id,
+            "game_pk": game.pk,
+        },
     )
     log_in(page, url, tenant.member_in_charge)
     slot = page.locator(f"#claim-{claim.pk}")
