@@ -72,3 +72,55 @@ def test_a_mistyped_card_is_corrected_without_typing_it_again(
     expect(split).to_contain_text("Mary Costa $75.00")
     winners.get_by_label("Player's name").fill("Mary Costa-Souza")
     expect(split).to_contain_text("Mary Costa-Souza $75.00")
+
+
+def in_view(page: Any, locator: Any) -> bool:
+    box = locator.bounding_box()
+    size = page.viewport_size
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
+
+
+@pytest.mark.browser
+def test_a_refusal_on_the_program_shows_by_what_caused_it_in_view(
+    live_server, page, tenant, open_occasion, program_game, tmp_path
+):
+    from games.models import Arrangement, Game
+
+    for number in range(2, 9):  # a full first half: the last games are far below the fold
+        Game.objects.create(occasion=open_occasion, number=number, half=1, kind="regular")
+    last = Game.objects.get(occasion=open_occasion, number=8)
+    url = live_server.url + reverse(
+        "game_program", kwargs={"org_id": open_occasion.organization_id, "pk": open_occasion.pk}
+    )
+    log_in(page, url, tenant.member_in_charge)
+    card = page.locator(f"#game-{last.pk}")
+    card.get_by_text("Add a prize to game 8").click()
+    card.get_by_label("Arrangement").select_option(label="Four corners")
+    card.get_by_label("Amount $").fill("5O.00")  # a letter O for a zero
+    card.get_by_role("button", name="Add the prize").click()
+
+    refusal = card.locator("#refusal-here")
+    expect(refusal).to_contain_text("Refused")
+    # Under the form that caused it (still open, the amount as typed), and on the screen.
+    expect(card.locator("details.add-part #refusal-here")).to_have_count(1)
+    expect(card.get_by_label("Amount $")).to_have_value("5O.00")
+    expect(card.get_by_label("Arrangement")).to_have_value(
+        str(Arrangement.objects.get(code="four_corners").pk)
+    )
+    page.wait_for_function(
+        "() => { const r = document.getElementById('refusal-here').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= window.innerHeight; }"
+    )
+    assert in_view(page, refusal)
+    page.screenshot(path=str(tmp_path / "program-refusal.png"))
+
+    # A button's refusal (game 1 started before its prize is announced): under its buttons.
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    first = page.locator(f"#game-{program_game.pk}")
+    first.get_by_role("button", name="Start game 1").click()
+    expect(first.locator("#refusal-here")).to_contain_text("3.04(6)(b)")
+    page.wait_for_function(
+        "() => { const r = document.getElementById('refusal-here').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= window.innerHeight; }"
+    )
+    expect(page.locator("#refusal-here")).to_have_count(1)
