@@ -8,4 +8,5 @@ urlpatterns = [
     path("two-factor/", views.setup, name="otp_setup"),
     path("two-factor/off/", views.disable, name="otp_disable"),
     path("pin/", views.pin, name="account_pin"),
+    path("stay-signed-in/", views.stay_signed_in, name="stay_signed_in"),
 ]

@@ -3,6 +3,7 @@ page and the second factor (verify, set up, turn off)."""
 
 from __future__ import annotations
 
+import time
 from base64 import b32encode
 from typing import Any
 
@@ -24,6 +25,7 @@ from django.views.decorators.http import require_POST
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from beano.accounts.ceiling import refusal_of
+from beano.accounts.middleware import LAST_ACTIVITY_KEY, idle_seconds_left
 from beano.accounts.forms import CodeForm, CurrentPasswordChangeForm, PinForm, SignInForm
 from beano.accounts.pins import has_pin, set_pin
 from beano.accounts.policy import (
@@ -268,3 +270,15 @@ def disable(request: HttpRequest) -> HttpResponse:
         _account_context(request, disable_form=form),
         status=400,
     )
+
+
+@require_POST
+@login_required
+def stay_signed_in(request: HttpRequest) -> HttpResponse:
+    """The idle warning's button: an ordinary request, which ``IdleTimeoutMiddleware`` counts as
+    activity; the time left is written at once (not at most once a minute) so the warning can
+    trust it."""
+    request.session[LAST_ACTIVITY_KEY] = int(time.time())
+    response = HttpResponse(status=204)
+    response["X-Idle-Seconds"] = str(idle_seconds_left(request.session))
+    return response
