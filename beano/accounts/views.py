@@ -25,8 +25,8 @@ from django.views.decorators.http import require_POST
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from beano.accounts.ceiling import refusal_of
-from beano.accounts.middleware import LAST_ACTIVITY_KEY, idle_seconds_left
 from beano.accounts.forms import CodeForm, CurrentPasswordChangeForm, PinForm, SignInForm
+from beano.accounts.middleware import LAST_ACTIVITY_KEY, idle_seconds_left
 from beano.accounts.pins import has_pin, set_pin
 from beano.accounts.policy import (
     APP_DEVICE_NAME,
