@@ -179,9 +179,9 @@ def _card_again(card: CardVerification | None) -> dict[str, Any]:
 
 def _card_done(card: CardVerification) -> str:
     if card.valid:
-        return "The card verification is recorded: the card is valid."
+        return "The card verification is recorded. The card is valid."
     return (
-        "The card verification is recorded: the card is invalid, for the reasons shown. The "
+        "The card verification is recorded. The card is invalid, for the reasons shown. The "
         "numbers and witnesses are kept in the form below: if a number was mistyped, correct it "
         "and check the card again."
     )
