@@ -27,13 +27,15 @@ from games import claims_selectors as selectors
 from games import claims_services as services
 from games import payout_services, winner_services
 from games.claims_forms import (
+    WITNESS_ROWS,
     CardForm,
     ClaimForm,
     DrawVerificationForm,
     PayoutForm,
     WinnersForm,
+    square_field,
 )
-from games.models import Claim, Game, PrizePart, Winner
+from games.models import CardVerification, Claim, Game, PrizePart, Winner
 from occasions import floor_selectors
 from occasions.models import Occasion
 from occasions.views import RUNS_THE_NIGHT, get_occasion
@@ -114,7 +116,8 @@ def _page(request: OrgRequest, game: Game, bound: dict[str, Any] | None = None) 
                 "row": row,
                 "draw": bound.get(f"draw_{pk}")
                 or DrawVerificationForm(prefix=f"draw{pk}", initial={"member_in_charge": mic}),
-                "card": bound.get(f"card_{pk}") or CardForm(prefix=f"card{pk}"),
+                "card": bound.get(f"card_{pk}")
+                or CardForm(prefix=f"card{pk}", initial=_card_again(row.card)),
                 "squares": _arrangement_squares(row.claim.part),
             }
         )
@@ -159,6 +162,31 @@ def _page(request: OrgRequest, game: Game, bound: dict[str, Any] | None = None) 
     )
 
 
+def _card_again(card: CardVerification | None) -> dict[str, Any]:
+    """A card found invalid comes back as it was read (its numbers, its scope, its witnesses), so
+    a mistyped digit is corrected without typing the card and the witnesses again."""
+    if card is None or card.valid or card.attested_on_paper:
+        return {}
+    initial: dict[str, Any] = {
+        square_field(square): number for square, number in (card.numbers or {}).items()
+    }
+    initial["whole_card"] = "yes" if card.scope == CardVerification.Scope.WHOLE_CARD else "no"
+    for i, witness in enumerate(card.witnesses[:WITNESS_ROWS], start=1):
+        initial[f"witness{i}_name"] = witness.get("name", "")
+        initial[f"witness{i}_table"] = witness.get("table", "")
+    return initial
+
+
+def _card_done(card: CardVerification) -> str:
+    if card.valid:
+        return "The card verification is recorded. The card is valid."
+    return (
+        "The card verification is recorded. The card is invalid, for the reasons shown. The "
+        "numbers and witnesses are kept in the form below: if a number was mistyped, correct it "
+        "and check the card again."
+    )
+
+
 def _arrangement_squares(part: PrizePart) -> set[str]:
     """The squares to highlight on the card grid: the arrangement's, when it has one variant."""
     variants = part.arrangement.variants
@@ -189,15 +217,16 @@ def _submit(
     form: Any,
     slot: str,
     service: Callable[..., Any],
-    done: str,
+    done: str | Callable[[Any], str],
     fixed: dict[str, Any] | None = None,
 ) -> HttpResponse:
     """Run the service on a valid form (with ``fixed`` arguments, e.g. the claim); a refusal or
-    bad input re-renders the page, status 200, nothing saved."""
+    bad input re-renders the page, status 200, nothing saved. ``done`` says what was done, or
+    makes it from what the service returned."""
     return submit(
         form,
         lambda _: service(by=request.user, **(fixed or {}), **form.service_values()),
-        done=lambda _: _done(request, game, done, slot),
+        done=lambda result: _done(request, game, done(result) if callable(done) else done, slot),
         again=lambda: _page(request, game, bound={slot: form}),
     )
 
@@ -256,7 +285,7 @@ def claim_verify_card(request: OrgRequest, pk: int, game_pk: int, claim_pk: int)
         form,
         f"card_{claim.pk}",
         services.verify_card,
-        "The card verification is recorded.",
+        _card_done,
         {"claim": claim},
     )
 
@@ -288,15 +317,24 @@ def winners_split(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
     ticked = [c for c in eligible if request.GET.get(f"{prefix}won_{c.pk}")]
     value = _money(request.GET.get(f"{prefix}substitute_value"))
     shares = winner_services.proposed_shares(part, len(ticked), value) if ticked else []
+    # Each winner as named in the form so far (a name corrected there shows here at once).
+    names = [
+        (request.GET.get(f"{prefix}name_{c.pk}") or "").strip()[:NAME_SHOWN] or c.player_name
+        for c in ticked
+    ]
     return render(
         request,
         "games/_split.html",
         {
             "part": part,
-            "rows": list(zip(ticked, shares, strict=True)),
+            "rows": list(zip(names, shares, strict=True)),
             "total": sum(shares, Decimal("0")),
         },
     )
+
+
+#: The most of a typed name the split preview repeats.
+NAME_SHOWN = 120
 
 
 def _int(value: str | None) -> int | None:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from occasions import extras_views, floor_views, sales_views, views
+from occasions import extras_views, floor_views, heartbeat_views, sales_views, views
 from occasions.extras_forms import EXTRAS_FORMS
 
 urlpatterns = [
@@ -28,6 +28,11 @@ urlpatterns = [
         name="price_list_print",
     ),
     path("org/<int:org_id>/occasions/<int:pk>/sales/", sales_views.door_sales, name="door_sales"),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/heartbeat/",
+        heartbeat_views.night_heartbeat,
+        name="night_heartbeat",
+    ),
     path(
         "org/<int:org_id>/occasions/<int:pk>/sales/counts/",
         sales_views.sale_counts,

@@ -22,6 +22,15 @@ without activity"); a public page (the flashboard) keeps working. An htmx reques
 redirected gets ``HX-Redirect`` instead, so the whole page goes to the login page rather than a
 fragment of it.
 
+Two things warn and extend, never more (``static/js/idle.js``): every signed-in page warns two
+minutes before the idle sign-out with a button to stay (``stay_signed_in``, a POST that is an
+ordinary request, hence activity); and during an open night, the caller's console and the door
+page of a user who runs the night (the head or a member in charge) send a heartbeat while the
+page is on screen, which ``note_heartbeat`` counts as activity. The heartbeat is a poll for this
+middleware; its view decides. It ends with the night (an occasion closed keeps nobody), and
+``SessionLifetimeMiddleware`` still ends every session at its absolute lifetime: no page keeps
+a session alive for ever.
+
 ``SessionLifetimeMiddleware``: whatever its activity, a session ends
 ``settings.SESSION_ABSOLUTE_HOURS`` after its user logged in (the wall clock again, started by
 ``start_session_clock`` on every login). The idle timeout ends a session left alone; this ends
@@ -183,6 +192,25 @@ class IdleTimeoutMiddleware(_SessionClock):
         ):
             session[LAST_ACTIVITY_KEY] = int(now)
         return False
+
+
+def idle_seconds_left(session: Any, now: float | None = None) -> int:
+    """Seconds before this session is signed out for idleness (the timeout itself when nothing
+    is noted yet), as the warning counts them."""
+    timeout = settings.IDLE_TIMEOUT_MINUTES * 60
+    last = session.get(LAST_ACTIVITY_KEY)
+    if not isinstance(last, int | float):
+        return timeout
+    return max(0, int(timeout - ((time.time() if now is None else now) - last)))
+
+
+def note_heartbeat(request: HttpRequest, *, night_open: bool, runs_the_night: bool) -> bool:
+    """A console's or door page's heartbeat counts as activity (True) only during an open night
+    and only for a user who runs it; anyone else's is ignored, as any poll is."""
+    if not (night_open and runs_the_night) or SESSION_KEY not in request.session:
+        return False
+    request.session[LAST_ACTIVITY_KEY] = int(time.time())
+    return True
 
 
 class SecondFactorMiddleware:

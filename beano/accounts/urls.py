@@ -10,4 +10,5 @@ urlpatterns = [
     path("two-factor/off/", views.disable, name="otp_disable"),
     path("pin/", views.pin, name="account_pin"),
     path("reminders/", views.reminders, name="account_reminders"),
+    path("stay-signed-in/", views.stay_signed_in, name="stay_signed_in"),
 ]

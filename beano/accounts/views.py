@@ -3,6 +3,7 @@ page and the second factor (verify, set up, turn off)."""
 
 from __future__ import annotations
 
+import time
 from base64 import b32encode
 from typing import Any
 
@@ -32,6 +33,7 @@ from beano.accounts.forms import (
     SignInForm,
     VerifyForm,
 )
+from beano.accounts.middleware import LAST_ACTIVITY_KEY, idle_seconds_left
 from beano.accounts.models import OptionalReminder
 from beano.accounts.pins import has_pin, set_pin
 from beano.accounts.policy import (
@@ -368,3 +370,15 @@ def reminders(request: HttpRequest) -> HttpResponse:
     set_wanted(user=request.user, wanted=form.cleaned_data["wanted"])
     messages.success(request, "Your reminder choices are saved.")
     return redirect(reverse("account") + "#reminders")
+
+
+@require_POST
+@login_required
+def stay_signed_in(request: HttpRequest) -> HttpResponse:
+    """The idle warning's button: an ordinary request, which ``IdleTimeoutMiddleware`` counts as
+    activity; the time left is written at once (not at most once a minute) so the warning can
+    trust it."""
+    request.session[LAST_ACTIVITY_KEY] = int(time.time())
+    response = HttpResponse(status=204)
+    response["X-Idle-Seconds"] = str(idle_seconds_left(request.session))
+    return response

@@ -4,6 +4,7 @@ history."""
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django import template
@@ -66,3 +67,50 @@ def history_url(context: dict[str, Any], record: models.Model) -> str:
             "target_id": record.pk,
         },
     )
+
+
+#: An action's last word as a sentence says it, where the word alone would not.
+VERBS = {
+    "balls_confirmed": "confirmed all 75 balls for",
+    "link_made": "made the flashboard link of",
+    "link_replaced": "replaced the flashboard link of",
+    "link_revoked": "turned off the flashboard link of",
+    "rules_changed": "changed the rules of",
+    "play_started": "started play at",
+    "second_half_started": "started the second half of",
+    "not_played": "marked as not played",
+    "set": "posted",
+    "begun": "began",
+    "readded": "added again",
+    "taken_back": "took back",
+    "attested_on_paper": "attested on paper",
+    "updated": "changed",
+    "saved": "saved",
+}
+#: The values whose figure a sentence names ("… receipt 12 of $14.00").
+AMOUNT_KEYS = ("total", "amount", "share")
+
+
+def _amount(values: Any) -> str:
+    if not isinstance(values, dict):
+        return ""
+    for key in AMOUNT_KEYS:
+        try:
+            figure = Decimal(str(values.get(key)))
+        except (InvalidOperation, ValueError):
+            continue
+        if figure.is_finite():
+            return f" of ${figure:,.2f}"
+    return ""
+
+
+@register.filter
+def event_sentence(event: Any) -> str:
+    """An audit event as one sentence with its local time: "At 7:42 PM, Mary Souza recorded
+    Door sale receipt 12 of $14.00." (the technical detail stays on the page, folded)."""
+    actor = getattr(event, "actor", None)
+    who = (actor.get_full_name() if actor is not None else "") or event.actor_label or "The system"
+    word = str(event.action).rsplit(".", 1)[-1]
+    verb = VERBS.get(word, word.replace("_", " "))
+    when = f"{timezone.localtime(event.created_at):%-I:%M %p}"
+    return f"At {when}, {who} {verb} {event.target_repr}{_amount(event.new_values)}."

@@ -5,7 +5,8 @@
 //   data-select-on-click       on an input: selects its text (a link to copy)
 //   data-progress="42"         on a .progress-bar: its width, in percent
 //   data-scroll-to="ID"        anywhere: on load, scrolls to the element with that id (a
-//                              <details> is opened first)
+//                              <details> is opened first); inside a part of the page htmx
+//                              swaps in (a refusal placed by what caused it), on that swap
 //   #hall-clock[data-time-zone] ticks every second in that time zone
 (function () {
   "use strict";
@@ -32,8 +33,8 @@
     });
   }
 
-  function scrollToTarget() {
-    var marker = document.querySelector("[data-scroll-to]");
+  function scrollToTarget(root) {
+    var marker = (root || document).querySelector("[data-scroll-to]");
     if (!marker) return;
     var target = document.getElementById(marker.getAttribute("data-scroll-to"));
     if (!target) return;
@@ -66,7 +67,11 @@
     ready();
   }
   // Parts of a page swapped in by htmx get their widths too.
-  document.addEventListener("htmx:afterSettle", function () {
+  // A refusal swapped in is scrolled into view; only a marker in what was swapped counts, so
+  // the page's own marker does not pull the page back at every swap.
+  document.addEventListener("htmx:afterSettle", function (event) {
     setWidths(document);
+    var swapped = event.target;
+    if (swapped && swapped.isConnected && swapped.querySelector) scrollToTarget(swapped);
   });
 })();
