@@ -20,6 +20,7 @@ from games import program_selectors as selectors
 from games import program_services as services
 from games.models import Game, PrizePart
 from games.program_forms import CopyProgramForm, GameForm, PrizePartForm
+from occasions.floor_bar import floor_bar
 from occasions.models import Occasion
 from occasions.views import RUNS_THE_NIGHT, get_occasion
 from organizations.access import OrgAccess, OrgRequest, get_for_org, org_view
@@ -49,6 +50,14 @@ def _copy_sources(occasion: Occasion) -> list[Occasion]:
         .distinct()
         .order_by("-date")[:8]
     )
+
+
+def _full_page(
+    request: HttpRequest, access: OrgAccess, occasion: Occasion, **extra: Any
+) -> HttpResponse:
+    """The program page with the floor bar (an htmx update of the program leaves the bar)."""
+    context = _context(access, occasion, **extra) | {"floor": floor_bar(occasion, "games")}
+    return render(request, "games/program.html", context)
 
 
 def _context(
@@ -134,7 +143,7 @@ def _respond(
             request, "games/_program.html", _context(access, occasion, **extra) | {"done": done}
         )
     if extra.get("refusals"):
-        return render(request, "games/program.html", _context(access, occasion, **extra))
+        return _full_page(request, access, occasion, **extra)
     if done:
         messages.success(request, done)
     return redirect("game_program", org_id=access.organization.pk, pk=occasion.pk)
@@ -144,7 +153,7 @@ def _respond(
 def program_page(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     occasion = get_occasion(access, pk)
-    return render(request, "games/program.html", _context(access, occasion))
+    return _full_page(request, access, occasion)
 
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)

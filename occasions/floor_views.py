@@ -19,6 +19,7 @@ from beano import rules
 from beano.rules.workers import WorkerRole
 from occasions import floor_selectors as floor
 from occasions import floor_services
+from occasions.floor_bar import floor_bar
 from occasions.floor_forms import CheckForm, HandoverForm, SignInForm
 from occasions.models import Occasion
 from occasions.views import RUNS_THE_NIGHT, get_occasion
@@ -48,6 +49,7 @@ def _base(access: OrgAccess, occasion: Occasion, page: str) -> dict[str, Any]:
         "page": page,
         "can_run": access.has_role(*RUNS_THE_NIGHT),
         "on_the_day": occasion.records_on(timezone.localdate()),
+        "floor": floor_bar(occasion, page),
     }
 
 

@@ -76,7 +76,7 @@ def test_the_member_in_charge_runs_a_night_from_sign_in_to_close(
     shot("1-workers")
 
     # 3. The opening checklist: every item but the last, Open refused, the last, Open.
-    page.get_by_role("link", name="2 · Opening checklist").click()
+    page.get_by_role("link", name="Next: open the occasion").click()
     checklist = page.locator("#opening-checklist")
 
     def confirm(code: str) -> None:

@@ -358,7 +358,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
         mic.get_by_role("button", name=f"Sign in {name}").click()
         expect(workers.get_by_role("status")).to_have_text(f"{name} is signed in as {role}.")
     expect(workers.get_by_text("In charge: Linda Souza")).to_be_visible()
-    mic.get_by_role("link", name="2 · Opening checklist").click()
+    mic.get_by_role("link", name="Next: open the occasion").click()
     for item in CHECKLIST:
         row = mic.locator(f"#item-{item.code}")
         row.get_by_role("button", name="Confirm", exact=True).click()
@@ -506,7 +506,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     set_clock(BOOKS_DAY, 9, 30)
     books = new_tab()
     log_in(books, live_server.url + reverse("occasion_close", kwargs=args), "post171-books")
-    books.get_by_role("link", name="5 · Close-out and report").click()
+    books.get_by_role("link", name="Next: close-out and report").click()
     expect(books.get_by_role("heading", name="Close-out and financial report")).to_be_visible()
     recorded = books.locator("table").filter(has_text="Recorded sold")
     for label, quantity in DOOR_COUNTS.items():
