@@ -18,8 +18,10 @@ from beano import rules
 from beano.rules.limits import LimitName, limits_in_force
 from games import program_selectors as selectors
 from games import program_services as services
+from games.finish_summary import finish_summary
 from games.models import Game, PrizePart
 from games.program_forms import CopyProgramForm, GameForm, PrizePartForm
+from occasions.confirm import Confirmation, confirmed
 from occasions.floor_bar import floor_bar
 from occasions.models import Occasion
 from occasions.views import RUNS_THE_NIGHT, get_occasion
@@ -66,6 +68,7 @@ def _context(
     *,
     refusals: Refusals | None = None,
     refused_at: str = "",
+    confirm: Confirmation | None = None,
     game_form: GameForm | None = None,
     part_form: PrizePartForm | None = None,
     part_form_game: int | None = None,
@@ -124,6 +127,7 @@ def _context(
         "total_prizes": sum((r["prize"] + r["bonus"] for r in rows), selectors.ZERO),
         "refusals": refusals,
         "refused_at": refused_at,
+        "confirm": confirm,
     }
 
 
@@ -142,7 +146,7 @@ def _respond(
         return render(
             request, "games/_program.html", _context(access, occasion, **extra) | {"done": done}
         )
-    if extra.get("refusals"):
+    if extra.get("refusals") or extra.get("confirm"):
         return _full_page(request, access, occasion, **extra)
     if done:
         messages.success(request, done)
@@ -270,7 +274,25 @@ game_confirm_balls = _game_act(
     services.confirm_balls, "All 75 balls are in the receptacle for game {number}."
 )
 game_start = _game_act(services.start_game, "Game {number} has begun.")
-game_finish = _game_act(services.finish_game, "Game {number} is finished.")
+_finish = _game_act(services.finish_game, "Game {number} is finished.")
+
+
+@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@require_POST
+def game_finish(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
+    """Finish a game once confirmed from its summary; an unconfirmed POST does nothing and shows
+    the summary by the game (the prizes with no winner recorded yet)."""
+    if confirmed(request):
+        return _finish(request, pk, game_pk)
+    access = request.access
+    game = _game(access, pk, game_pk)
+    return _respond(
+        request,
+        access,
+        game.occasion,
+        confirm=finish_summary(game),
+        refused_at=f"game-{game.pk}",
+    )
 
 
 def _part_act(

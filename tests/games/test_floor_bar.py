@@ -135,3 +135,46 @@ def test_the_bar_reads_in_one_query_however_long_the_program(game_in_play):
         Game(occasion=occasion, number=n, half=2, kind="regular") for n in range(4, 40)
     )
     assert count() == small == 1
+
+
+# The summary before the close names the games left: in play, and never played with their prizes
+
+
+def test_the_close_summary_names_the_game_in_play_and_the_special_never_played(mic, game_in_play):
+    from decimal import Decimal
+
+    from games.models import Arrangement, PrizePart
+    from organizations.models import AuditEvent
+
+    occasion = game_in_play.occasion
+    special = Game.objects.create(occasion=occasion, number=5, half=2, kind="special")
+    PrizePart.objects.create(
+        game=special,
+        order=1,
+        arrangement=Arrangement.objects.get(code="four_corners"),
+        amount=Decimal("150.00"),
+    )
+    events = AuditEvent.objects.count()
+    page = mic.post(_url("occasion_close", occasion)).content.decode()
+    assert "Close the occasion?" in page
+    assert "Game 3 is still in play: finish it first, or the close is refused." in page
+    assert "Game 5 (Special, $150.00 in prizes) was never played." in page
+    occasion.refresh_from_db()
+    assert occasion.status == Occasion.Status.OPEN and AuditEvent.objects.count() == events
+
+
+def test_the_close_summary_reads_the_same_queries_at_two_program_sizes(game_in_play):
+    from occasions.final_acts import close_summary
+
+    occasion = game_in_play.occasion
+
+    def count() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            close_summary(occasion)
+        return len(queries)
+
+    small = count()
+    Game.objects.bulk_create(
+        Game(occasion=occasion, number=n, half=2, kind="regular") for n in range(4, 40)
+    )
+    assert count() == small
