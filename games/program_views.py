@@ -143,8 +143,12 @@ def _respond(
     nothing saved), or back to the page with the news."""
     occasion.refresh_from_db()
     if _htmx(request):
+        # The game started or finished changes the floor bar: it comes along, swapped in place.
+        bar = {"floor": floor_bar(occasion, "games"), "floor_oob": True}
         return render(
-            request, "games/_program.html", _context(access, occasion, **extra) | {"done": done}
+            request,
+            "games/_program.html",
+            _context(access, occasion, **extra) | {"done": done} | bar,
         )
     if extra.get("refusals") or extra.get("confirm"):
         return _full_page(request, access, occasion, **extra)
@@ -243,6 +247,24 @@ def prize_part_add(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
     return _respond(request, access, occasion, done=f"Game {game.number}'s prize is added.")
 
 
+def _run_game_act(
+    request: OrgRequest, pk: int, game_pk: int, service: Callable[..., Any], done: str
+) -> HttpResponse:
+    access = request.access
+    game = _game(access, pk, game_pk)
+    try:
+        service(game=game, by=request.user)
+    except ValidationError as error:
+        return _respond(
+            request,
+            access,
+            game.occasion,
+            refusals=problems(error),
+            refused_at=f"game-{game.pk}",
+        )
+    return _respond(request, access, game.occasion, done=done.format(number=game.number))
+
+
 def _game_act(
     service: Callable[..., Any], done: str
 ) -> Callable[[HttpRequest, int, int], HttpResponse]:
@@ -251,19 +273,7 @@ def _game_act(
     @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
     @require_POST
     def view(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
-        access = request.access
-        game = _game(access, pk, game_pk)
-        try:
-            service(game=game, by=request.user)
-        except ValidationError as error:
-            return _respond(
-                request,
-                access,
-                game.occasion,
-                refusals=problems(error),
-                refused_at=f"game-{game.pk}",
-            )
-        return _respond(request, access, game.occasion, done=done.format(number=game.number))
+        return _run_game_act(request, pk, game_pk, service, done)
 
     view.__name__ = service.__name__
     return view
@@ -274,7 +284,6 @@ game_confirm_balls = _game_act(
     services.confirm_balls, "All 75 balls are in the receptacle for game {number}."
 )
 game_start = _game_act(services.start_game, "Game {number} has begun.")
-_finish = _game_act(services.finish_game, "Game {number} is finished.")
 
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
@@ -283,7 +292,9 @@ def game_finish(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
     """Finish a game once confirmed from its summary; an unconfirmed POST does nothing and shows
     the summary by the game (the prizes with no winner recorded yet)."""
     if confirmed(request):
-        return _finish(request, pk, game_pk)
+        return _run_game_act(
+            request, pk, game_pk, services.finish_game, "Game {number} is finished."
+        )
     access = request.access
     game = _game(access, pk, game_pk)
     return _respond(

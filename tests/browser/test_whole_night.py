@@ -162,6 +162,7 @@ def finish_game(page, number: int) -> None:
     to_the_occasion(page)
     page.get_by_role("link", name="Run the games").click()
     game_card(page, number).get_by_role("button", name=f"Finish game {number}").click()
+    page.get_by_role("button", name=f"Yes, finish game {number}").click()
     expect(page.locator("#program-panel").get_by_role("status")).to_have_text(
         f"Game {number} is finished."
     )
@@ -368,6 +369,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     )
     set_clock(NIGHT, 18, 47)
     mic.get_by_role("button", name="Open the occasion").click()
+    mic.get_by_role("button", name="Yes, open the occasion").click()
     status = mic.locator(".occasion-header .badge")
     expect(status).to_have_text("Open")
 
@@ -499,6 +501,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     to_the_occasion(mic)
     mic.get_by_role("link", name="Close the occasion").click()
     mic.get_by_role("button", name="Close the occasion").click()
+    mic.get_by_role("button", name="Yes, close the occasion").click()
     expect(status).to_have_text("Closed")
     shot(mic, "closed")
 

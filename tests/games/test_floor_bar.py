@@ -34,7 +34,7 @@ def _url(name: str, occasion: Occasion, **extra: int) -> str:
 
 
 def _bar(page: str) -> str:
-    found = re.findall(r'<nav class="floor-bar.*?</nav>', page, flags=re.S)
+    found = re.findall(r"<nav id=\"floor-bar\".*?</nav>", page, flags=re.S)
     assert len(found) == 1, "one floor bar, no second navigation of the night"
     assert "floor-nav" not in page
     return found[0]
@@ -178,3 +178,12 @@ def test_the_close_summary_reads_the_same_queries_at_two_program_sizes(game_in_p
         Game(occasion=occasion, number=n, half=2, kind="regular") for n in range(4, 40)
     )
     assert count() == small
+
+
+def test_finishing_a_game_by_htmx_sends_the_bar_again_with_the_next_step(mic, game_in_play):
+    occasion = game_in_play.occasion
+    finish = _url("game_finish", occasion, game_pk=game_in_play.pk)
+    page = mic.post(finish, {"confirmed": "yes"}, HTTP_HX_REQUEST="true").content.decode()
+    bar = _bar(page)
+    assert 'hx-swap-oob="true"' in bar and "All games played" in bar
+    assert "Next: close the occasion" in bar
