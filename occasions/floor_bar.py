@@ -29,7 +29,7 @@ class BarLink:
 class FloorBar:
     links: tuple[BarLink, ...]
     now: str  # where the night stands, e.g. "Game 3 in play"
-    next_label: str  # the next step, e.g. "Console" or "Next: open the occasion"
+    next_label: str  # the next step, e.g. "Go to the console" or "Next: open the occasion"
     next_url: str
 
 
@@ -54,11 +54,11 @@ def _next_step(occasion: Occasion, games: extensions.FloorGames) -> tuple[str, s
     if in_play is not None:
         return (
             f"Game {in_play.number} in play",
-            "Console",
+            "Go to the console",
             _url("draw_console", occasion, game_pk=in_play.pk),
         )
     if coming is not None:
-        return f"Next: game {coming.number}", "Games", _url("game_program", occasion)
+        return f"Next: game {coming.number}", "Go to the games", _url("game_program", occasion)
     now = "All games played" if games.games else "No games in the program"
     return now, "Next: close the occasion", _url("occasion_close", occasion)
 

@@ -58,7 +58,7 @@ def test_every_page_of_the_night_has_the_bar_with_the_game_in_play(mic, game_in_
     for url in pages:
         bar = _bar(mic.get(url).content.decode())
         assert _labels(bar) == list(LABELS), url
-        assert "Game 3 in play" in bar and f'href="{console}">Console</a>' in bar, url
+        assert "Game 3 in play" in bar and f'href="{console}">Go to the console</a>' in bar, url
         assert f'href="{claims}"' in bar, url
 
 
