@@ -149,7 +149,10 @@ def start_game(page, number: int) -> None:
     settled(page)
     card.get_by_role("button", name=f"Start game {number}").click()
     expect(done).to_have_text(f"Game {number} has begun.")
-    expect(page.get_by_text(f"Game {number} in play", exact=True)).to_be_visible()
+    expect(
+        page.locator("#program-panel").get_by_text(f"Game {number} in play", exact=True)
+    ).to_be_visible()
+    expect(page.locator("#floor-bar")).to_contain_text(f"Game {number} in play")
 
 
 def to_the_occasion(page) -> None:
