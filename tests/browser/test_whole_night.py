@@ -502,7 +502,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     # 8. The close.
     set_clock(NIGHT, 21, 30)
     to_the_occasion(mic)
-    mic.get_by_role("link", name="Close the occasion").click()
+    mic.get_by_role("link", name="Close the occasion", exact=True).click()
     mic.get_by_role("button", name="Close the occasion").click()
     mic.get_by_role("button", name="Yes, close the occasion").click()
     expect(status).to_have_text("Closed")
