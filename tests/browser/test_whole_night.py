@@ -708,7 +708,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
         }
     ]
     # The close-out, read: no form. A write sent anyway is refused.
-    inspector.get_by_role("link", name="Close-out", exact=True).click()
+    inspector.locator("#floor-bar").get_by_role("link", name="Close-out", exact=True).click()
     expect(inspector.get_by_role("heading", name="Close-out and financial report")).to_be_visible()
     expect_read_only(inspector)
     token = inspector.locator("input[name=csrfmiddlewaretoken]").first.input_value()
