@@ -8,12 +8,14 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         """What the games add to an occasion (``occasions.extensions``): the close is checked
         against the games' records and refused while a game is in play, and the occasion page
-        shows the program, the jackpots, the winners and the draw."""
-        from games.occasion_sections import SECTIONS, game_in_play
+        shows the program, the jackpots, the winners and the draw; the floor bar of every page of
+        the night shows where the games stand."""
+        from games.occasion_sections import SECTIONS, floor_games, game_in_play
         from games.program_selectors import last_act
         from occasions import extensions
 
         extensions.add_last_act_reader(last_act)
         extensions.add_close_check(game_in_play)
+        extensions.add_floor_games(floor_games)
         for section in SECTIONS:
             extensions.add_section(section)

@@ -37,6 +37,7 @@ from games.claims_forms import (
 )
 from games.models import CardVerification, Claim, Game, PrizePart, Winner
 from occasions import floor_selectors
+from occasions.floor_bar import floor_bar
 from occasions.models import Occasion
 from occasions.views import RUNS_THE_NIGHT, get_occasion
 from organizations.access import OrgAccess, OrgRequest, get_for_org, org_view
@@ -158,6 +159,7 @@ def _page(request: OrgRequest, game: Game, bound: dict[str, Any] | None = None) 
             "can_run": can_run,
             "can_claim": can_claim,
             "focus": next(iter(bound), ""),
+            "floor": floor_bar(occasion, "claims", game_pk=game.pk),
         },
     )
 

@@ -20,6 +20,7 @@ from games import draw_selectors as selectors
 from games import draw_services as services
 from games.draw_forms import BallForm, CorrectionForm
 from games.models import BallCall, Game
+from occasions.floor_bar import floor_bar
 from occasions.floor_views import problems
 from occasions.models import Occasion
 from occasions.views import RUNS_THE_NIGHT, get_occasion
@@ -73,8 +74,10 @@ def _console(
 ) -> HttpResponse:
     access = request.access
     context = _console_context(access, occasion, game, **extra)
-    template = "games/draw/_live.html" if request.htmx else "games/draw/console.html"
-    return render(request, template, context, status=status)
+    if request.htmx:
+        return render(request, "games/draw/_live.html", context, status=status)
+    context["floor"] = floor_bar(occasion, "console", game_pk=game.pk)
+    return render(request, "games/draw/console.html", context, status=status)
 
 
 def _back(game: Game) -> HttpResponse:
@@ -99,6 +102,7 @@ def draw_home(request: OrgRequest, pk: int) -> HttpResponse:
             "occasion": occasion,
             "games": selectors.occasion_games(occasion),
             "current": selectors.current_game(occasion),
+            "floor": floor_bar(occasion, "console"),
         },
     )
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Q, Sum
 from django.http import HttpRequest
 from django.urls import reverse
 
 from games import claims_selectors, jackpot_selectors, program_selectors
 from games.draw_selectors import current_first
 from games.models import Flashboard, Game
-from occasions.extensions import Section
+from occasions.extensions import FloorGame, FloorGames, Section
 from occasions.models import Occasion
 
 
@@ -27,6 +27,30 @@ def game_in_play(occasion: Occasion) -> str | None:
         .first()
     )
     return None if number is None else f"Finish game {number} before closing the occasion."
+
+
+def floor_games(occasion: Occasion) -> FloorGames:
+    """Every game of the program with its status and the prizes it offers (one query), for
+    the floor bar and the summary before the close."""
+    rows = (
+        Game.objects.filter(occasion=occasion)
+        .order_by("number")
+        .annotate(prizes=Sum("parts__amount"))
+        .values("pk", "number", "kind", "status", "prizes")
+    )
+    kinds = dict(Game.Kind.choices)
+    return FloorGames(
+        games=tuple(
+            FloorGame(
+                pk=r["pk"],
+                number=r["number"],
+                name=str(kinds.get(r["kind"], r["kind"])),
+                status=r["status"],
+                prizes=r["prizes"] or 0,
+            )
+            for r in rows
+        )
+    )
 
 
 def _program(request: HttpRequest, occasion: Occasion) -> program_selectors.ProgramSummary:

@@ -18,8 +18,11 @@ from beano import rules
 from beano.rules.limits import LimitName, limits_in_force
 from games import program_selectors as selectors
 from games import program_services as services
+from games.finish_summary import finish_summary
 from games.models import Game, PrizePart
 from games.program_forms import CopyProgramForm, GameForm, PrizePartForm
+from occasions.confirm import Confirmation, confirmed
+from occasions.floor_bar import floor_bar
 from occasions.models import Occasion
 from occasions.views import RUNS_THE_NIGHT, get_occasion
 from organizations.access import OrgAccess, OrgRequest, get_for_org, org_view
@@ -51,12 +54,21 @@ def _copy_sources(occasion: Occasion) -> list[Occasion]:
     )
 
 
+def _full_page(
+    request: HttpRequest, access: OrgAccess, occasion: Occasion, **extra: Any
+) -> HttpResponse:
+    """The program page with the floor bar (an htmx update of the program leaves the bar)."""
+    context = _context(access, occasion, **extra) | {"floor": floor_bar(occasion, "games")}
+    return render(request, "games/program.html", context)
+
+
 def _context(
     access: OrgAccess,
     occasion: Occasion,
     *,
     refusals: Refusals | None = None,
     refused_at: str = "",
+    confirm: Confirmation | None = None,
     game_form: GameForm | None = None,
     part_form: PrizePartForm | None = None,
     part_form_game: int | None = None,
@@ -115,6 +127,7 @@ def _context(
         "total_prizes": sum((r["prize"] + r["bonus"] for r in rows), selectors.ZERO),
         "refusals": refusals,
         "refused_at": refused_at,
+        "confirm": confirm,
     }
 
 
@@ -130,11 +143,15 @@ def _respond(
     nothing saved), or back to the page with the news."""
     occasion.refresh_from_db()
     if _htmx(request):
+        # The game started or finished changes the floor bar: it comes along, swapped in place.
+        bar = {"floor": floor_bar(occasion, "games"), "floor_oob": True}
         return render(
-            request, "games/_program.html", _context(access, occasion, **extra) | {"done": done}
+            request,
+            "games/_program.html",
+            _context(access, occasion, **extra) | {"done": done} | bar,
         )
-    if extra.get("refusals"):
-        return render(request, "games/program.html", _context(access, occasion, **extra))
+    if extra.get("refusals") or extra.get("confirm"):
+        return _full_page(request, access, occasion, **extra)
     if done:
         messages.success(request, done)
     return redirect("game_program", org_id=access.organization.pk, pk=occasion.pk)
@@ -144,7 +161,7 @@ def _respond(
 def program_page(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     occasion = get_occasion(access, pk)
-    return render(request, "games/program.html", _context(access, occasion))
+    return _full_page(request, access, occasion)
 
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
@@ -230,6 +247,24 @@ def prize_part_add(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
     return _respond(request, access, occasion, done=f"Game {game.number}'s prize is added.")
 
 
+def _run_game_act(
+    request: OrgRequest, pk: int, game_pk: int, service: Callable[..., Any], done: str
+) -> HttpResponse:
+    access = request.access
+    game = _game(access, pk, game_pk)
+    try:
+        service(game=game, by=request.user)
+    except ValidationError as error:
+        return _respond(
+            request,
+            access,
+            game.occasion,
+            refusals=problems(error),
+            refused_at=f"game-{game.pk}",
+        )
+    return _respond(request, access, game.occasion, done=done.format(number=game.number))
+
+
 def _game_act(
     service: Callable[..., Any], done: str
 ) -> Callable[[HttpRequest, int, int], HttpResponse]:
@@ -238,19 +273,7 @@ def _game_act(
     @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
     @require_POST
     def view(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
-        access = request.access
-        game = _game(access, pk, game_pk)
-        try:
-            service(game=game, by=request.user)
-        except ValidationError as error:
-            return _respond(
-                request,
-                access,
-                game.occasion,
-                refusals=problems(error),
-                refused_at=f"game-{game.pk}",
-            )
-        return _respond(request, access, game.occasion, done=done.format(number=game.number))
+        return _run_game_act(request, pk, game_pk, service, done)
 
     view.__name__ = service.__name__
     return view
@@ -261,7 +284,26 @@ game_confirm_balls = _game_act(
     services.confirm_balls, "All 75 balls are in the receptacle for game {number}."
 )
 game_start = _game_act(services.start_game, "Game {number} has begun.")
-game_finish = _game_act(services.finish_game, "Game {number} is finished.")
+
+
+@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@require_POST
+def game_finish(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
+    """Finish a game once confirmed from its summary; an unconfirmed POST does nothing and shows
+    the summary by the game (the prizes with no winner recorded yet)."""
+    if confirmed(request):
+        return _run_game_act(
+            request, pk, game_pk, services.finish_game, "Game {number} is finished."
+        )
+    access = request.access
+    game = _game(access, pk, game_pk)
+    return _respond(
+        request,
+        access,
+        game.occasion,
+        confirm=finish_summary(game),
+        refused_at=f"game-{game.pk}",
+    )
 
 
 def _part_act(

@@ -9,7 +9,9 @@ registry here, and the app above fills it from its ``AppConfig.ready()``:
 - ``CLOSE_CHECKS``: why the occasion cannot close yet (a game still in play);
 - ``ON_CLOSE``: what is written with the close, in its transaction (the kept figures);
 - ``SECTIONS``: the cards the app shows on the occasion page, each with the data its view reads
-  for it, so that no template tag runs a query behind the page's view."""
+  for it, so that no template tag runs a query behind the page's view;
+- ``FLOOR_GAMES``: where the night's games stand, for the floor bar on every page of the night
+  and for the summary shown before the close."""
 
 from __future__ import annotations
 
@@ -33,6 +35,48 @@ CloseHook = Callable[[Occasion], None]
 LAST_ACT_READERS: list[LastActReader] = []
 CLOSE_CHECKS: list[CloseCheck] = []
 ON_CLOSE: list[CloseHook] = []
+
+
+@dataclass(frozen=True)
+class FloorGame:
+    """One game of the program as the floor bar and the close summary name it."""
+
+    pk: int
+    number: int
+    name: str
+    status: str  # "planned", "in_play" or "finished"
+    prizes: Any  # Decimal: the prizes it offers
+
+
+@dataclass(frozen=True)
+class FloorGames:
+    """Where the night's games stand: every game of the program in its order."""
+
+    games: tuple[FloorGame, ...]
+
+    @property
+    def in_play(self) -> FloorGame | None:
+        return next((g for g in self.games if g.status == "in_play"), None)
+
+    @property
+    def next_game(self) -> FloorGame | None:
+        return next((g for g in self.games if g.status == "planned"), None)
+
+    @property
+    def latest(self) -> FloorGame | None:
+        """The game being played, or else the last one played (its claims are the ones at
+        hand), or else the first of the program."""
+        played = [g for g in self.games if g.status != "planned"]
+        return self.in_play or (played[-1] if played else None) or self.next_game
+
+    @property
+    def never_played(self) -> tuple[FloorGame, ...]:
+        return tuple(g for g in self.games if g.status == "planned")
+
+
+#: Where the night's games stand (one fixed number of queries), or None if the app has none.
+FloorGamesReader = Callable[[Occasion], FloorGames]
+FLOOR_GAMES: list[FloorGamesReader] = []
 
 
 @dataclass(frozen=True)
@@ -80,6 +124,18 @@ def add_section(section: Section) -> None:
         raise ValueError(f"{section.slot!r} is not a place on the occasion page: one of {SLOTS}")
     if all(s.name != section.name for s in SECTIONS):
         SECTIONS.append(section)
+
+
+def add_floor_games(reader: FloorGamesReader) -> None:
+    if reader not in FLOOR_GAMES:
+        FLOOR_GAMES.append(reader)
+
+
+def floor_games(occasion: Occasion) -> FloorGames:
+    """Where the night's games stand, from the app that keeps them (no games without one)."""
+    for reader in FLOOR_GAMES:
+        return reader(occasion)
+    return FloorGames(games=())
 
 
 def why_not_close(occasion: Occasion) -> str | None:

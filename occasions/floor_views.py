@@ -19,6 +19,9 @@ from beano import rules
 from beano.rules.workers import WorkerRole
 from occasions import floor_selectors as floor
 from occasions import floor_services
+from occasions.confirm import Confirmation, confirmed
+from occasions.final_acts import close_summary, open_summary
+from occasions.floor_bar import floor_bar
 from occasions.floor_forms import CheckForm, HandoverForm, SignInForm
 from occasions.models import Occasion
 from occasions.views import RUNS_THE_NIGHT, get_occasion
@@ -48,6 +51,7 @@ def _base(access: OrgAccess, occasion: Occasion, page: str) -> dict[str, Any]:
         "page": page,
         "can_run": access.has_role(*RUNS_THE_NIGHT),
         "on_the_day": occasion.records_on(timezone.localdate()),
+        "floor": floor_bar(occasion, page),
     }
 
 
@@ -63,6 +67,7 @@ def _checklist_context(
     occasion: Occasion,
     refusals: list[dict[str, str]] | None = None,
     refused_at: str = "",
+    confirm: Confirmation | None = None,
 ) -> dict[str, Any]:
     """The checklist; before opening, also what the rules would say to opening now, each record
     problem (no price list, equipment out of repair, …) shown under its item. ``refused_at``
@@ -83,6 +88,7 @@ def _checklist_context(
         "in_charge": floor.in_charge(occasion),
         "refusals": refusals,
         "refused_at": refused_at,
+        "confirm": confirm,
     }
 
 
@@ -132,6 +138,9 @@ def opening_check(request: OrgRequest, pk: int) -> HttpResponse:
 def occasion_open(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     occasion = get_occasion(access, pk)
+    if not confirmed(request):
+        # Nothing is done yet: what the opening will do and what the rules would say to it.
+        return _checklist_response(request, access, occasion, confirm=open_summary(occasion))
     try:
         floor_services.open_occasion(occasion=occasion, by=request.user)
     except ValidationError as error:
@@ -275,7 +284,10 @@ def occasion_close(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     occasion = get_occasion(access, pk)
     refusals = None
-    if request.method == "POST":
+    confirm = None
+    if request.method == "POST" and not confirmed(request):
+        confirm = close_summary(occasion)  # nothing is done until it is confirmed
+    elif request.method == "POST":
         try:
             floor_services.close_occasion(occasion=occasion, by=request.user)
         except ValidationError as error:
@@ -296,5 +308,6 @@ def occasion_close(request: OrgRequest, pk: int) -> HttpResponse:
             "bookkeepers": floor.bookkeeper_review(occasion),
             "can_close_late": access.has_role(*CLOSES_LATE),
             "refusals": refusals,
+            "confirm": confirm,
         },
     )

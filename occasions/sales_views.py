@@ -16,6 +16,7 @@ from django_htmx.http import trigger_client_event
 
 from occasions import sales_selectors as selectors
 from occasions import sales_services as services
+from occasions.floor_bar import floor_bar
 from occasions.models import Occasion, PriceListItem, Sale
 from occasions.sales_forms import AttendanceForm, SaleForm, VoidForm
 from occasions.views import RUNS_THE_NIGHT, get_occasion
@@ -62,7 +63,8 @@ def _context(access: OrgAccess, occasion: Occasion, **extra: Any) -> dict[str, A
 
 def _page(request: OrgRequest, occasion: Occasion, **extra: Any) -> HttpResponse:
     access = request.access
-    return render(request, "occasions/door/door_sales.html", _context(access, occasion, **extra))
+    context = _context(access, occasion, **extra) | {"floor": floor_bar(occasion, "door")}
+    return render(request, "occasions/door/door_sales.html", context)
 
 
 def _back(occasion: Occasion) -> HttpResponse:

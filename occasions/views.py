@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from beano import date_filters
 from occasions import extensions, selectors, services
 from occasions.extras_selectors import extras_summary
+from occasions.floor_bar import floor_bar
 from occasions.forms import NotPlayedForm, PriceFormSet, ResumptionNoticeForm
 from occasions.models import Occasion, PaperRecord, ResumptionNotice
 from occasions.sales_selectors import attendance_check, door_counts
@@ -116,6 +117,7 @@ def occasion_detail(request: OrgRequest, pk: int) -> HttpResponse:
             "extras": extras_summary(occasion),
             # The cards of the apps above (games, the report), each with the data it shows.
             "sections": extensions.sections(request, occasion),
+            "floor": floor_bar(occasion),
         },
     )
 

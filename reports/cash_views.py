@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from occasions.floor_bar import floor_bar
 from occasions.models import Occasion
 from occasions.views import get_occasion
 from organizations.access import org_view
@@ -57,6 +58,7 @@ def _drawer_page(
             "org": access.organization,
             "access": access,
             "occasion": occasion,
+            "floor": floor_bar(occasion, "close"),
             "drawer": drawer,
             "f": figures,
             "form": form,

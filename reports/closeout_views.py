@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from occasions.floor_bar import floor_bar
 from occasions.models import Occasion
 from occasions.views import get_occasion
 from organizations.access import get_for_org, org_view
@@ -71,6 +72,7 @@ def closeout_page(
         request,
         "reports/closeout.html",
         {
+            "floor": floor_bar(occasion, "close"),
             "org": access.organization,
             "access": access,
             "occasion": occasion,

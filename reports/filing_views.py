@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from occasions.floor_bar import floor_bar
 from occasions.views import get_occasion
 from organizations.access import org_view
 from organizations.forms import submit
@@ -83,6 +84,7 @@ def report_versions(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "reports/versions.html",
         {
+            "floor": floor_bar(occasion, "close"),
             "org": access.organization,
             "access": access,
             "occasion": occasion,

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from occasions.floor_bar import floor_bar
 from occasions.models import Occasion
 from occasions.views import get_occasion
 from organizations.access import get_for_org, org_view
@@ -59,6 +60,7 @@ def occasion_paper_page(
             "org": access.organization,
             "access": access,
             "occasion": occasion,
+            "floor": floor_bar(occasion, "close"),
             "paper": paper,
             "count_forms": count_forms,
             "issue_form": forms.get("issue_form") or IssueForm(occasion=occasion),

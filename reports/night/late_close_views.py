@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from occasions import floor_selectors, floor_services
+from occasions.floor_bar import floor_bar
 from occasions.floor_views import CLOSES_LATE, problems
 from occasions.models import Occasion
 from occasions.views import get_occasion
@@ -120,6 +121,7 @@ def occasion_close_late(request: OrgRequest, pk: int) -> HttpResponse:
             "access": access,
             "occasion": occasion,
             "page": "close",
+            "floor": floor_bar(occasion, "close"),
             "on_the_day": occasion.records_on(timezone.localdate()),
             "can_close": can_close,
             "form": form,

@@ -134,7 +134,8 @@ def test_the_member_in_charge_plays_game_1_to_two_paid_winners(
     expect(card).to_contain_text("✓ 75 balls confirmed 7:00 PM")
     card.get_by_role("button", name="Start game 1").click()
     expect(page.get_by_role("status")).to_have_text("Game 1 has begun.")
-    expect(page.get_by_text("Game 1 in play", exact=True)).to_be_visible()
+    expect(page.locator("#program-panel").get_by_text("Game 1 in play", exact=True)).to_be_visible()
+    expect(page.locator("#floor-bar")).to_contain_text("Game 1 in play")
     shot(page, "1-program-started")
 
     # 2. The occasion page's draw card: make the flashboard link, open it on the projector.

@@ -76,7 +76,7 @@ def test_the_member_in_charge_runs_a_night_from_sign_in_to_close(
     shot("1-workers")
 
     # 3. The opening checklist: every item but the last, Open refused, the last, Open.
-    page.get_by_role("link", name="2 · Opening checklist").click()
+    page.get_by_role("link", name="Next: open the occasion").click()
     checklist = page.locator("#opening-checklist")
 
     def confirm(code: str) -> None:
@@ -88,6 +88,7 @@ def test_the_member_in_charge_runs_a_night_from_sign_in_to_close(
         confirm(item.code)
     expect(checklist).to_contain_text(f"{len(CHECKLIST) - 1} of {len(CHECKLIST)} confirmed")
     page.get_by_role("button", name="Open the occasion").click()
+    page.get_by_role("button", name="Yes, open the occasion").click()
     refusal = page.locator("#open-occasion").get_by_role("alert")
     expect(refusal).to_contain_text("Refused.")
     expect(refusal).to_contain_text(LAST_ITEM.citation)
@@ -96,6 +97,7 @@ def test_the_member_in_charge_runs_a_night_from_sign_in_to_close(
     confirm(LAST_ITEM.code)
     expect(checklist).to_contain_text("Everything is in order: the occasion can open now.")
     page.get_by_role("button", name="Open the occasion").click()
+    page.get_by_role("button", name="Yes, open the occasion").click()
     expect(status).to_have_text("Open")
     expect(page.get_by_text("The occasion is open. Good luck to the players!")).to_be_visible()
 
@@ -159,8 +161,9 @@ def test_the_member_in_charge_runs_a_night_from_sign_in_to_close(
     expect(page.get_by_text("2 players in attendance, announced.")).to_be_visible()
     expect(counts).to_contain_text(re.compile(r"attendance announced\s+2"))
     shot("4-attendance")
-    page.get_by_role("link", name="4 · Close").click()
+    page.locator(".floor-bar").get_by_role("link", name="Close", exact=True).click()
     page.get_by_role("button", name="Close the occasion").click()
+    page.get_by_role("button", name="Yes, close the occasion").click()
     expect(status).to_have_text("Closed")
     expect(page.get_by_text("The occasion is closed.")).to_be_visible()
     shot("5-closed")

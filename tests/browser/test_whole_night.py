@@ -150,7 +150,10 @@ def start_game(page, number: int) -> None:
     settled(page)
     card.get_by_role("button", name=f"Start game {number}").click()
     expect(done).to_have_text(f"Game {number} has begun.")
-    expect(page.get_by_text(f"Game {number} in play", exact=True)).to_be_visible()
+    expect(
+        page.locator("#program-panel").get_by_text(f"Game {number} in play", exact=True)
+    ).to_be_visible()
+    expect(page.locator("#floor-bar")).to_contain_text(f"Game {number} in play")
 
 
 def to_the_occasion(page) -> None:
@@ -163,6 +166,7 @@ def finish_game(page, number: int) -> None:
     to_the_occasion(page)
     page.get_by_role("link", name="Run the games").click()
     game_card(page, number).get_by_role("button", name=f"Finish game {number}").click()
+    page.get_by_role("button", name=f"Yes, finish game {number}").click()
     expect(page.locator("#program-panel").get_by_role("status")).to_have_text(
         f"Game {number} is finished."
     )
@@ -359,7 +363,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
         mic.get_by_role("button", name=f"Sign in {name}").click()
         expect(workers.get_by_role("status")).to_have_text(f"{name} is signed in as {role}.")
     expect(workers.get_by_text("In charge: Linda Souza")).to_be_visible()
-    mic.get_by_role("link", name="2 · Opening checklist").click()
+    mic.get_by_role("link", name="Next: open the occasion").click()
     for item in CHECKLIST:
         row = mic.locator(f"#item-{item.code}")
         row.get_by_role("button", name="Confirm", exact=True).click()
@@ -369,6 +373,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     )
     set_clock(NIGHT, 18, 47)
     mic.get_by_role("button", name="Open the occasion").click()
+    mic.get_by_role("button", name="Yes, open the occasion").click()
     status = mic.locator(".occasion-header .badge")
     expect(status).to_have_text("Open")
 
@@ -490,8 +495,9 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     # 8. The close.
     set_clock(NIGHT, 21, 30)
     to_the_occasion(mic)
-    mic.get_by_role("link", name="Close the occasion").click()
+    mic.get_by_role("link", name="Close the occasion", exact=True).click()
     mic.get_by_role("button", name="Close the occasion").click()
+    mic.get_by_role("button", name="Yes, close the occasion").click()
     expect(status).to_have_text("Closed")
     shot(mic, "closed")
 
@@ -500,7 +506,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     books = new_tab()
     log_in(books, live_server.url + reverse("occasion_close", kwargs=args), "post171-books")
     second_factor(books, "post171-books")
-    books.get_by_role("link", name="5 · Close-out and report").click()
+    books.get_by_role("link", name="Next: close-out and report").click()
     expect(books.get_by_role("heading", name="Close-out and financial report")).to_be_visible()
     recorded = books.locator("table").filter(has_text="Recorded sold")
     for label, quantity in DOOR_COUNTS.items():
@@ -696,7 +702,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
         }
     ]
     # The close-out, read: no form. A write sent anyway is refused.
-    inspector.get_by_role("link", name="Close-out", exact=True).click()
+    inspector.locator("#floor-bar").get_by_role("link", name="Close-out", exact=True).click()
     expect(inspector.get_by_role("heading", name="Close-out and financial report")).to_be_visible()
     expect_read_only(inspector)
     token = inspector.locator("input[name=csrfmiddlewaretoken]").first.input_value()

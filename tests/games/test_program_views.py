@@ -135,11 +135,28 @@ def test_announce_balls_start_and_finish_by_htmx(mic_client, open_occasion, prog
     mic_client.post(url("game_confirm_balls", open_occasion, game_pk=program_game.pk), **HTMX)
     page = mic_client.post(start, **HTMX).content.decode()
     assert "Game 1 has begun." in page and "Finish game 1" in page
-    page = mic_client.post(
-        url("game_finish", open_occasion, game_pk=program_game.pk), **HTMX
-    ).content.decode()
+    finish = url("game_finish", open_occasion, game_pk=program_game.pk)
+    events = AuditEvent.objects.count()
+    summary = mic_client.post(finish, **HTMX).content.decode()  # not confirmed: nothing done
+    program_game.refresh_from_db()
+    assert program_game.status == "in_play" and AuditEvent.objects.count() == events
+    assert "Finish game 1?" in summary and "Yes, finish game 1" in summary
+    assert "No winner is recorded for" in summary and "($50.00)" in summary
+    assert "cannot be put back in play" in summary and 'value="yes"' in summary
+    page = mic_client.post(finish, {"confirmed": "yes"}, **HTMX).content.decode()
     program_game.refresh_from_db()
     assert program_game.status == "finished" and "Finished" in page
+
+
+def test_an_unconfirmed_plain_finish_shows_the_summary_on_the_page(
+    mic_client, open_occasion, program_game
+):
+    Game.objects.filter(pk=program_game.pk).update(status="in_play")
+    response = mic_client.post(url("game_finish", open_occasion, game_pk=program_game.pk))
+    page = response.content.decode()
+    assert response.status_code == 200 and "<html" in page and "Finish game 1?" in page
+    program_game.refresh_from_db()
+    assert program_game.status == "in_play"
 
 
 def test_bad_input_is_refused_on_the_page_never_a_500(mic_client, open_occasion, program_game):

@@ -9,9 +9,12 @@ from django.urls import reverse
 
 from beano.rules.models import RefusedAction
 from occasions.models import Handover, Occasion, OpeningCheck, WorkerPresence
+from organizations.models import AuditEvent
 from tests.conftest import login
 from tests.occasions.conftest import at, listed
 
+#: The POST of a final act confirmed from its summary (occasions.confirm).
+YES = {"confirmed": "yes"}
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
@@ -69,7 +72,7 @@ def test_bad_checklist_input_is_answered_not_a_server_error(mic_client, occasion
 
 def test_open_shows_every_refusal_with_its_citation_and_logs_it(mic_client, occasion):
     for extra in ({}, HTMX):
-        response = mic_client.post(url("occasion_open", occasion), **extra)
+        response = mic_client.post(url("occasion_open", occasion), YES, **extra)
         page = response.content.decode()
         assert response.status_code == 200
         assert "961 CMR 3.04(9)(b)" in page and "961 CMR 3.04(4)(c)" in page
@@ -79,7 +82,7 @@ def test_open_shows_every_refusal_with_its_citation_and_logs_it(mic_client, occa
 
 
 def test_open_by_htmx_sends_the_browser_to_the_occasion(mic_client, ready):
-    response = mic_client.post(url("occasion_open", ready), **HTMX)
+    response = mic_client.post(url("occasion_open", ready), YES, **HTMX)
     assert response.status_code == 200
     assert response["HX-Redirect"] == url("occasion_detail", ready)
     ready.refresh_from_db()
@@ -93,7 +96,7 @@ def test_the_occasion_page_carries_the_floor_sections(mic_client, ready):
     assert "Every item is confirmed." in page
     assert "2 workers signed in now." in page
     assert page.index("Opening checklist") < page.index("Price list")
-    mic_client.post(url("occasion_open", ready))
+    mic_client.post(url("occasion_open", ready), YES)
     page = mic_client.get(url("occasion_detail", ready)).content.decode()
     assert "Opened at" in page and "Close the occasion" in page
 
@@ -155,7 +158,7 @@ def test_another_organizations_worker_cannot_be_picked(mic_client, occasion, oth
 
 
 def test_sign_out_and_handover_through_the_page(mic_client, tenant, ready, crew, clock):
-    mic_client.post(url("occasion_open", ready))
+    mic_client.post(url("occasion_open", ready), YES)
     linda = WorkerPresence.objects.get(role="member_in_charge")
     response = mic_client.post(url("worker_sign_out", ready, presence_pk=linda.pk), **HTMX)
     assert "961 CMR 3.04(1)(a)" in response.content.decode()
@@ -199,24 +202,72 @@ def test_a_worker_reads_the_floor_but_cannot_sign_anyone_in(client, tenant, occa
 
 
 def test_the_close_page_summarises_and_closes_once(mic_client, ready, clock):
-    mic_client.post(url("occasion_open", ready))
+    mic_client.post(url("occasion_open", ready), YES)
     page = mic_client.get(url("occasion_close", ready)).content.decode()
     assert "Karen Pacheco" in page and "3.04(1)(g)" in page and "Close the occasion" in page
     clock["now"] = at(22, 15)
-    response = mic_client.post(url("occasion_close", ready))
+    response = mic_client.post(url("occasion_close", ready), YES)
     assert response.status_code == 302
     ready.refresh_from_db()
     assert ready.status == Occasion.Status.CLOSED
-    again = mic_client.post(url("occasion_close", ready))
+    again = mic_client.post(url("occasion_close", ready), YES)
     assert again.status_code == 200 and "closing is not possible" in again.content.decode()
     page = mic_client.get(url("workers_present", ready)).content.decode()
     assert "everyone was signed out at 10:15 PM" in page
 
 
 def test_close_is_refused_on_the_page_without_the_paid_bookkeeper(mic_client, ready):
-    mic_client.post(url("occasion_open", ready))
+    mic_client.post(url("occasion_open", ready), YES)
     WorkerPresence.objects.filter(role="bookkeeper").delete()
-    response = mic_client.post(url("occasion_close", ready))
+    response = mic_client.post(url("occasion_close", ready), YES)
     page = response.content.decode()
     assert response.status_code == 200 and "961 CMR 3.04(1)(g)" in page
     assert "Karen Pacheco is a compensated bookkeeper but was not present" in page
+
+
+# The confirmation before the final acts: an unconfirmed POST does nothing and shows the summary
+
+
+def _unchanged(occasion, status):
+    occasion.refresh_from_db()
+    return occasion.status == status
+
+
+def test_an_unconfirmed_open_does_nothing_and_shows_what_it_will_do(mic_client, ready):
+    events = AuditEvent.objects.count()
+    for extra in ({}, HTMX):
+        response = mic_client.post(url("occasion_open", ready), **extra)
+        page = response.content.decode()
+        assert response.status_code == 200 and "Open the occasion?" in page
+        assert "Record Linda Souza as the member in charge, with 2 workers signed in." in page
+        assert 'name="confirmed" value="yes"' in page and "Yes, open the occasion" in page
+        assert "An opening cannot be undone" in page
+        assert "It would be refused now" not in page
+    assert ("<html" in page) is False  # htmx gets the checklist back, the summary in it
+    assert _unchanged(ready, Occasion.Status.SCHEDULED)
+    assert AuditEvent.objects.count() == events
+
+
+def test_an_unconfirmed_open_names_what_the_rules_would_refuse_and_logs_nothing(
+    mic_client, occasion
+):
+    page = mic_client.post(url("occasion_open", occasion)).content.decode()
+    assert "It would be refused now" in page and "961 CMR 3.04(9)(b)" in page
+    assert not RefusedAction.objects.exists()
+    assert _unchanged(occasion, Occasion.Status.SCHEDULED)
+
+
+def test_an_unconfirmed_close_does_nothing_and_shows_what_is_unfinished(mic_client, ready, clock):
+    mic_client.post(url("occasion_open", ready), YES)
+    events = AuditEvent.objects.count()
+    clock["now"] = at(22, 15)
+    response = mic_client.post(url("occasion_close", ready))
+    page = response.content.decode()
+    assert response.status_code == 200 and "Close the occasion?" in page
+    assert "Close the occasion at 10:15 PM." in page
+    assert "2 still signed in (" in page and "the close signs them out" in page
+    assert "The door&#x27;s attendance count has not been announced." in page
+    assert "can be amended from the close-out page" in page
+    assert _unchanged(ready, Occasion.Status.OPEN)
+    assert AuditEvent.objects.count() == events
+    assert WorkerPresence.objects.filter(signed_out_at__isnull=True).count() == 2

@@ -1,0 +1,37 @@
+"""The confirmation before a final act of the night (open, finish a game, close …): the page the
+act's button posts to answers an unconfirmed POST with a summary of what the act will do and
+what is still unfinished, and acts only on the POST that carries ``confirmed=yes``. Nothing is
+judged or saved until then; the rules still judge the confirmed act before it is saved."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.http import HttpRequest
+
+#: The field the summary's button adds to the act's POST.
+CONFIRMED = "confirmed"
+
+
+def confirmed(request: HttpRequest) -> bool:
+    """Whether this POST is the one confirmed from the act's summary."""
+    return request.POST.get(CONFIRMED) == "yes"
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """What a final act will do, what is unfinished, and how a mistake can be put right.
+
+    ``action`` is the URL the confirmed POST goes to; ``target`` the htmx target the page's own
+    button swapped (empty: a plain POST); ``back`` where "Go back" leads."""
+
+    title: str
+    button: str
+    action: str
+    back: str
+    does: tuple[str, ...]
+    unfinished: tuple[str, ...] = ()
+    refused: tuple[str, ...] = ()  # what the rules would refuse now, if it were confirmed
+    corrections: tuple[str, ...] = ()
+    target: str = ""
+    fields: tuple[tuple[str, str], ...] = field(default=())  # other fields to post again

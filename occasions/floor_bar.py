@@ -1,0 +1,97 @@
+"""The floor bar: the one navigation of every page of a night (Workers · Door · Games · Console ·
+Claims · Flashboard · Close), with where the night stands and the next step.
+
+Its links to the games' pages are named by URL (the games app fills ``extensions.FLOOR_GAMES``
+with where the games stand); occasions imports nothing above it. It reads in one query: the
+games of the program with their status and prizes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+
+from occasions import extensions
+from occasions.models import Occasion
+
+
+@dataclass(frozen=True)
+class BarLink:
+    key: str
+    label: str
+    url: str  # empty: nothing to go to yet (shown, not a link)
+    active: bool
+
+
+@dataclass(frozen=True)
+class FloorBar:
+    links: tuple[BarLink, ...]
+    now: str  # where the night stands, e.g. "Game 3 in play"
+    next_label: str  # the next step, e.g. "Go to the console" or "Next: open the occasion"
+    next_url: str
+
+
+def _url(name: str, occasion: Occasion, **extra: int) -> str:
+    return reverse(name, kwargs={"org_id": occasion.organization_id, "pk": occasion.pk} | extra)
+
+
+def _next_step(occasion: Occasion, games: extensions.FloorGames) -> tuple[str, str, str]:
+    """(where the night stands, the next step, its page)."""
+    status = occasion.status
+    if status == Occasion.Status.NOT_PLAYED:
+        return "Not played", "", ""
+    if status == Occasion.Status.SCHEDULED:
+        return "Not open yet", "Next: open the occasion", _url("opening_checklist", occasion)
+    if status == Occasion.Status.CLOSED:
+        closed = occasion.closed_at
+        now = (
+            f"Closed at {date_format(timezone.localtime(closed), 'g:i A')}" if closed else "Closed"
+        )
+        return now, "Next: close-out and report", _url("report_closeout", occasion)
+    in_play, coming = games.in_play, games.next_game
+    if in_play is not None:
+        return (
+            f"Game {in_play.number} in play",
+            "Go to the console",
+            _url("draw_console", occasion, game_pk=in_play.pk),
+        )
+    if coming is not None:
+        return f"Next: game {coming.number}", "Go to the games", _url("game_program", occasion)
+    now = "All games played" if games.games else "No games in the program"
+    return now, "Next: close the occasion", _url("occasion_close", occasion)
+
+
+def floor_bar(occasion: Occasion, page: str = "", game_pk: int | None = None) -> FloorBar:
+    """The bar for ``page`` (one of the links' keys, or "" for a page of the night not in it).
+    On a game's console or claims, ``game_pk`` is that game, so that the other of the two is one
+    click away for the same game; elsewhere they go to the game in play (or the last played)."""
+    games = extensions.floor_games(occasion)
+    now, next_label, next_url = _next_step(occasion, games)
+    if game_pk is None and games.latest is not None:
+        game_pk = games.latest.pk
+    console = (
+        _url("draw_console", occasion, game_pk=game_pk) if game_pk else _url("draw_home", occasion)
+    )
+    claims = _url("game_claims", occasion, game_pk=game_pk) if game_pk else ""
+    after_close = occasion.status == Occasion.Status.CLOSED
+    links = (
+        ("workers", "Workers", _url("workers_present", occasion)),
+        ("door", "Door", _url("door_sales", occasion)),
+        ("games", "Games", _url("game_program", occasion)),
+        ("console", "Console", console),
+        ("claims", "Claims", claims),
+        ("flashboard", "Flashboard", _url("occasion_detail", occasion) + "#flashboard"),
+        (
+            "close",
+            "Close-out" if after_close else "Close",
+            _url("report_closeout" if after_close else "occasion_close", occasion),
+        ),
+    )
+    return FloorBar(
+        links=tuple(BarLink(k, label, url, k == page) for k, label, url in links),
+        now=now,
+        next_label=next_label,
+        next_url=next_url,
+    )
