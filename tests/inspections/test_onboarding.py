@@ -79,6 +79,8 @@ def test_an_organization_and_its_license_in_one_form(admin_client, commission_ad
     assert events[-1].new_values["authorized_weekdays"] == [1, 4]
     listing = admin_client.get(response["Location"]).content.decode()
     assert "Knights of Columbus Council 99" in listing and "Next step:" in listing
+    # Its head is invited from there, the organization chosen already.
+    assert f"/commission/invite-head/?organization={org.pk}" in listing
     assert "Tuesday, Friday" in listing
 
 
