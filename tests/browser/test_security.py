@@ -52,6 +52,10 @@ def test_an_inspector_without_a_device_sets_one_up_at_first_login(
     secret = base64.b32decode(key + "=" * (-len(key) % 8))
     page.get_by_label("Code from your authenticator app").fill(str(totp(secret)).zfill(6))
     page.get_by_role("button", name="Confirm and turn on").click()
+    # The recovery codes, shown once to print, then on to where the login was going.
+    expect(page.get_by_role("heading", name="Your recovery codes")).to_be_visible()
+    expect(page.locator("main li")).to_have_count(10)
+    page.get_by_role("link", name="I have kept them — continue").click()
     # An inspector's dashboard is the inspection dashboard.
     expect(page.get_by_role("heading", name="Inspection", exact=True)).to_be_visible()
     page.get_by_role("link", name="Account").click()
