@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import re
 import time
+from importlib import import_module
 
 import pytest
-from django.contrib.sessions.backends.db import SessionStore
+from django.conf import settings as django_settings
 from django.urls import reverse
 from playwright.sync_api import expect
 
@@ -18,7 +19,9 @@ from tests.conftest import PASSWORD
 
 def _session(page, live_server):
     cookie = next(c for c in page.context.cookies(live_server.url) if c["name"] == "sessionid")
-    return SessionStore(session_key=cookie["value"])
+    # The configured engine's store (cached_db: the cache the server reads, and the table).
+    store = import_module(django_settings.SESSION_ENGINE).SessionStore
+    return store(session_key=cookie["value"])
 
 
 @pytest.mark.browser

@@ -252,7 +252,10 @@ def pay(page, player: str, share: Decimal, w2g: dict[str, str] | None = None) ->
 # --- What a reader may do ---------------------------------------------------------------------
 
 #: Forms and htmx posts on a page, but the logout button every page has.
-WRITES = "form[method=post]:not([action='/accounts/logout/']), [hx-post], [hx-put], [hx-delete]"
+WRITES = (
+    "form[method=post]:not([action='/accounts/logout/']):not([action='/accounts/stay-signed-in/']),"
+    " [hx-post], [hx-put], [hx-delete]"
+)
 
 
 def expect_read_only(page) -> None:
