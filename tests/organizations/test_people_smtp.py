@@ -5,56 +5,11 @@ from __future__ import annotations
 
 import mailbox
 import re
-import socket
-import subprocess
-import sys
 import time
 from email.message import Message
 
-import pytest
-
 from organizations import people
 from organizations.models import Role
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture
-def smtp_server(tmp_path):
-    port = _free_port()
-    maildir = tmp_path / "maildir"
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "aiosmtpd",
-            "-n",
-            "-l",
-            f"127.0.0.1:{port}",
-            "-c",
-            "aiosmtpd.handlers.Mailbox",
-            str(maildir),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 15
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                raise RuntimeError(process.stderr.read().decode()) from None
-            time.sleep(0.1)
-    yield port, maildir
-    process.terminate()
-    process.wait(timeout=10)
 
 
 def test_an_invitation_reaches_a_real_smtp_server(

@@ -6,15 +6,11 @@ from __future__ import annotations
 import datetime as dt
 import email
 import mailbox
-import socket
-import subprocess
-import sys
 import time
 from email import policy
 from pathlib import Path
 from typing import Any
 
-import pytest
 from django.utils import timezone
 
 from beano.env import email_settings
@@ -22,49 +18,6 @@ from reports.obligations import due_on
 from reports.reminder_services import send_reminders
 
 NIGHT = dt.date(2026, 12, 4)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture
-def smtp_server(tmp_path: Path) -> Any:
-    """aiosmtpd in its own process, keeping what it receives in a Maildir."""
-    port = _free_port()
-    maildir = tmp_path / "maildir"
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "aiosmtpd",
-            "-n",
-            "-l",
-            f"127.0.0.1:{port}",
-            "-c",
-            "aiosmtpd.handlers.Mailbox",
-            str(maildir),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 15
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                raise RuntimeError(f"aiosmtpd did not start: {process.stderr.read()!r}") from None
-            time.sleep(0.1)
-    try:
-        yield port, maildir
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 def test_a_reminder_reaches_a_real_smtp_server(smtp_server, settings, tenant, monkeypatch):
