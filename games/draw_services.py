@@ -55,25 +55,27 @@ def _locked_game(game: Game, organization: Any = None) -> Game:
 
 
 def _locked_game_for_call(game: Game, number: int, organization: Any) -> Game:
-    """``_locked_game`` with what a call is judged on, in the same query: the sequence of this
-    number's live call (``live_sequence``, None if not called), the last entry's sequence and
-    time (``last_sequence``, ``last_called_at``), the live calls' count and the last live ball
-    (``live_count``, ``last_live_number``), for the board's delta."""
+    """``_locked_game`` with what a call is judged on, read once the lock is held: the sequence
+    of this number's live call (``live_sequence``, None if not called), the last entry's
+    sequence and time (``last_sequence``, ``last_called_at``), the live calls' count and the
+    last live ball (``live_count``, ``last_live_number``), for the board's delta. A statement
+    of its own after the lock: on PostgreSQL a subquery in the locking statement would keep
+    the snapshot from before its wait, and a ball sent twice at once would be judged twice as
+    never called."""
+    game = _locked_game(game, organization)
     calls = BallCall.objects.filter(game=OuterRef("pk"))
     live = calls.filter(voided_at__isnull=True)
     last = calls.order_by("-sequence")
-    games = Game.objects.select_for_update(of=("self", "occasion", "occasion__organization"))
-    games = games.select_related("occasion__organization", "occasion__license").annotate(
+    facts = Game.objects.filter(pk=game.pk).annotate(
         live_sequence=Subquery(live.filter(number=number).values("sequence")[:1]),
         last_sequence=Subquery(last.values("sequence")[:1]),
         last_called_at=Subquery(last.values("called_at")[:1]),
         live_count=Subquery(live.order_by().values("game").annotate(n=Count("pk")).values("n")[:1]),
         last_live_number=Subquery(live.order_by("-sequence").values("number")[:1]),
     )
-    if organization is not None:
-        games = games.filter(occasion__organization=organization)
-    game = games.get(pk=game.pk, occasion_id=game.occasion_id)
-    refuse_if_sealed(game.occasion)
+    names = ("live_sequence", "last_sequence", "last_called_at", "live_count", "last_live_number")
+    for name, value in facts.values(*names).get().items():
+        setattr(game, name, value)
     return game
 
 

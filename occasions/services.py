@@ -102,13 +102,18 @@ def lock_occasion(
     act is one that a filed report allows, ``sealed_ok``); refused unless it stands in one of
     ``statuses``, with ``refusal`` naming the status it is in. With ``organization``, the
     occasion must be that organization's (else Occasion.DoesNotExist); ``annotations`` are read
-    in the same query, under the lock (e.g. the last receipt's number)."""
+    under the lock, right after it is taken (e.g. the last receipt's number)."""
     occasions = Occasion.objects.select_for_update().select_related(*related)
     if organization is not None:
         occasions = occasions.filter(organization=organization)
-    if annotations:
-        occasions = occasions.annotate(**annotations)
     occasion = occasions.get(pk=occasion.pk)
+    if annotations:
+        # Read after the lock is held, by a statement of its own: on PostgreSQL a subquery in
+        # the locking statement keeps the snapshot from before its wait (READ COMMITTED), so
+        # two sales at once read the same last receipt number.
+        values = Occasion.objects.filter(pk=occasion.pk).annotate(**annotations)
+        for name, value in values.values(*annotations).get().items():
+            setattr(occasion, name, value)
     if not sealed_ok:
         refuse_if_sealed(occasion)
     if statuses is not None and occasion.status not in statuses:

@@ -19,7 +19,9 @@ from organizations.models import AuditEvent
 from tests.conftest import login, totp_device
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-MOST = 10
+#: The issue's 10, and one more: the call's facts read by a statement of their own once the
+#: game is locked (read in the locking statement, PostgreSQL judged a doubled ball as new).
+MOST = 11
 
 
 def _call_url(game: Game) -> str:

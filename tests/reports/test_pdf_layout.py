@@ -20,10 +20,12 @@ from tests.conftest import PASSWORD, on_floor
 from tests.reports.conftest import COUNTS, KNOWN, _win
 
 NAME = "St. Anne's Parish & Hall of the Sacred Heart"
+#: As long as the field allows (200 characters; PostgreSQL refuses more), with a word that
+#: cannot break.
 LONG_DESCRIPTION = (
     "A hand-stitched queen-size heirloom quilt in the Double Wedding Ring pattern, donated by "
-    "the Ladies' Sodality, with matching pillow shams and a Supercalifragilisticexpialidocious"
-    "EmbroideredKeepsakeTagThatNeverEnds"
+    "the Ladies' Sodality, with pillow shams and a Supercalifragilisticexpialidocious"
+    "EmbroideredKeepsakeTag"
 )
 WINNERS = [
     "Maria Conceição Albuquerque-Vasconcelos de Figueiredo",
