@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from games import jackpot_selectors as selectors
 from games import jackpot_services as services
+from games import jackpot_settlement
 from games.jackpot_forms import (
     AttachForm,
     OutcomeForm,
@@ -237,7 +238,7 @@ def jackpot_game_outcome(request: OrgRequest, pk: int) -> HttpResponse:
 
     return submit(
         form,
-        lambda _: services.settle_game(
+        lambda _: jackpot_settlement.settle_game(
             progressive_game=pg, by=request.user, **form.service_values()
         ),
         done=settled,

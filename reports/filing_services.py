@@ -68,6 +68,21 @@ def _filing_facts(
     )
 
 
+def _end_amendment(closeout: CloseOut) -> None:
+    """The amendment just filed is no longer open: the close-out is sealed again."""
+    closeout.amendment_reason = ""
+    closeout.amendment_opened_at = None
+    closeout.amendment_opened_by = None
+    closeout.save(
+        update_fields=[
+            "amendment_reason",
+            "amendment_opened_at",
+            "amendment_opened_by",
+            "updated_at",
+        ]
+    )
+
+
 @rules.atomic()
 def file_report(*, occasion: Occasion, by: Actor) -> FinancialReport:
     """File the occasion's financial report, or the amendment that is open. Filing seals the
@@ -120,17 +135,7 @@ def file_report(*, occasion: Occasion, by: Actor) -> FinancialReport:
         occasion.sealed_at = now
         occasion.save(update_fields=["sealed_at"])
     if closeout and closeout.amendment_open:
-        closeout.amendment_reason = ""
-        closeout.amendment_opened_at = None
-        closeout.amendment_opened_by = None
-        closeout.save(
-            update_fields=[
-                "amendment_reason",
-                "amendment_opened_at",
-                "amendment_opened_by",
-                "updated_at",
-            ]
-        )
+        _end_amendment(closeout)
     record_event(
         organization=occasion.organization,
         actor=by,

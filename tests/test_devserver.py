@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import _database_url
+from tests.fixtures.celery_worker import _database_url
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -14,7 +14,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from beano.rules.jackpots import JackpotMode
-from games import jackpot_selectors, jackpot_services
+from games import jackpot_selectors, jackpot_services, jackpot_settlement
 from games.models import Arrangement, Game, ProgressiveGame, ProgressiveSeries
 from occasions.models import Occasion
 from organizations.models import Organization
@@ -82,7 +82,7 @@ def seed_jackpot(
                 break  # an earlier night's outcome is still to be recorded
             pg = jackpot_services.attach_game(game=game, series=series, by=None)
         if occasion.status == Occasion.Status.CLOSED and not pg.is_settled:
-            jackpot_services.settle_game(
+            jackpot_settlement.settle_game(
                 progressive_game=pg, won_within_calls=False, consolation_paid=True, by=None
             )
         series.refresh_from_db()

@@ -23,7 +23,7 @@ from beano.demo import DEMO_PASSWORD
 from beano.demo.sales import demo_user
 from beano.rules.cards import COLUMNS, FREE, column_range, letter
 from beano.rules.claims import Witness
-from games import claims_services, draw_services, jackpot_services, payout_services
+from games import claims_services, draw_services, jackpot_settlement, payout_services
 from games import program_services as services
 from games.claims_services import PlayerEntry
 from games.models import Game, PrizePart, ProgressiveGame
@@ -301,7 +301,7 @@ def _settle_progressive(night: _Night, game: Game) -> None:
         return
     won = game.parts.filter(order=1, claims__winner__isnull=False).exists()
     consolation = game.parts.filter(order__gt=1, claims__winner__isnull=False).exists()
-    jackpot_services.settle_game(
+    jackpot_settlement.settle_game(
         progressive_game=pg,
         won_within_calls=won,
         consolation_paid=consolation and not won,

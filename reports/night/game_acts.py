@@ -17,6 +17,7 @@ from games import (
     claims_services,
     draw_services,
     jackpot_services,
+    jackpot_settlement,
     payout_services,
     winner_services,
 )
@@ -163,7 +164,7 @@ def game_acts(sheet: fmt.GameSheet) -> list[Act]:
         def settle(n: Night) -> None:
             from games.models import ProgressiveGame
 
-            jackpot_services.settle_game(
+            jackpot_settlement.settle_game(
                 progressive_game=ProgressiveGame.objects.get(game=n.game(num)),
                 won_within_calls=jackpot.won_within_calls,
                 consolation_paid=jackpot.consolation_paid,

@@ -13,7 +13,8 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from games.models import CardVerification
-from tests.conftest import PASSWORD, WINNING_CORNERS
+from tests.conftest import PASSWORD
+from tests.fixtures.games import WINNING_CORNERS
 
 
 def log_in(page: Any, url: str, user: Any) -> None:

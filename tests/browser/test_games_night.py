@@ -38,7 +38,7 @@ from games.models import (
 from occasions import floor_services, sales_services
 from occasions.models import Occasion
 from organizations.models import WorkerListEntry
-from tests.conftest import open_for_tests
+from tests.fixtures.night import open_for_tests
 
 NIGHT = dt.datetime(2026, 12, 4, 19, 0, tzinfo=ZoneInfo("America/New_York"))
 PRIZE = Decimal("75")

@@ -17,7 +17,7 @@ from beano.demo import DEMO_PASSWORD
 from occasions.floor_selectors import last_recorded_act
 from occasions.models import Occasion
 from tests.browser.conftest import second_factor
-from tests.browser.test_whole_night import amount_in, at, log_in, money
+from tests.browser.night_steps import amount_in, at, log_in, money
 
 TUESDAY = dt.date(2026, 12, 1)  # St. Anne's authorized day, left open by the demo
 FRIDAY = TUESDAY + dt.timedelta(days=3)

@@ -17,7 +17,8 @@ from occasions.models import Occasion, PriceListItem
 from organizations.models import WorkerListEntry
 from reports.models import FinancialReport
 from tests.browser.conftest import second_factor
-from tests.conftest import PASSWORD, SAMPLE_PRICES
+from tests.conftest import PASSWORD
+from tests.fixtures.night import SAMPLE_PRICES
 from tests.reports.conftest import KNOWN, at
 
 pytestmark = pytest.mark.browser

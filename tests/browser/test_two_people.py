@@ -20,7 +20,8 @@ from beano.accounts.pins import set_pin
 from beano.rules.models import RefusedAction
 from games.models import Payout
 from occasions.models import Sale
-from tests.conftest import PASSWORD, on_floor
+from tests.conftest import PASSWORD
+from tests.fixtures.floor import on_floor
 
 PIN = "4826"
 

@@ -22,7 +22,8 @@ from games import draw_services as services
 from games.models import BallCall, Game
 from occasions.models import FloorSubmission, Occasion
 from organizations.models import AuditEvent
-from tests.conftest import login, start_game_for_tests
+from tests.conftest import login
+from tests.fixtures.games import start_game_for_tests
 
 CITATION = "961 CMR 3.04(6)(a)"
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -146,7 +146,7 @@ def test_a_correction_and_the_end_of_the_game_change_the_etag(
 
 
 def test_the_next_game_in_play_takes_the_screen(client, flash, tenant, draw_game, ball_call):
-    from tests.conftest import start_game_for_tests
+    from tests.fixtures.games import start_game_for_tests
 
     Game.objects.filter(pk=draw_game.pk).update(status=Game.Status.FINISHED)
     second = Game.objects.create(occasion=draw_game.occasion, number=2, half=1, kind="special")

@@ -16,8 +16,9 @@ from games.form5754 import GroupMember, parse_lines
 from games.models import Payout, PrizeShare
 from games.sealed import unseal
 from organizations.models import AuditEvent
-from tests.conftest import PASSWORD, on_floor
-from tests.games.test_claims import DETAILS
+from tests.conftest import PASSWORD
+from tests.fixtures.floor import on_floor
+from tests.games.claims_helpers import DETAILS
 
 pytestmark = pytest.mark.django_db
 

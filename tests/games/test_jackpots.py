@@ -15,7 +15,7 @@ from django.utils import timezone
 from beano import rules
 from beano.demo.jackpot import seed_jackpot
 from beano.rules.models import LawLimit, RefusedAction
-from games import jackpot_selectors, jackpot_services
+from games import jackpot_selectors, jackpot_services, jackpot_settlement
 from games.models import (
     Arrangement,
     Game,
@@ -23,12 +23,12 @@ from games.models import (
     PrizePart,
     ProgressiveGame,
     ProgressiveSeries,
-    Winner,
 )
 from occasions import services as occasion_services
 from occasions.models import Occasion
 from organizations.models import AuditEvent
-from tests.conftest import open_for_tests, start_sample_series
+from tests.fixtures.games import start_sample_series
+from tests.fixtures.night import open_for_tests
 
 FRIDAYS = [
     dt.date(2026, 12, 4),
@@ -53,7 +53,7 @@ def play(tenant, series, n: int, *, won=False, consolation=False) -> JackpotLedg
     pg = jackpot_services.attach_game(
         game=game_13(friday(tenant, n)), series=series, by=tenant.member_in_charge
     )
-    return jackpot_services.settle_game(
+    return jackpot_settlement.settle_game(
         progressive_game=pg,
         won_within_calls=won,
         consolation_paid=consolation,
@@ -323,7 +323,7 @@ def test_it_refuses_non_progressive_games_other_organizations_and_past_occasions
     theirs = start_sample_series(other_tenant)
     with pytest.raises(ValidationError, match="another organization"):
         jackpot_services.attach_game(game=game_13(occasion), series=theirs, by=tenant.head)
-    jackpot_services.settle_game(
+    jackpot_settlement.settle_game(
         progressive_game=jackpot_services.attach_game(
             game=Game.objects.get(occasion=occasion, number=13), series=jackpot_series, by=None
         ),
@@ -354,18 +354,18 @@ def test_an_announced_prize_is_not_silently_changed(tenant, jackpot_series):
 
 def test_an_outcome_is_recorded_once_and_only_after_the_occasion_opened(tenant, progressive_game):
     with pytest.raises(ValidationError, match="not been opened"):
-        jackpot_services.settle_game(
+        jackpot_settlement.settle_game(
             progressive_game=progressive_game,
             won_within_calls=False,
             consolation_paid=True,
             by=tenant.head,
         )
     open_for_tests(progressive_game.occasion)
-    jackpot_services.settle_game(
+    jackpot_settlement.settle_game(
         progressive_game=progressive_game, won_within_calls=False, consolation_paid=True, by=None
     )
     with pytest.raises(ValidationError, match="already recorded"):
-        jackpot_services.settle_game(
+        jackpot_settlement.settle_game(
             progressive_game=progressive_game,
             won_within_calls=True,
             consolation_paid=False,
@@ -379,7 +379,7 @@ def test_a_consolation_the_rules_do_not_announce_is_refused(tenant):
         game=game_13(friday(tenant, 0)), series=series, by=tenant.head
     )
     with pytest.raises(rules.RuleViolation) as refusal:
-        jackpot_services.settle_game(
+        jackpot_settlement.settle_game(
             progressive_game=pg, won_within_calls=False, consolation_paid=True, by=tenant.head
         )
     assert refusal.value.citations == ["961 CMR 3.04(8)(a)"]
@@ -411,132 +411,11 @@ def test_a_series_name_is_unique_in_the_organization(tenant, jackpot_series):
     assert "name" in error.value.message_dict
 
 
-# The outcome is the game's: its draw and its winners
-
-
-#: A coverall card: B 1–5, I 16–20, N 31 32 (free) 34 35, G 46–50, O 61–65.
-COVERALL_CARD = {
-    f"{column}{row}": number
-    for column, numbers in zip(
-        "BINGO",
-        ((1, 2, 3, 4, 5), (16, 17, 18, 19, 20), (31, 32, 0, 34, 35), (46, 47, 48, 49, 50),
-         (61, 62, 63, 64, 65)),
-        strict=True,
-    )
-    for row, number in enumerate(numbers, start=1)
-    if number
-}  # fmt: skip
-
-
-def coverall_claimed(tenant, progressive_game: ProgressiveGame, *, balls_before: int):
-    """Game 13 in play, its $1,500 jackpot within 52 calls announced: ``balls_before`` balls off
-    the card called, then the card's 24 numbers, Gloria Santos's coverall claimed on the last and
-    her card verified."""
-    from beano.rules.claims import Witness
-    from games import claims_services
-    from games.models import BallCall
-    from tests.conftest import at_night, start_game_for_tests
-
-    game = progressive_game.game
-    occasion = game.occasion
-    PrizePart.objects.filter(game=game).update(announced_at=at_night(occasion, 20, 0))
-    part = game.parts.get()
-    start_game_for_tests(game, at_night(occasion, 20, 1))
-    others = [n for n in range(1, 76) if n not in COVERALL_CARD.values()][:balls_before]
-    for sequence, number in enumerate([*others, *COVERALL_CARD.values()], start=1):
-        BallCall.objects.create(
-            game=game,
-            sequence=sequence,
-            number=number,
-            called_at=at_night(occasion, 20, 2 + sequence // 60, sequence % 60),
-        )
-    claim = claims_services.record_claim(
-        game=game,
-        part=part,
-        ball_in_hand=65,
-        calling_begun=True,
-        player_name="Gloria Santos",
-        table="8",
-        by=tenant.member_in_charge,
-    )
-    card = claims_services.verify_card(
-        claim=claim,
-        numbers=COVERALL_CARD,
-        witnesses=[Witness("Rose Medeiros", "12")],
-        by=tenant.member_in_charge,
-    )
-    assert card.valid
-    return claim
-
-
-def record_winner(tenant, claim):
-    from games import claims_services
-    from games.claims_services import PlayerEntry
-
-    return claims_services.record_winners(
-        claims=[claim], players=[PlayerEntry("Gloria Santos")], by=tenant.member_in_charge
-    )
-
-
-def settle(tenant, pg, outcome: str) -> JackpotLedgerEntry:
-    return jackpot_services.settle_game(
-        progressive_game=pg,
-        won_within_calls=outcome == "won",
-        consolation_paid=outcome == "consolation",
-        by=tenant.member_in_charge,
-    )
-
-
-def test_a_coverall_after_the_calls_does_not_win_the_jackpot(
-    tenant, open_occasion, progressive_game
-):
-    claim = coverall_claimed(tenant, progressive_game, balls_before=29)  # on ball 53
-    with pytest.raises(rules.RuleViolation) as refusal:
-        record_winner(tenant, claim)
-    assert "Gloria Santos won on ball 53: the jackpot is won only within 52 calls." in str(
-        refusal.value
-    )
-    assert not Winner.objects.exists()
-    refused_with("J-8A2-WON-WITHIN-CALLS")
-    # Not won within the calls: the jackpot carries to the next occasion, whole.
-    entry = settle(tenant, progressive_game, "not_won")
-    assert (entry.paid, entry.carried_out) == (Decimal("0"), Decimal("1500.00"))
-
-
-@pytest.mark.parametrize("outcome", ["not_won", "consolation"])
-def test_a_jackpot_won_within_the_calls_is_never_carried_over(
-    tenant, open_occasion, progressive_game, outcome
-):
-    claim = coverall_claimed(tenant, progressive_game, balls_before=28)  # on ball 52
-    (winner,) = record_winner(tenant, claim)
-    assert winner.share == Decimal("1500.00")
-    with pytest.raises(rules.RuleViolation) as refusal:
-        settle(tenant, progressive_game, outcome)
-    assert "Gloria Santos won the jackpot within its 52 calls" in str(refusal.value)
-    assert not JackpotLedgerEntry.objects.exists()
-    refused_with("J-8A2-AS-PLAYED")
-    entry = settle(tenant, progressive_game, "won")
-    assert (entry.paid, entry.paid_kind, entry.carried_out) == (
-        Decimal("1500.00"),
-        "jackpot",
-        Decimal("0"),
-    )
-
-
-def test_a_jackpot_is_recorded_won_only_with_its_winner(tenant, open_occasion, progressive_game):
-    coverall_claimed(tenant, progressive_game, balls_before=10)  # the card is not yet verified
-    with pytest.raises(rules.RuleViolation) as refusal:
-        settle(tenant, progressive_game, "won")
-    assert "no winner of the jackpot is recorded within its 52 calls" in str(refusal.value)
-    refused_with("J-8A2-AS-PLAYED")
-    assert settle(tenant, progressive_game, "consolation").carried_out == Decimal("1500.00")
-
-
 # The demo
 
 
 def test_the_demo_carries_the_sample_series_over_its_past_night_and_is_idempotent(tenant):
-    from tests.conftest import authorize_arrangements
+    from tests.fixtures.games import authorize_arrangements
 
     authorize_arrangements(tenant.organization, "coverall")  # as the demo's organizations hold
     past = friday(tenant, 0)

@@ -10,7 +10,8 @@ from django.urls import reverse
 
 from games import jackpot_services
 from games.models import JackpotLedgerEntry, ProgressiveGame, ProgressiveSeries
-from tests.conftest import login, start_sample_series
+from tests.conftest import login
+from tests.fixtures.games import start_sample_series
 from tests.games.test_jackpots import friday, game_13, play
 
 
@@ -40,7 +41,7 @@ def start_data(**changes) -> dict:
 
 
 def test_the_member_in_charge_starts_a_series_from_the_page(mic, tenant):
-    from tests.conftest import authorize_arrangements
+    from tests.fixtures.games import authorize_arrangements
 
     authorize_arrangements(tenant.organization, "coverall")  # the Director's letter (6)(c)
     url = reverse("jackpot_start", args=[tenant.organization.pk])

@@ -27,7 +27,8 @@ from occasions import sales_services
 from occasions import services as occasion_services
 from occasions.models import Occasion
 from organizations.models import AuditEvent, DirectorAuthorization
-from tests.conftest import PASSWORD, on_floor
+from tests.conftest import PASSWORD
+from tests.fixtures.floor import on_floor
 
 
 def arrangement(code: str) -> Arrangement:
@@ -321,7 +322,7 @@ def test_a_game_without_its_balls_confirmed_does_not_start(night, mic):
 
 
 def test_nothing_is_announced_or_started_before_the_occasion_opens(occasion, mic, monkeypatch):
-    from tests.conftest import open_for_tests
+    from tests.fixtures.night import open_for_tests
 
     monkeypatch.setattr(
         timezone, "now", lambda: timezone.make_aware(dt.datetime(2026, 12, 4, 18, 0))

@@ -270,7 +270,7 @@ def test_it_reconciles_each_series_across_occasions(
     from occasions import services as occasion_services
     from organizations.models import PaperIssue
     from reports import paper_services
-    from tests.conftest import open_for_tests
+    from tests.fixtures.night import open_for_tests
     from tests.reports.conftest import at
 
     monkeypatch.setattr(timezone, "now", lambda: at(23, 30))  # the night of Dec 4

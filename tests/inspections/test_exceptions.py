@@ -16,7 +16,8 @@ from inspections.exceptions import SOURCES, ExceptionQuery, exceptions
 from organizations.models import Organization
 from reports import bank_services, services
 from reports.cash_models import GamingAccount
-from tests.conftest import PASSWORD, login, on_floor
+from tests.conftest import PASSWORD, login
+from tests.fixtures.floor import on_floor
 from tests.reports.conftest import COUNTS, at
 
 URL = reverse("inspect_exceptions")

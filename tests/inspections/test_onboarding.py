@@ -23,7 +23,8 @@ from organizations.models import (
     Person,
 )
 from tests.builders import OrganizationFactory
-from tests.conftest import login, pdf_upload
+from tests.conftest import login
+from tests.fixtures.night import pdf_upload
 
 ADD = "onboarding_organization_add"
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from beano.rules.opening import CHECKLIST
 from occasions import floor_services as floor
 from occasions import services
-from tests.conftest import listed  # noqa: F401  (imported from here by the floor's tests)
+from tests.fixtures.floor import listed  # noqa: F401  (imported from here by the floor's tests)
 
 NIGHT = dt.date(2026, 12, 4)  # the ``occasion`` fixture's Friday
 LISTED_ON = dt.date(2026, 1, 5)

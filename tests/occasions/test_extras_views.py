@@ -22,7 +22,8 @@ from occasions.models import (
     RafflePermit,
 )
 from organizations.models import AuditEvent
-from tests.conftest import login, pdf_upload
+from tests.conftest import login
+from tests.fixtures.night import pdf_upload
 
 
 def url(name: str, tenant, occasion=None) -> str:

@@ -181,7 +181,7 @@ def test_a_price_change_posted_after_the_opening_is_refused_by_the_rules_and_log
     """The hole: the page refused it with its own message, so the refused-actions log never
     heard of the attempt. Now the rules service refuses it (3.04(4)(c)) and logs it."""
     from beano.rules.models import RefusedAction
-    from tests.conftest import open_for_tests
+    from tests.fixtures.night import open_for_tests
 
     open_for_tests(occasion)
     before = list(occasion.price_items.values_list("label", "price"))
@@ -202,7 +202,7 @@ def test_a_price_list_typed_wrong_after_the_opening_is_refused_by_the_rules_too(
     """The side door left: after the opening, a list that does not even parse was refused by the
     page's own message. It is judged too, the posted list standing in for it."""
     from beano.rules.models import RefusedAction
-    from tests.conftest import open_for_tests
+    from tests.fixtures.night import open_for_tests
 
     open_for_tests(occasion)
     login(client, tenant.member_in_charge)

@@ -19,7 +19,9 @@ from occasions import sales_services as services
 from occasions import services as occasion_services
 from occasions.models import AttendanceAnnouncement, Occasion, Sale, SaleLine
 from organizations.models import AuditEvent
-from tests.conftest import PASSWORD, make_user, on_floor, open_for_tests
+from tests.conftest import PASSWORD, make_user
+from tests.fixtures.floor import on_floor
+from tests.fixtures.night import open_for_tests
 
 
 def _items(occasion):

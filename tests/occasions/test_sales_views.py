@@ -18,7 +18,9 @@ from occasions import sales_services as services
 from occasions import services as occasion_services
 from occasions.models import AttendanceAnnouncement, FloorSubmission, Occasion, Sale, SaleLine
 from organizations.models import AuditEvent
-from tests.conftest import PASSWORD, login, on_floor, open_for_tests
+from tests.conftest import PASSWORD, login
+from tests.fixtures.floor import on_floor
+from tests.fixtures.night import open_for_tests
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 KEY = "6f1c2a0e-8b7d-4c55-9a3e-2d4b6f8a1c90"

@@ -19,7 +19,8 @@ from beano.rules.models import RefusedAction
 from games import payout_services
 from occasions import sales_services
 from occasions.models import Sale, WorkerPresence
-from tests.conftest import PASSWORD, login, make_user, on_floor
+from tests.conftest import PASSWORD, login, make_user
+from tests.fixtures.floor import on_floor
 
 PIN = "4826"
 

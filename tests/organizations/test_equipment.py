@@ -23,7 +23,8 @@ from organizations.models import (
     DirectorAuthorization,
     Equipment,
 )
-from tests.conftest import login, pdf_upload
+from tests.conftest import login
+from tests.fixtures.night import pdf_upload
 
 
 def counts() -> tuple[int, int, int, int]:

@@ -402,7 +402,7 @@ def test_the_audit_page_shows_the_chain_check(client, tenant, member):
 
 def test_the_audit_page_shows_a_price_lists_event(client, tenant, occasion):
     """Its values carry the key "items", which the template once took for the dict's method."""
-    from tests.conftest import open_for_tests
+    from tests.fixtures.night import open_for_tests
 
     open_for_tests(occasion)  # posts the sample price list
     login(client, tenant.bookkeeper)

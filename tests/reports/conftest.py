@@ -22,7 +22,9 @@ from occasions.models import (
     Sale,
     SaleLine,
 )
-from tests.conftest import PASSWORD, on_floor, open_for_tests
+from tests.conftest import PASSWORD
+from tests.fixtures.floor import on_floor
+from tests.fixtures.night import open_for_tests
 from tests.occasions.conftest import clock, ready  # noqa: F401  (nights closed late)
 
 NIGHT = dt.date(2026, 12, 4)

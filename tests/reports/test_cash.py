@@ -15,7 +15,8 @@ from organizations.models import AuditEvent
 from reports import cash_services, services
 from reports.figures import compute_figures
 from reports.models import CloseOut, DrawerCount
-from tests.conftest import PASSWORD, login, on_floor
+from tests.conftest import PASSWORD, login
+from tests.fixtures.floor import on_floor
 from tests.reports.conftest import COUNTS, KNOWN
 
 #: $596.00, the cash expected with a $200 bank: 20 × $20, 15 × $10, 9 × $5, 4 quarters.

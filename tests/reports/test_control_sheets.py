@@ -32,13 +32,8 @@ from organizations import services as org_services
 from organizations.models import CommissionStaff
 from organizations.worker_services import add_to_worker_list, remove_from_worker_list
 from reports import control_sheets
-from tests.conftest import (
-    load_shipped_data,
-    login,
-    make_tenant,
-    make_user,
-    start_sample_series,
-)
+from tests.conftest import load_shipped_data, login, make_tenant, make_user
+from tests.fixtures.games import start_sample_series
 
 #: pytest-django makes the test database only for a session that has tests marked as using it.
 pytestmark = pytest.mark.django_db

@@ -27,7 +27,8 @@ from reports.models import ExpenseKind
 from reports.occasion_totals import with_figures
 from reports.prize_review import prize_review
 from reports.winner_matches import workers_among_winners
-from tests.conftest import PASSWORD, on_floor
+from tests.conftest import PASSWORD
+from tests.fixtures.floor import on_floor
 from tests.occasions.conftest import at as floor_at
 from tests.occasions.test_late_close import REASON, forgotten  # noqa: F401  (a fixture)
 from tests.reports.conftest import COUNTS, KNOWN

@@ -16,7 +16,8 @@ from occasions import floor_services as floor
 from occasions.models import Occasion, WorkerPresence
 from organizations.models import AuditEvent
 from reports.night.late_close import close_forgotten_night, games_in_play
-from tests.conftest import login, start_game_for_tests
+from tests.conftest import login
+from tests.fixtures.games import start_game_for_tests
 from tests.occasions.conftest import NIGHT, at
 
 THREE_DAYS_LATER = NIGHT + dt.timedelta(days=3)

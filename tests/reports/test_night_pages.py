@@ -13,7 +13,8 @@ from django.urls import reverse
 from games.models import Arrangement
 from occasions.models import Occasion, PaperRecord, PriceListItem, Sale, WorkerPresence
 from reports.figures import compute_figures
-from tests.conftest import SAMPLE_PRICES, login
+from tests.conftest import login
+from tests.fixtures.night import SAMPLE_PRICES
 from tests.reports.conftest import KNOWN
 
 

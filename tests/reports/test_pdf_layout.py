@@ -16,7 +16,8 @@ import pytest
 from games.models import Arrangement, Game, PrizePart, Winner
 from organizations.models import Organization
 from reports import pdf, services
-from tests.conftest import PASSWORD, on_floor
+from tests.conftest import PASSWORD
+from tests.fixtures.floor import on_floor
 from tests.reports.conftest import COUNTS, KNOWN, _win
 
 NAME = "St. Anne's Parish & Hall of the Sacred Heart"

@@ -12,7 +12,8 @@ from django.urls import reverse
 
 from organizations.models import AuditEvent
 from reports.models import CloseOut, Expense, FinancialReport, LawfulPurposeDisbursement
-from tests.conftest import PASSWORD, login, on_floor
+from tests.conftest import PASSWORD, login
+from tests.fixtures.floor import on_floor
 from tests.reports.conftest import COUNTS, KNOWN, at
 
 

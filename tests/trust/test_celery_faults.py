@@ -27,7 +27,8 @@ from beano.celery import app as celery_app
 from reports import services
 from reports.models import FinancialReport, RenderStatus
 from reports.tasks import NOT_SENT, resend_unsent
-from tests.conftest import _database_url, login
+from tests.conftest import login
+from tests.fixtures.celery_worker import _database_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -28,7 +28,8 @@ from organizations.audit import verify_chain
 from organizations.models import AuditChain, AuditEvent
 from reports import services as report_services
 from reports.models import FinancialReport
-from tests.conftest import PASSWORD, login, on_floor
+from tests.conftest import PASSWORD, login
+from tests.fixtures.floor import on_floor
 from tests.trust.conftest import errors, together
 
 pytestmark = pytest.mark.django_db(transaction=True)
