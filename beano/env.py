@@ -263,7 +263,7 @@ EMAIL_SCHEMES = {
     "console+file": None,
     "memory": None,
 }
-SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+SMTP_BACKEND = "beano.mail.SMTPBackend"
 LOCAL_EMAIL_BACKENDS = {
     "console": "django.core.mail.backends.console.EmailBackend",
     "console+file": "beano.mail.ConsoleAndFileBackend",
@@ -271,12 +271,16 @@ LOCAL_EMAIL_BACKENDS = {
 }
 
 
-def email_settings(url: str, *, mail_dir: Path, name: str = "EMAIL_URL") -> dict[str, Any]:
+def email_settings(
+    url: str, *, mail_dir: Path, ca_file: str = "", name: str = "EMAIL_URL"
+) -> dict[str, Any]:
     """Django's e-mail settings for a mail URL: ``smtp+tls://user:password@host:587`` in
     production (STARTTLS; ``smtp+ssl://`` for TLS from the first byte, ``smtp://`` for a relay
     on the same host), ``console://``, ``console+file://`` (the embedded default: printed and
     written to ``mail_dir``, so an invitation link can be found) or ``memory://``. The user and
-    password are URL-quoted (``%40`` for an ``@``)."""
+    password are URL-quoted (``%40`` for an ``@``). ``ca_file`` (``EMAIL_SSL_CAFILE``): the CA
+    certificates (PEM) a TLS server's certificate is verified against instead of the system's,
+    for a relay with a private CA; the certificate and the host name are always verified."""
     scheme = url.split("://", 1)[0].lower() if "://" in url else ""
     if scheme not in EMAIL_SCHEMES:
         raise ImproperlyConfigured(
@@ -292,7 +296,13 @@ def email_settings(url: str, *, mail_dir: Path, name: str = "EMAIL_URL") -> dict
         "EMAIL_USE_SSL": False,
         "EMAIL_TIMEOUT": None,
         "EMAIL_FILE_PATH": mail_dir,
+        "EMAIL_SSL_CAFILE": None,
     }
+    if ca_file and not Path(ca_file).is_file():
+        raise ImproperlyConfigured(
+            f"EMAIL_SSL_CAFILE names no readable file: {ca_file} (the PEM file of the CA "
+            "certificates the mail server's certificate is verified against)."
+        )
     if scheme in LOCAL_EMAIL_BACKENDS:
         return local | {"EMAIL_BACKEND": LOCAL_EMAIL_BACKENDS[scheme]}
     try:
@@ -314,4 +324,5 @@ def email_settings(url: str, *, mail_dir: Path, name: str = "EMAIL_URL") -> dict
         "EMAIL_USE_SSL": scheme == "smtp+ssl",
         "EMAIL_TIMEOUT": 20,
         "EMAIL_FILE_PATH": mail_dir,
+        "EMAIL_SSL_CAFILE": ca_file or None,
     }

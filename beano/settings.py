@@ -311,7 +311,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # The address of the site, for the links in e-mails sent outside a request (the reminders).
 SITE_URL = env_url("SITE_URL", "http://localhost:8000", frozenset({"http", "https"}))
 EMAIL_URL = env_str("EMAIL_URL", "console+file://" if DEBUG else "smtp://localhost:25")
-_email = email_settings(EMAIL_URL, mail_dir=DATA_DIR / "mail")
+_email = email_settings(
+    EMAIL_URL, mail_dir=DATA_DIR / "mail", ca_file=env_str("EMAIL_SSL_CAFILE", "")
+)
 EMAIL_BACKEND = _email["EMAIL_BACKEND"]
 EMAIL_FILE_PATH = _email["EMAIL_FILE_PATH"]
 EMAIL_HOST = _email["EMAIL_HOST"]
@@ -321,6 +323,9 @@ EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"]
 EMAIL_USE_TLS = _email["EMAIL_USE_TLS"]
 EMAIL_USE_SSL = _email["EMAIL_USE_SSL"]
 EMAIL_TIMEOUT = _email["EMAIL_TIMEOUT"]
+# The CA certificates a TLS mail server's certificate is verified against (beano.mail), when
+# not the system's: a relay whose certificate a private CA signed.
+EMAIL_SSL_CAFILE = _email["EMAIL_SSL_CAFILE"]
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "beano-occasions@localhost")
 
 # Security: production values pass `check --deploy --fail-level WARNING`.

@@ -311,4 +311,4 @@ from tests.reports.conftest import (  # noqa: E402, F401
     report_kwargs,
     year_kwargs,
 )
-from tests.smtp_server import smtp_server  # noqa: E402, F401
+from tests.smtp_server import smtp_server, smtp_tls_server  # noqa: E402, F401

@@ -17,7 +17,7 @@ MAIL = Path("/tmp/mail-dir")
 
 def test_smtp_with_starttls_and_quoted_credentials():
     s = email_settings("smtp+tls://beano%40example.org:p%3Ass@smtp.example.org", mail_dir=MAIL)
-    assert s["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert s["EMAIL_BACKEND"] == "beano.mail.SMTPBackend"
     assert (s["EMAIL_HOST"], s["EMAIL_PORT"]) == ("smtp.example.org", 587)
     assert (s["EMAIL_HOST_USER"], s["EMAIL_HOST_PASSWORD"]) == ("beano@example.org", "p:ss")
     assert s["EMAIL_USE_TLS"] is True and s["EMAIL_USE_SSL"] is False
@@ -61,3 +61,13 @@ def test_the_console_and_file_backend_does_both(tmp_path, capsys):
     assert "E-mail to a@example.org: Your invitation" in printed
     assert "http://x/invite/abc" in printed
     assert "Content-Type" not in printed  # the words, not the raw message
+
+
+def test_a_ca_file_for_a_private_relay(tmp_path):
+    ca = tmp_path / "ca.pem"
+    ca.write_text("-----BEGIN CERTIFICATE-----\n")
+    s = email_settings("smtp+tls://relay.internal", mail_dir=MAIL, ca_file=str(ca))
+    assert s["EMAIL_SSL_CAFILE"] == str(ca)
+    assert email_settings("smtp+tls://relay.internal", mail_dir=MAIL)["EMAIL_SSL_CAFILE"] is None
+    with pytest.raises(ImproperlyConfigured, match="EMAIL_SSL_CAFILE names no readable file"):
+        email_settings("smtp+tls://relay.internal", mail_dir=MAIL, ca_file=str(tmp_path / "no"))
