@@ -733,12 +733,29 @@ class Writer:
         table = model._meta.db_table
         n = 0
         if self.postgres:
+            # A column added since this loader was written (NOT NULL, with a default in Django
+            # but none in the database) gets its default: COPY would leave it null.
+            extra = [
+                f
+                for f in model._meta.concrete_fields
+                if f.attname not in fields
+                and not f.null
+                and not f.primary_key
+                and (f.has_default() or f.empty_strings_allowed)  # a text's default is ""
+            ]
+            columns += [f.column for f in extra]
+            defaults = tuple(
+                json.dumps(f.get_default())
+                if f.get_internal_type() == "JSONField"
+                else f.get_default()
+                for f in extra
+            )
             self.connection.ensure_connection()
             raw = self.connection.connection
             names = ", ".join(f'"{c}"' for c in columns)
             with raw.cursor() as cursor, cursor.copy(f'COPY "{table}" ({names}) FROM STDIN') as c:
                 for row in rows:
-                    c.write_row(row)
+                    c.write_row((*row, *defaults))
                     n += 1
         else:
             json_fields = [f for f in fields if by_attname[f].get_internal_type() == "JSONField"]

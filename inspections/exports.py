@@ -21,7 +21,7 @@ from beano.rules.models import RefusedAction
 from games.models import BallCall, Game, Payout, PrizePart
 from occasions.models import Occasion, SaleLine
 from reports.models import CloseOut, FinancialReport
-from reports.occasion_totals import MONEY, with_figures
+from reports.occasion_totals import MONEY, with_kept_figures
 
 CHUNK = 2000
 #: A cell starting with one of these would be run as a formula by a spreadsheet.
@@ -71,9 +71,9 @@ def report_status(o: Occasion) -> str:
 
 
 def occasion_rows(occasions: QuerySet[Occasion]) -> Iterator[list[Any]]:
-    rows = _with_report(with_figures(occasions.select_related("organization", "license"))).order_by(
-        "-date", "organization__name"
-    )
+    rows = _with_report(
+        with_kept_figures(occasions.select_related("organization", "license"))
+    ).order_by("-date", "organization__name")
     for o in rows.iterator(chunk_size=CHUNK):
         yield [
             o.organization.name,

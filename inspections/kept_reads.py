@@ -21,6 +21,17 @@ from reports.winner_matches import WinningWorker, WorkerMatch, workers_among_win
 LIVE_STATUS = Occasion.Status.OPEN
 
 
+def open_ones(occasions: QuerySet[Occasion]) -> QuerySet[Occasion]:
+    """The open ones of ``occasions`` (tonight's few, whose figures are not kept yet), named by
+    their ids: one small query. Given the ids, the database starts from those nights' games; given
+    the subquery, PostgreSQL planned from every winner of the year (each checked against the worker
+    lists, then the open nights semi-joined last), at a cost high enough to JIT-compile the plan
+    too, even when no night was open (bench/RESULTS.md, workers among winners)."""
+    return Occasion.objects.filter(
+        pk__in=list(occasions.filter(status=LIVE_STATUS).values_list("pk", flat=True))
+    )
+
+
 @dataclass(frozen=True)
 class PrizeList:
     total: int
@@ -47,8 +58,9 @@ def prize_list(
     occasions: QuerySet[Occasion], *, only_flagged: bool, page: str | None, per_page: int
 ) -> PrizeList:
     """Every occasion of ``occasions`` (played or not) with its prizes against the limits in
-    force on its date, newest first; ``only_flagged``: those over a limit. Nine queries."""
-    live = {p.occasion.pk: p for p in prize_review(occasions.filter(status=LIVE_STATUS))}
+    force on its date, newest first; ``only_flagged``: those over a limit. A fixed number of
+    queries, three more when a night is open."""
+    live = {p.occasion.pk: p for p in prize_review(open_ones(occasions))}
     over = Q(kept_figures__flagged=True) | Q(pk__in=[pk for pk, p in live.items() if p.problems])
     chosen = occasions.filter(over) if only_flagged else occasions
     ordered = chosen.select_related("organization", "kept_figures").order_by(
@@ -62,7 +74,8 @@ def prize_list(
 
 def winners(occasions: QuerySet[Occasion]) -> list[WinningWorker]:
     """Winners at ``occasions`` on a worker list of the occasion's year, newest first: the
-    closed occasions' as kept, the open ones' matched now. Three queries."""
+    closed occasions' as kept, the open ones' matched now. Two queries, and up to two more
+    when a night is open."""
     kept = (
         KeptWinnerMatch.objects.filter(
             figures__occasion__in=occasions.filter(status=KEPT_STATUS).values("pk")
@@ -87,7 +100,7 @@ def winners(occasions: QuerySet[Occasion]) -> list[WinningWorker]:
         row.matches.append(WorkerMatch(match.entry, match.certain, occasion.organization_id))
     for row in found.values():
         row.matches.sort(key=lambda m: (not m.same_organization, not m.certain))
-    rows = [*found.values(), *workers_among_winners(occasions.filter(status=LIVE_STATUS))]
+    rows = [*found.values(), *workers_among_winners(open_ones(occasions))]
     return sorted(
         rows, key=lambda w: (-w.occasion.date.toordinal(), w.winner.claim.game.number, w.winner.pk)
     )

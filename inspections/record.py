@@ -32,7 +32,7 @@ from occasions.models import (
     VaryingPrizesAnnouncement,
     WorkerPresence,
 )
-from occasions.sales_selectors import AttendanceCheck, DoorCounts, attendance_check, door_counts
+from occasions.sales_selectors import AttendanceCheck, DoorCounts, attendance_check, door_figures
 
 ZERO = Decimal("0.00")
 
@@ -136,7 +136,7 @@ def full_record(occasion: Occasion) -> FullRecord:
         c.item: c
         for c in OpeningCheck.objects.filter(occasion=occasion).select_related("confirmed_by")
     }
-    counts = door_counts(occasion)
+    counts = door_figures(occasion)  # a closed night's as kept with its figures
     games = _games_of(occasion)
     return FullRecord(
         occasion=occasion,

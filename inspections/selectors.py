@@ -15,7 +15,7 @@ from occasions.models import Occasion
 from organizations.access import visible_organizations
 from organizations.models import License, Organization, Person, WorkerListEntry
 from organizations.selectors import licensees, practice_organizations
-from reports.occasion_totals import with_figures
+from reports.occasion_totals import with_kept_figures
 
 
 def scope(user: object) -> QuerySet[Organization]:
@@ -90,9 +90,9 @@ def organization_rows(
 
 
 def occasions(organizations: QuerySet[Organization], flt: OccasionFilter) -> QuerySet[Occasion]:
-    """The occasions of the scope the filter selects, newest first, with their figures and the
-    parts of each night entered from paper."""
-    return with_figures(
+    """The occasions of the scope the filter selects, newest first, with their figures (a
+    closed night's as kept) and the parts of each night entered from paper."""
+    return with_kept_figures(
         flt.occasions(Occasion.objects.filter(organization__in=organizations))
         .select_related("organization", "license")
         .prefetch_related("paper_records")

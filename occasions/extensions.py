@@ -7,11 +7,15 @@ registry here, and the app above fills it from its ``AppConfig.ready()``:
 - ``LAST_ACT_READERS``: the latest moment the app records at an occasion, so that a close is
   not put before the night's last act (the games' balls, claims, winners and payouts);
 - ``CLOSE_CHECKS``: why the occasion cannot close yet (a game still in play);
-- ``ON_CLOSE``: what is written with the close, in its transaction (the kept figures);
+- ``ON_CLOSE``: what is written with the close, in its transaction (the kept figures), and
+  again with each later change of the closed occasion's records
+  (``occasions.services.kept_again_with_the_write``);
 - ``SECTIONS``: the cards the app shows on the occasion page, each with the data its view reads
   for it, so that no template tag runs a query behind the page's view;
 - ``FLOOR_GAMES``: where the night's games stand, for the floor bar on every page of the night
-  and for the summary shown before the close."""
+  and for the summary shown before the close;
+- ``KEPT_DOOR``: a closed occasion's door counts as kept with its figures (``reports.kept``),
+  which its pages read instead of totalling its sale lines again."""
 
 from __future__ import annotations
 
@@ -117,6 +121,24 @@ def closed(occasion: Occasion) -> None:
     """Run every app's close hook: called by the close, inside its transaction."""
     for hook in ON_CLOSE:
         hook(occasion)
+
+
+#: A closed occasion's door counts as kept (an ``occasions.sales_selectors.DoorCounts``), or
+#: None when none are kept (they are then counted from the sales).
+KeptDoorReader = Callable[[Occasion], Any]
+KEPT_DOOR: list[KeptDoorReader] = []
+
+
+def add_kept_door(reader: KeptDoorReader) -> None:
+    if reader not in KEPT_DOOR:
+        KEPT_DOOR.append(reader)
+
+
+def kept_door(occasion: Occasion) -> Any:
+    """The closed occasion's door counts as the app keeping them kept them, or None."""
+    for reader in KEPT_DOOR:
+        return reader(occasion)
+    return None
 
 
 def add_section(section: Section) -> None:

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
+from occasions import extensions
 from occasions.models import AttendanceAnnouncement, Occasion, PriceListItem, Sale, SaleLine
 
 CENT = Decimal("0.01")
@@ -43,8 +44,7 @@ class DoorCounts:
         return self.quantity(Category.ADMISSION)
 
 
-def door_counts(occasion: Occasion) -> DoorCounts:
-    """Counts and money by category in one aggregate query, whatever the number of sales."""
+def _door_aggregates() -> dict[str, Any]:
     live = Q(sale__voided_at__isnull=True)
     aggregates: dict[str, Any] = {
         "receipts": Count("sale", distinct=True, filter=live),
@@ -54,22 +54,76 @@ def door_counts(occasion: Occasion) -> DoorCounts:
         in_category = live & Q(category=value)
         aggregates[f"{value}__quantity"] = Sum("quantity", filter=in_category)
         aggregates[f"{value}__amount"] = Sum("amount", filter=in_category)
-    row = SaleLine.objects.filter(sale__occasion=occasion).aggregate(**aggregates)
+    return aggregates
+
+
+def _door_of(row: dict[str, Any]) -> DoorCounts:
     categories = tuple(
         CategoryCount(
             category=value,
             label=label,
-            quantity=row[f"{value}__quantity"] or 0,
-            amount=Decimal(row[f"{value}__amount"] or 0).quantize(CENT),
+            quantity=row.get(f"{value}__quantity") or 0,
+            amount=Decimal(row.get(f"{value}__amount") or 0).quantize(CENT),
         )
         for value, label in Category.choices
     )
     return DoorCounts(
         categories=categories,
         total=sum((c.amount for c in categories), Decimal("0.00")),
-        receipts=row["receipts"],
-        voided=row["voided"],
+        receipts=row.get("receipts") or 0,
+        voided=row.get("voided") or 0,
     )
+
+
+def door_counts(occasion: Occasion) -> DoorCounts:
+    """Counts and money by category in one aggregate query, whatever the number of sales."""
+    return _door_of(
+        SaleLine.objects.filter(sale__occasion=occasion).aggregate(**_door_aggregates())
+    )
+
+
+def door_counts_of(occasions: QuerySet[Occasion]) -> dict[int, DoorCounts]:
+    """``door_counts`` of each of ``occasions``, by id, in one query whatever their number (an
+    occasion that sold nothing is absent: its counts are all zero)."""
+    rows = (
+        SaleLine.objects.filter(sale__occasion__in=occasions)
+        .order_by()
+        .values("sale__occasion")
+        .annotate(**_door_aggregates())
+    )
+    return {row["sale__occasion"]: _door_of(row) for row in rows}
+
+
+NO_SALES = _door_of({})
+
+
+def door_as_json(counts: DoorCounts) -> dict[str, Any]:
+    """The counts as kept with a closed occasion's figures (``reports.kept``)."""
+    return {
+        "receipts": counts.receipts,
+        "voided": counts.voided,
+        "categories": {c.category: [c.quantity, str(c.amount)] for c in counts.categories},
+    }
+
+
+def door_from_json(data: dict[str, Any]) -> DoorCounts:
+    """The counts kept by ``door_as_json``, as ``door_counts`` computes them."""
+    row: dict[str, Any] = {"receipts": data["receipts"], "voided": data["voided"]}
+    for value, (quantity, amount) in data["categories"].items():
+        row[f"{value}__quantity"] = quantity
+        row[f"{value}__amount"] = Decimal(amount)
+    return _door_of(row)
+
+
+def door_figures(occasion: Occasion) -> DoorCounts:
+    """The door's counts as the occasion's pages show them: a closed occasion's as kept with
+    its figures at its close, filing and amendment (``occasions.extensions.kept_door``), any
+    other's (or one not kept yet) counted now. One query either way."""
+    if occasion.status == Occasion.Status.CLOSED:
+        kept = extensions.kept_door(occasion)
+        if kept is not None:
+            return kept
+    return door_counts(occasion)
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ def _new_sale_form(items: list[PriceListItem]) -> SaleForm:
 
 def _context(access: OrgAccess, occasion: Occasion, **extra: Any) -> dict[str, Any]:
     items = extra.pop("items", None) or _items(occasion)
-    counts = selectors.door_counts(occasion)
+    counts = selectors.door_figures(occasion)  # a closed night's as kept with its figures
     can_run = access.has_role(*RUNS_THE_NIGHT)
     return {
         "org": access.organization,
@@ -100,7 +100,7 @@ def sale_counts(request: OrgRequest, pk: int) -> HttpResponse:
     occasion = get_occasion(access, pk)
     if refused := _read_only(request):
         return refused
-    counts = selectors.door_counts(occasion)
+    counts = selectors.door_figures(occasion)
     return render(
         request,
         "occasions/door/_counts.html",

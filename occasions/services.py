@@ -16,6 +16,7 @@ from beano.rules.charges import PackageFacts, PriceItemFact, PriceListFacts
 from beano.rules.hours import MOMENT, MomentFacts
 from beano.rules.money import PRICE, money
 from beano.rules.reporting import PaperPeriodFacts
+from occasions import extensions
 from occasions.models import Occasion, PriceListItem, ResumptionNotice
 from occasions.sales_selectors import forget_posted_items
 from occasions.selectors import authorized_license
@@ -78,12 +79,25 @@ def enforce_all(
 
 def refuse_if_sealed(occasion: Occasion) -> None:
     """No service changes an occasion whose financial report is filed, nor its games, sales or
-    payouts: a correction is an amendment of the report, with a reason (961 CMR 3.05(1)(a))."""
+    payouts: a correction is an amendment of the report, with a reason (961 CMR 3.05(1)(a)).
+    Every service changing an occasion's records passes here (or ``lock_occasion``): a closed
+    one's kept figures are kept again with the change (``kept_again_with_the_write``)."""
     if occasion.sealed_at is not None:
         raise ValidationError(
             f"The financial report of {occasion.date:%B %-d, %Y} is filed and the occasion is "
             "sealed: nothing of it can change. A correction is an amendment of the report."
         )
+    kept_again_with_the_write(occasion)
+
+
+def kept_again_with_the_write(occasion: Occasion) -> None:
+    """A closed occasion's records are changing after its close (a sale, a void, a winner or
+    the attendance entered afterwards from the night's sheets, within the night's hours; its
+    close-out; its filing): what the apps above keep at its close (``extensions.ON_CLOSE``,
+    the kept figures) is kept again at the end of the write, in its transaction, from the
+    records as the write leaves them."""
+    if occasion.status == Occasion.Status.CLOSED:
+        rules.before_commit(("kept again", occasion.pk), lambda: extensions.closed(occasion))
 
 
 def lock_occasion(
@@ -116,6 +130,8 @@ def lock_occasion(
             setattr(occasion, name, value)
     if not sealed_ok:
         refuse_if_sealed(occasion)
+    else:
+        kept_again_with_the_write(occasion)
     if statuses is not None and occasion.status not in statuses:
         label = Occasion.Status(occasion.status).label.lower()
         raise ValidationError(refusal.format(status=label, doing=doing))

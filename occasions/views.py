@@ -18,7 +18,7 @@ from occasions.extras_selectors import extras_summary
 from occasions.floor_bar import floor_bar
 from occasions.forms import NotPlayedForm, PriceFormSet, ResumptionNoticeForm
 from occasions.models import Occasion, PaperRecord, ResumptionNotice
-from occasions.sales_selectors import attendance_check, door_counts
+from occasions.sales_selectors import attendance_check, door_figures
 from organizations.access import OrgAccess, OrgRequest, get_for_org, org_view
 from organizations.models import Role
 
@@ -103,7 +103,7 @@ def occasion_detail(request: OrgRequest, pk: int) -> HttpResponse:
         [occasion],
         Prefetch("paper_records", queryset=PaperRecord.objects.select_related("entered_by")),
     )
-    door = door_counts(occasion)
+    door = door_figures(occasion)  # a closed night's as kept with its figures
     return render(
         request,
         "occasions/occasion_detail.html",

@@ -23,6 +23,13 @@ from django.utils import timezone
 
 from games.models import Winner
 from occasions.models import Occasion
+from occasions.sales_selectors import (
+    NO_SALES,
+    DoorCounts,
+    door_as_json,
+    door_counts_of,
+    door_from_json,
+)
 from organizations.models import WorkerListEntry
 from reports.kept_models import KeptOccasionFigures, KeptStatewideMonth, KeptWinnerMatch
 from reports.occasion_totals import with_figures
@@ -62,10 +69,11 @@ def _totals(occasions: QuerySet[Occasion]) -> dict[int, dict[str, Any]]:
 
 def figures_rows(occasions: QuerySet[Occasion]) -> tuple[list[KeptOccasionFigures], list]:
     """The kept rows of ``occasions`` computed from the records (unsaved): their figures and
-    their winners matched against the worker lists. Eight queries, whatever their number."""
+    their winners matched against the worker lists. Nine queries, whatever their number."""
     now = timezone.now()
     totals = _totals(occasions)
     prizes = {p.occasion.pk: p for p in prize_review(occasions)}
+    doors = door_counts_of(occasions)
     rows = []
     for pk, t in totals.items():
         review = prizes[pk]
@@ -95,6 +103,7 @@ def figures_rows(occasions: QuerySet[Occasion]) -> tuple[list[KeptOccasionFigure
                 ],
                 prize_problems=list(review.problems),
                 flagged=bool(review.problems),
+                door=door_as_json(doors.get(pk, NO_SALES)),
                 kept_at=now,
             )
         )
@@ -136,6 +145,15 @@ def keep(occasions: QuerySet[Occasion]) -> int:
 def keep_occasion(occasion: Occasion) -> None:
     """The hook of a close, a filing, an amendment withdrawn: this occasion's figures kept."""
     keep(Occasion.objects.filter(pk=occasion.pk))
+
+
+def kept_door(occasion: Occasion) -> DoorCounts | None:
+    """The closed occasion's door counts as kept (``occasions.extensions.KEPT_DOOR``): one
+    query; None when not kept (or kept before the door was), to be counted from the sales."""
+    door = (
+        KeptOccasionFigures.objects.filter(occasion=occasion).values_list("door", flat=True).first()
+    )
+    return door_from_json(door) if door else None
 
 
 def _month_values(months: list[dt.date]) -> dict[tuple[dt.date, str], list[Decimal]]:

@@ -19,8 +19,9 @@ from organizations.models import Organization, WorkerListEntry
 class KeptOccasionFigures(models.Model):
     """One closed occasion's figures as the inspector's pages show them: the door's admissions
     and gross receipts (voided sales left out), the prizes awarded to winners, the games, the
-    attendance announced, the net proceeds of the current version of its filed report, and its
-    prizes game by game judged against the limits in force on its date (961 CMR 3.04(8))."""
+    attendance announced, the net proceeds of the current version of its filed report, its
+    prizes game by game judged against the limits in force on its date (961 CMR 3.04(8)), and
+    the door's counts by category that the occasion's pages show (961 CMR 3.04(4)(d)2)."""
 
     occasion = models.OneToOneField(
         Occasion, primary_key=True, on_delete=models.CASCADE, related_name="kept_figures"
@@ -48,6 +49,12 @@ class KeptOccasionFigures(models.Model):
         default=list, blank=True, help_text="Each prize over a limit in force, in words."
     )
     flagged = models.BooleanField(default=False, help_text="A prize over a limit.")
+    door = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The door's counts: receipts, voided receipts, and each category's quantity "
+        "and amount, voided sales left out (empty: kept before they were; counted live).",
+    )
     kept_at = models.DateTimeField()
 
     class Meta:

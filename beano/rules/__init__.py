@@ -4,7 +4,7 @@ is saved. Import what services need from here."""
 from beano.rules.authorizations import AuthorizationFact, AuthorizationKind
 from beano.rules.base import Decision, Rule, RuleViolation, Violation, all_rules, rules_for
 from beano.rules.limits import LimitName, Limits, limits_in_force
-from beano.rules.service import atomic, enforce, judge, record_refusal
+from beano.rules.service import atomic, before_commit, enforce, judge, record_refusal
 
 __all__ = [
     "AuthorizationFact",
@@ -17,6 +17,7 @@ __all__ = [
     "Violation",
     "all_rules",
     "atomic",
+    "before_commit",
     "enforce",
     "judge",
     "limits_in_force",

@@ -7,7 +7,7 @@ import dataclasses
 import datetime as dt
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from contextlib import ContextDecorator
 from typing import Any
 
@@ -126,25 +126,59 @@ def record_refusal(error: RuleViolation) -> None:
     error.recorded = True
 
 
+def before_commit(key: Hashable, callback: Callable[[], None]) -> bool:
+    """Run ``callback`` once (for ``key``) as the outermost service's last act, inside its
+    transaction and after everything it wrote, so that what is kept from the records (the kept
+    figures of a closed occasion whose records a paper entry changed) is written with the write
+    that changed them. A failure rolls the write back. False outside a service: nothing to run
+    it before."""
+    if getattr(_state, "depth", 0) == 0:
+        return False
+    _state.pending.setdefault(key, callback)
+    return True
+
+
+def _run_pending() -> None:
+    done: set[Hashable] = set()
+    while waiting := [k for k in _state.pending if k not in done]:
+        for key in waiting:
+            done.add(key)
+            _state.pending[key]()
+
+
 class atomic(ContextDecorator):
     """``transaction.atomic`` for services: when a RuleViolation leaves the outermost service,
-    its transaction has rolled back, and the refusal is recorded then, so it survives."""
+    its transaction has rolled back, and the refusal is recorded then, so it survives. What the
+    services asked to run ``before_commit`` runs as the outermost one ends without an error."""
 
     def _recreate_cm(self) -> atomic:
         return atomic()  # a fresh one per decorated call: the instance holds per-call state
 
     def __enter__(self) -> atomic:
         _state.depth = getattr(_state, "depth", 0) + 1
+        if _state.depth == 1:
+            _state.pending = {}
         self._inner = transaction.atomic()
         self._inner.__enter__()
         return self
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+        failed: BaseException | None = None
         try:
+            if exc_type is None and _state.depth == 1:
+                try:
+                    _run_pending()
+                except BaseException as error:
+                    failed = error
+                    exc_type, exc, tb = type(error), error, error.__traceback__
             self._inner.__exit__(exc_type, exc, tb)
         finally:
             _state.depth -= 1
+            if _state.depth == 0:
+                _state.pending = {}
         refused = exc if isinstance(exc, RuleViolation) else getattr(exc, "__cause__", None)
         if isinstance(refused, RuleViolation) and _state.depth == 0:
             record_refusal(refused)  # also when a caller explained it in an error of its own
+        if failed is not None:
+            raise failed
         return False

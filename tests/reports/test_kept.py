@@ -18,6 +18,7 @@ from django.core.management import call_command
 from games.models import Winner
 from occasions import floor_services as floor
 from occasions.models import Occasion
+from occasions.sales_selectors import door_counts, door_from_json
 from occasions.sales_services import record_sale
 from organizations import services as org_services
 from organizations.worker_services import add_to_worker_list
@@ -52,6 +53,7 @@ def recomputed(occasion: Occasion) -> dict[str, Any]:
         "games_prizes": prizes.games_total,
         "prize_games": [(g.number, g.kind, g.regular, g.bonus) for g in prizes.games],
         "prize_problems": prizes.problems,
+        "door": door_counts(occasion),
         "matches": sorted(
             (w.winner.pk, m.entry.pk, m.certain, m.same_organization)
             for w in workers_among_winners(only)
@@ -75,6 +77,7 @@ def kept(occasion: Occasion) -> dict[str, Any]:
             (g["number"], g["kind"], D(g["regular"]), D(g["bonus"])) for g in row.prize_games
         ],
         "prize_problems": row.prize_problems,
+        "door": door_from_json(row.door),
         "matches": sorted(
             KeptWinnerMatch.objects.filter(figures=row).values_list(
                 "winner_id", "entry_id", "certain", "same_organization"
