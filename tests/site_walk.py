@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.urls.exceptions import Resolver404
@@ -178,15 +178,28 @@ def _fill(name: str, route: str, org: Organization, found: dict) -> str | None:
     return build(kwargs)
 
 
+def _counted_tables() -> list[tuple[str, str]]:
+    return [
+        (model._meta.label_lower, model._meta.db_table)
+        for config in apps.get_app_configs()
+        if config.label in PROJECT_APPS
+        for model in config.get_models()
+        if model._meta.label_lower not in VIEW_LOGS
+    ]
+
+
 def counts() -> dict[str, int]:
-    out = {}
-    for label in PROJECT_APPS:
-        if label not in {c.label for c in apps.get_app_configs()}:
-            continue
-        for model in apps.get_app_config(label).get_models():
-            if model._meta.label_lower not in VIEW_LOGS:
-                out[model._meta.label_lower] = model.objects.count()
-    return out
+    """The rows of every table of the project's models (the page-view logs aside), counted in
+    one statement: the fuzzing counts before and after each of its thousands of requests."""
+    tables = _counted_tables()
+    quote = connection.ops.quote_name
+    sql = " UNION ALL ".join(
+        f"SELECT {i}, COUNT(*) FROM {quote(table)}" for i, (_, table) in enumerate(tables)
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        rows = dict(cursor.fetchall())
+    return {label: rows[i] for i, (label, _) in enumerate(tables)}
 
 
 @contextlib.contextmanager
