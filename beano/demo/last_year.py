@@ -20,6 +20,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from beano.demo import DEMO_PASSWORD
+from beano.demo.paper import LAST_YEARS_INVOICE
 from beano.rules import AuthorizationKind
 from beano.rules.jackpots import JackpotMode
 from games import jackpot_services
@@ -315,7 +316,7 @@ def _paper(occasion: Occasion, books: Any) -> None:
             organization=occasion.organization,
             by=books,
             supplier="Bay State Bingo Supply, Inc.",
-            invoice_number="BSB-41877",
+            invoice_number=LAST_YEARS_INVOICE,
             invoice_date=dt.date(2025, 11, 14),
             card_type=card_type,
             quantity=sold,
