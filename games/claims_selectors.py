@@ -134,6 +134,7 @@ def game_claims(game: Game) -> list[ClaimRow]:
         .prefetch_related(
             Prefetch("card_verifications", to_attr="cards"),
             Prefetch("draw_verifications", to_attr="draws"),
+            "winner__payout__form5754_shares",
         )
         .order_by("claimed_at", "pk")
     )

@@ -12,15 +12,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Sum
 from django.urls import reverse
 
 from beano.rules.banking import next_business_day
-from occasions.models import Occasion
+from occasions.models import Occasion, SaleLine
 from organizations.models import Organization, PaperIssue, StockTake
 from reports.bank_selectors import last_ended_month, month_end, months_between
 from reports.cash_models import BankReconciliation, Deposit, GamingAccount
-from reports.models import FinancialReport
+from reports.figure_sections import STOCK_CATEGORY
+from reports.models import CountCategory, FinancialReport
 
 
 @dataclass(frozen=True)
@@ -225,12 +226,57 @@ def inventory_differences(q: ExceptionQuery) -> Iterable[ExceptionRow]:
         )
 
 
+#: The categories of the door's sales that are paper from stock (the others are not cards).
+PAPER_CATEGORIES = tuple(dict.fromkeys(STOCK_CATEGORY.values()))
+
+
+def paper_never_issued(q: ExceptionQuery) -> Iterable[ExceptionRow]:
+    """Closed occasions whose door sold paper while none was issued to it from stock by serial
+    (961 CMR 3.04(4)(d)2, (e)): with no issue and no count back there is nothing to reconcile
+    the door's counts with, so a hall that never records its stock would otherwise look clean."""
+    sold = (
+        _dated(
+            SaleLine.objects.filter(
+                sale__occasion__organization__in=q.organizations,
+                sale__occasion__status=Occasion.Status.CLOSED,
+                sale__voided_at__isnull=True,
+                category__in=PAPER_CATEGORIES,
+            ).exclude(sale__occasion__paper_issues__isnull=False),
+            "sale__occasion__date",
+            q,
+        )
+        .values("sale__occasion", "category")
+        .annotate(cards=Sum("quantity"))
+        .order_by()
+    )
+    by_occasion: dict[int, dict[str, int]] = {}
+    for line in sold:
+        if line["cards"]:
+            by_occasion.setdefault(line["sale__occasion"], {})[line["category"]] = line["cards"]
+    labels = dict(CountCategory.choices)
+    occasions = Occasion.objects.filter(pk__in=list(by_occasion)).select_related("organization")
+    for occasion in occasions:
+        cards = by_occasion[occasion.pk]
+        counts = ", ".join(f"{labels.get(c, c)} {n}" for c, n in sorted(cards.items()))
+        yield ExceptionRow(
+            "paper_unissued",
+            occasion.organization,
+            occasion.date,
+            "Paper sold at the door but none issued from stock by serial",
+            f"{sum(cards.values())} cards sold ({counts}); no paper issued to the door or "
+            "counted back, so nothing to reconcile the door's counts with",
+            None,
+            reverse("occasion_serials", args=[occasion.organization_id, occasion.pk]),
+        )
+
+
 #: The sources, in the order of the filter's choices: key → (label, function).
 SOURCES: dict[str, tuple[str, Source]] = {
     "variances": ("Variances over the threshold", cash_variances),
     "deposits": ("Late or missing deposits", late_deposits),
     "reconciliations": ("Bank reconciliations", reconciliation_exceptions),
     "inventory": ("Paper inventory differences", inventory_differences),
+    "paper_unissued": ("Paper sold but not issued by serial", paper_never_issued),
 }
 
 

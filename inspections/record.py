@@ -110,6 +110,7 @@ def _games_of(occasion: Occasion) -> list[Game]:
             "card_verifications",
             queryset=CardVerification.objects.select_related("verified_by"),
         ),
+        "winner__payout__form5754_shares",
     )
     return list(
         Game.objects.filter(occasion=occasion)

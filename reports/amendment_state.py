@@ -1,7 +1,8 @@
 """What an amendment may change, written down when it opens and put back when it is withdrawn.
 
 A filed report seals its occasion; an amendment reopens only the close-out: the opening bank,
-the cash counted, the explanation, the counts, the expenses and the cards taken from stock.
+the cash counted (and the drawer counted by denomination), the explanation, the counts, the
+expenses and the cards taken from stock.
 Withdrawing it must leave all of these exactly as filed, or the close-out page (and the next
 amendment) would carry corrections nobody filed (issue 14: an expense added in a withdrawn
 amendment stayed in the net proceeds).
@@ -24,7 +25,7 @@ from occasions.models import Occasion
 from organizations.audit import acting_user, record_event, snapshot
 from organizations.equipment_services import take_back_card_usage
 from organizations.models import AuditEvent, CardUsage
-from reports.models import CloseOut, ClosingCount, Expense
+from reports.models import CloseOut, ClosingCount, DrawerCount, Expense
 
 #: The key of the amendment's opening event that holds the filed state.
 STATE_KEY = "filed_state"
@@ -39,6 +40,8 @@ CLOSEOUT_FIELDS = (
     "cash_verified_at",
 )
 OPENED = "reports.amendment.opened"
+#: The drawer's columns kept with the filed state (its close-out is the close-out's own).
+DRAWER_FIELDS = ("id", "pieces", "total", "counted_by_id", "verified_by_id", "counted_at")
 
 
 def _plain(value: Any) -> Any:
@@ -76,7 +79,66 @@ def filed_state(occasion: Occasion, closeout: CloseOut) -> dict[str, Any]:
         "counts": {c.category: c.counted for c in closeout.counts.all()},
         "expenses": [_expense_row(e) for e in Expense.objects.filter(occasion=occasion)],
         "stock": sorted(_usages(occasion).values_list("pk", flat=True)),
+        "drawer": _drawer_row(DrawerCount.objects.filter(closeout=closeout).first()),
     }
+
+
+def _drawer_row(drawer: DrawerCount | None) -> dict[str, Any] | None:
+    if drawer is None:
+        return None
+    return {name: _plain(getattr(drawer, name)) for name in DRAWER_FIELDS}
+
+
+def _drawer_values(drawer: DrawerCount) -> dict[str, Any]:
+    """What the drawer's audit events say of it: the pieces, the total, who counted and who
+    verified (by username, as ``reports.drawer.counted`` names them) and when."""
+    return {
+        "pieces": drawer.pieces,
+        "total": str(drawer.total),
+        "counted_by": getattr(drawer.counted_by, "username", None),
+        "verified_by": getattr(drawer.verified_by, "username", None),
+        "counted_at": drawer.counted_at,
+    }
+
+
+def _restore_drawer(occasion: Occasion, closeout: CloseOut, state: dict, by: Actor) -> str:
+    """The drawer as filed: counted again during the amendment, its filed count put back;
+    first counted during it, taken away. What was done, for the withdrawal's event."""
+    if "drawer" not in state:  # an amendment opened before the drawer was kept with the state
+        return "not kept with the amendment"
+    filed = state["drawer"]
+    drawer = DrawerCount.objects.select_for_update().filter(closeout=closeout).first()
+    if filed is None and drawer is None:
+        return "unchanged"
+    org = occasion.organization
+    if filed is None:
+        assert drawer is not None
+        record_event(
+            organization=org,
+            actor=by,
+            action="reports.drawer.undone",
+            target=drawer,
+            old=_drawer_values(drawer),
+        )
+        drawer.delete()
+        return "taken away"
+    if _drawer_row(drawer) == filed:
+        return "unchanged"
+    old = _drawer_values(drawer) if drawer is not None else None
+    drawer = drawer or DrawerCount(closeout=closeout)
+    for name in DRAWER_FIELDS:
+        field = DrawerCount._meta.get_field(name.removesuffix("_id"))
+        setattr(drawer, field.attname, field.to_python(filed[name]))
+    drawer.save()
+    record_event(
+        organization=org,
+        actor=by,
+        action="reports.drawer.restored",
+        target=drawer,
+        old=old,
+        new=_drawer_values(drawer),
+    )
+    return "restored"
 
 
 def state_at_opening(closeout: CloseOut) -> dict[str, Any]:
@@ -170,6 +232,7 @@ def restore_filed_state(occasion: Occasion, closeout: CloseOut, by: Actor) -> di
     locked."""
     state = state_at_opening(closeout)
     closeout_restored = _restore_closeout(occasion, closeout, state, by)
+    drawer = _restore_drawer(occasion, closeout, state, by)
     removed, restored = _restore_expenses(occasion, state, by)
     taken_back = []
     for usage in _usages(occasion).exclude(pk__in=state["stock"]):
@@ -180,4 +243,5 @@ def restore_filed_state(occasion: Occasion, closeout: CloseOut, by: Actor) -> di
         "expenses_undone": removed,
         "expenses_restored": restored,
         "card_usages_taken_back": taken_back,
+        "drawer": drawer,
     }

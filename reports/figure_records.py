@@ -76,6 +76,14 @@ class Tax:
 
 
 @dataclass(frozen=True)
+class ShareFigure:
+    """One person of a group's Form 5754: a Form W-2G is made out to each."""
+
+    name: str
+    share: Decimal
+
+
+@dataclass(frozen=True)
 class WinnerFigure:
     name: str
     share: Decimal
@@ -83,6 +91,9 @@ class WinnerFigure:
     substitute: str
     paid: bool
     w2g: bool
+    #: The group's Form 5754 (each person's share), when the prize paid was shared by a group;
+    #: None otherwise (as on reports filed before it was kept).
+    form5754: list[ShareFigure] | None = None
 
 
 @dataclass(frozen=True)

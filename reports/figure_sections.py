@@ -52,6 +52,7 @@ from reports.figure_records import (
     Provenance,
     Receipts,
     SaleLineFigure,
+    ShareFigure,
     StockFigure,
     VarianceFigure,
     WinnerFigure,
@@ -210,6 +211,7 @@ class _PrizeTally:
 
 def _winner(w: Winner) -> WinnerFigure:
     payout = getattr(w, "payout", None)
+    shares = list(payout.form5754_shares.all()) if payout is not None else []
     return WinnerFigure(
         name=w.player_name,
         share=cents(w.share),
@@ -217,6 +219,7 @@ def _winner(w: Winner) -> WinnerFigure:
         substitute=w.substitute_description,
         paid=payout is not None,
         w2g=bool(payout and payout.w2g_required),
+        form5754=[ShareFigure(s.legal_name, cents(s.amount)) for s in shares] if shares else None,
     )
 
 
@@ -261,7 +264,11 @@ def games(occasion: Occasion) -> tuple[list[GameFigure], Prizes, Decimal]:
         Game.objects.filter(occasion=occasion)
         .order_by("number")
         .annotate(calls_made=Count("calls", distinct=True))
-        .prefetch_related("parts__arrangement", Prefetch("claims__winner", queryset=winners))
+        .prefetch_related(
+            "parts__arrangement",
+            Prefetch("claims__winner", queryset=winners),
+            "claims__winner__payout__form5754_shares",
+        )
     )
     tally = _PrizeTally()
     out = [_game(game, tally) for game in rows]

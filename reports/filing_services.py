@@ -191,10 +191,10 @@ def open_amendment(*, occasion: Occasion, reason: str, by: Actor) -> CloseOut:
 @rules.atomic()
 def withdraw_amendment(*, occasion: Occasion, by: Actor) -> None:
     """Take back an open amendment that will not be filed: the close-out is put back exactly as
-    filed (its counts, cash, opening bank and explanation, the expenses added or removed, the
-    cards taken from stock), each change undone an audit event, so the page, the next
-    amendment and the filed version agree again. What was changed meanwhile stays in the
-    trail."""
+    filed (its counts, cash, opening bank and explanation, the drawer counted by denomination,
+    the expenses added or removed, the cards taken from stock), each change undone an audit
+    event, so the page, the next amendment and the filed version agree again. What was changed
+    meanwhile stays in the trail."""
     occasion = lock_occasion(occasion, sealed_ok=True)
     closeout = CloseOut.objects.select_for_update().filter(occasion=occasion).first()
     if closeout is None or not closeout.amendment_open:

@@ -82,6 +82,12 @@ class OccasionPaper:
         ]
 
     @property
+    def sold_unissued(self) -> bool:
+        """Paper sold at the door while none was issued to it by serial: nothing to reconcile
+        the door's counts with (the Commission's exceptions report lists such a closed night)."""
+        return not self.issues and any(c.door for c in self.categories)
+
+    @property
     def flagged(self) -> bool:
         return bool(self.disagreements or self.not_counted_back)
 

@@ -154,7 +154,9 @@ def test_seed_demo_plays_a_real_night_through_the_services(seeded_demo, db):
     assert consolation.claim.game.calls.count() > 52
     entry = JackpotLedgerEntry.objects.get(occasion=closed)
     assert (entry.paid_kind, entry.carried_out) == ("consolation", Decimal("1500.00"))
-    (line,) = series_lines(closed.organization, closed.date)
+    (line,) = [
+        x for x in series_lines(closed.organization, closed.date) if x.series.is_active
+    ]  # (the series of 2025 was won: beano/demo/last_year.py, test_seed_demo_w2g.py)
     assert line.jackpot == Decimal("1600.00")
     # St. Anne's night goes on: a game in play with balls called, on its flashboard.
     live = Occasion.objects.get(organization__name="St. Anne's Parish", status="open")
@@ -253,7 +255,10 @@ def test_seed_demo_files_a_report_and_an_amendment_with_pdf_a(seeded_demo, db, t
 
     settings.MEDIA_ROOT = tmp_path / "media"
     call_command("seed_demo", force=True)  # the one test of the demo's PDFs: they are made now
-    original, amendment = FinancialReport.objects.order_by("version")
+    # (the night of 2025 brought in from paper is filed once: test_seed_demo_w2g.py)
+    from beano.demo.last_year import NIGHT
+
+    original, amendment = FinancialReport.objects.exclude(occasion__date=NIGHT).order_by("version")
     assert (original.version, amendment.version) == (1, 2)
     assert amendment.reason and amendment.changes
     assert original.render_status == amendment.render_status == "ready"

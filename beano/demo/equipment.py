@@ -16,6 +16,7 @@ from organizations.equipment_services import (
 from organizations.models import CardPurchase, DirectorAuthorization, Equipment, Organization
 
 LEASE_REFERENCE = "MSLC-BN-2026-0412"
+LEASED_SINCE = dt.date(2025, 10, 1)
 SUPPLIER = "Bay State Bingo Supply, Inc."
 
 OWNED = {
@@ -67,7 +68,9 @@ def seed_equipment(
                     "kind": AuthorizationKind.EQUIPMENT_LEASE,
                     "subject": f"Lease of one electronic flashboard from {SUPPLIER} "
                     "at $150.00 an occasion",
-                    "valid_from": valid_from,
+                    # Approved since the license year 2025-26: the flashboard was leased
+                    # for the night of that year the demo brings in (beano.demo.last_year).
+                    "valid_from": min(valid_from, LEASED_SINCE),
                     "valid_to": valid_to,
                     "granted_by": "Director, Charitable Gaming Division",
                 },

@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from beano.demo import bank, occasions, reports
+from beano.demo import bank, last_year, occasions, reports
 from beano.demo.authenticators import seed_demo_devices
 from beano.demo.mail import give_emails, send_demo_reminders
 from beano.demo.organizations import Seeder
@@ -35,6 +35,7 @@ def seed(today: dt.date, *, pdfs: bool = True) -> Seeded:
         seed_practice_hall(today)
         occasions.seed(today)
         reports.seed(today, pdfs=pdfs)
+        last_year.seed()  # a night of 2025 whose $1,500 jackpot needed a W-2G
         bank.seed(today)
         practice = seed_practice_night(today)
         give_emails(u for u, _ in logins)

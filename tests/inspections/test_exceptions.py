@@ -81,7 +81,10 @@ def test_a_late_deposit_an_unreconciled_month_and_a_variance_appear(client, trai
     assert "December 2026 not reconciled" in shown
     assert "November 2026 not reconciled" not in shown  # reconciled
     assert "Cash short by $26.00" in shown and "−$26.00" in shown
-    assert "3 exceptions" in shown
+    assert "4 exceptions" in shown
+    # and the night sold paper with none issued by serial (tests/inspections/
+    # test_exceptions_unissued.py)
+    assert "Paper sold at the door but none issued from stock by serial" in shown
 
 
 def test_the_filter_narrows_by_kind_threshold_and_period(client, trail, inspector):
@@ -93,7 +96,7 @@ def test_the_filter_narrows_by_kind_threshold_and_period(client, trail, inspecto
     early = page(client, date_from="2026-01-01", date_to="2026-11-30")
     assert "Deposit" not in early and "December 2026" not in early
     bad = page(client, threshold="1e9", kind="nonsense")
-    assert "(ignored)" in bad and "3 exceptions" in bad
+    assert "(ignored)" in bad and "4 exceptions" in bad
 
 
 def test_the_csv_holds_the_same_rows(client, trail, inspector):
@@ -102,7 +105,7 @@ def test_the_csv_holds_the_same_rows(client, trail, inspector):
     text = b"".join(response.streaming_content).decode()
     lines = text.strip().splitlines()
     assert lines[0].startswith("Organization,Date,Kind")
-    assert len(lines) == 4
+    assert len(lines) == 5
     assert "Late or missing deposits" in text and "December 2026 not reconciled" in text
 
 
@@ -140,7 +143,13 @@ def test_a_missing_deposit_past_due_is_an_exception(trail, tenant, known_occasio
 
 
 def test_every_source_is_a_function_in_the_list():
-    assert list(SOURCES) == ["variances", "deposits", "reconciliations", "inventory"]
+    assert list(SOURCES) == [
+        "variances",
+        "deposits",
+        "reconciliations",
+        "inventory",
+        "paper_unissued",
+    ]
     assert all(callable(function) for _label, function in SOURCES.values())
 
 
