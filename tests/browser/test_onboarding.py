@@ -4,14 +4,12 @@ arrangements it grants; the listing then says what comes next (its head)."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
 from games.models import ArrangementAuthorization
 from organizations.models import AuditEvent, DirectorAuthorization, License, Organization
-from tests.conftest import PASSWORD, totp_code, totp_device
+from tests.browser.onboarding_steps import add_westport, admin_logs_in
 
 
 @pytest.mark.browser
@@ -25,41 +23,9 @@ def test_a_commission_admin_onboards_an_organization(
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), name
         page.screenshot(path=str(tmp_path / f"{name}.png"), full_page=True)
 
-    device = totp_device(commission_admin)  # enrolled already: the login asks for its code
-    page.goto(live_server.url + "/")
-    page.get_by_label("Username").fill(commission_admin.username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name=re.compile("log in", re.I)).click()
-    page.get_by_label("Code from your authenticator app").fill(totp_code(device))
-    page.get_by_role("button", name="Verify").click()
+    admin_logs_in(page, live_server.url, commission_admin)
+    add_westport(page, lambda: shot("1-add-organization"))
 
-    page.get_by_role("link", name="Licensing", exact=True).first.click()
-    page.get_by_role("link", name="Add an organization and its license").click()
-    fields = {
-        "org-name": "Westport Lions Club",
-        "org-founded_on": "1958-04-12",
-        "org-street": "40 Main Road",
-        "org-town": "Westport",
-        "org-zip_code": "02790",
-        "org-telephone": "508-555-0140",
-        "license-number": "BN-2027-0140",
-        "license-valid_from": "2027-01-01",
-        "license-valid_to": "2027-12-31",
-        "license-start_time": "18:30",
-        "license-end_time": "22:30",
-        "license-premises_name": "Lions Den",
-        "license-premises_address": "40 Main Road, Westport",
-        "license-local_licensing_authority": "Westport Select Board",
-    }
-    for name, value in fields.items():
-        page.locator(f'[name="{name}"]').fill(value)
-    page.locator('[name="org-kind"]').select_option("charitable")
-    page.get_by_label("Wednesday").check()
-    page.get_by_label("Saturday").check()
-    shot("1-add-organization")
-    page.get_by_role("button", name="Add the organization and its license").click()
-
-    expect(page.get_by_text("Westport Lions Club is licensed (BN-2027-0140)")).to_be_visible()
     row = page.locator("tr", has_text="Westport Lions Club")
     expect(row).to_contain_text("Wednesday, Saturday")
     expect(row).to_contain_text("Next step:")

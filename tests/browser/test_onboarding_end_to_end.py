@@ -40,7 +40,8 @@ from games.models import Game
 from occasions.models import Occasion
 from organizations.audit import verify_chain
 from organizations.models import AuditEvent, Invitation, License, Organization
-from tests.conftest import PASSWORD, totp_code, totp_device
+from tests.browser.night_steps import plan_game
+from tests.browser.onboarding_steps import add_westport, admin_logs_in
 
 pytestmark = pytest.mark.browser
 ZONE = ZoneInfo("America/New_York")
@@ -150,39 +151,8 @@ def test_a_new_licensee_onboarded_through_the_pages_only(
 
     # 1. The Commission admin licenses the club and invites its head.
     admin = new_tab()
-    device = totp_device(commission_admin)  # enrolled already: the login asks for its code
-    admin.goto(live_server.url + "/")
-    admin.get_by_label("Username").fill(commission_admin.username)
-    admin.get_by_label("Password").fill(PASSWORD)
-    admin.get_by_role("button", name=re.compile("log in", re.I)).click()
-    admin.get_by_label("Code from your authenticator app").fill(totp_code(device))
-    admin.get_by_role("button", name="Verify").click()
-    admin.get_by_role("link", name="Licensing", exact=True).first.click()
-    admin.get_by_role("link", name="Add an organization and its license").click()
-    fields = {
-        "org-name": "Westport Lions Club",
-        "org-founded_on": "1958-04-12",
-        "org-street": "40 Main Road",
-        "org-town": "Westport",
-        "org-zip_code": "02790",
-        "org-telephone": "508-555-0140",
-        "license-number": "BN-2027-0140",
-        "license-valid_from": "2027-01-01",
-        "license-valid_to": "2027-12-31",
-        "license-start_time": "18:30",
-        "license-end_time": "22:30",
-        "license-premises_name": "Lions Den",
-        "license-premises_address": "40 Main Road, Westport",
-        "license-local_licensing_authority": "Westport Select Board",
-    }
-    for name, value in fields.items():
-        admin.locator(f'[name="{name}"]').fill(value)
-    admin.locator('[name="org-kind"]').select_option("charitable")
-    admin.get_by_label("Wednesday").check()
-    admin.get_by_label("Saturday").check()
-    shot(admin, "admin-add-organization")
-    admin.get_by_role("button", name="Add the organization and its license").click()
-    expect(admin.get_by_text("Westport Lions Club is licensed (BN-2027-0140)")).to_be_visible()
+    admin_logs_in(admin, live_server.url, commission_admin)
+    add_westport(admin, lambda: shot(admin, "admin-add-organization"))
     row = admin.locator("tr", has_text="Westport Lions Club")
     expect(row).to_contain_text("Next step:")
     shot(admin, "admin-licensing")
@@ -354,36 +324,3 @@ def assert_the_audit_trail(org: Organization) -> None:
     ]
     assert str(verify_chain(org)) == f"Intact through event {len(club)}."
     assert verify_chain(None).ok
-
-
-# --- The program page (as the member in charge plans it) ---------------------------------------
-
-
-def settled(page: Any) -> None:
-    """htmx done swapping: a click before that would post the plain way."""
-    expect(page.locator(".htmx-added, .htmx-request")).to_have_count(0)
-
-
-def game_card(page: Any, number: int) -> Any:
-    return page.locator(".game-card").filter(
-        has=page.locator(f".game-no[aria-label='Game {number}']")
-    )
-
-
-def plan_game(page: Any, number: int, half: str, kind: str, prize: tuple[str, str]) -> None:
-    done = page.locator("#program-panel").get_by_role("status")
-    form = page.locator("#add-game")
-    form.get_by_label("No.").fill(str(number))
-    form.get_by_label("Half").select_option(label=half)
-    form.get_by_label("Kind").select_option(label=kind)
-    form.get_by_role("button", name="Add game").click()
-    expect(done).to_have_text(f"Game {number} is in the program.")
-    settled(page)
-    arrangement, amount = prize
-    adding = game_card(page, number).locator("details.add-part")
-    adding.get_by_text(f"Add a prize to game {number}").click()
-    adding.get_by_label("Arrangement").select_option(label=arrangement)
-    adding.get_by_label("Amount $").fill(amount)
-    adding.get_by_role("button", name="Add the prize").click()
-    expect(done).to_have_text(f"Game {number}'s prize is added.")
-    settled(page)
