@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
-from django_otp.plugins.otp_totp.models import TOTPDevice
+from django_otp.plugins.otp_totp.models import TOTPDevice, default_key
 
 from beano.accounts import recovery
 from beano.accounts.ceiling import refusal_of
@@ -198,6 +198,29 @@ def _grouped(key: bytes) -> str:
     return " ".join(text[i : i + 4] for i in range(0, len(text), 4))
 
 
+#: The key of the authenticator being set up, kept in the session until a code confirms it: the
+#: page shows it without writing a row (no read writes); the confirming POST saves the device.
+PENDING_KEY = "beano_pending_totp_key"
+
+
+def _pending_device(request: HttpRequest, user: Any, *, saved: bool) -> TOTPDevice:
+    """The device being set up, with the key this session showed. Unsaved for the page; saved
+    (the user's one pending row, its key the shown one) when a code is posted, so that the
+    check's throttling and the confirmation are kept."""
+    key = request.session.get(PENDING_KEY)
+    if not key:
+        key = request.session[PENDING_KEY] = default_key()
+    if not saved:
+        return TOTPDevice(user=user, name=APP_DEVICE_NAME, confirmed=False, key=key)
+    pending = TOTPDevice.objects.filter(user=user, confirmed=False).order_by("-pk").first()
+    if pending is None:
+        return TOTPDevice.objects.create(user=user, name=APP_DEVICE_NAME, confirmed=False, key=key)
+    if pending.key != key:
+        pending.key = key
+        pending.save(update_fields=["key"])
+    return pending
+
+
 @never_cache
 @login_required
 def setup(request: HttpRequest) -> HttpResponse:
@@ -208,15 +231,14 @@ def setup(request: HttpRequest) -> HttpResponse:
     current = confirmed_device(user)
     if current is not None and not is_verified(user):
         return redirect(_with_next("otp_verify", next_url))
-    pending = TOTPDevice.objects.filter(user=user, confirmed=False).order_by("-pk").first()
-    if pending is None:
-        pending = TOTPDevice.objects.create(user=user, name=APP_DEVICE_NAME, confirmed=False)
+    pending = _pending_device(request, user, saved=request.method == "POST")
     form = CodeForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and _check_code(form, pending):
         with transaction.atomic():
             TOTPDevice.objects.filter(user=user).exclude(pk=pending.pk).delete()
             pending.confirmed = True
             pending.save(update_fields=["confirmed"])
+        request.session.pop(PENDING_KEY, None)
         _mark_verified(request, pending)
         messages.success(
             request,

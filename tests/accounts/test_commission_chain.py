@@ -9,6 +9,7 @@ from typing import Any
 from django.urls import reverse
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from beano.accounts.views import PENDING_KEY
 from organizations.audit import verify_chain
 from organizations.models import AuditEvent, CommissionStaff
 from tests.conftest import login, make_user, totp_code
@@ -67,7 +68,8 @@ def test_staff_added_and_removed_are_recorded(tenant):
 def test_enrolling_and_removing_an_authenticator_is_recorded(client, tenant):
     login(client, tenant.member_in_charge)
     client.get(reverse("otp_setup"))
-    pending = TOTPDevice.objects.get(user=tenant.member_in_charge)
+    # The key the page showed, kept in the session until a code confirms it.
+    pending = TOTPDevice(key=client.session[PENDING_KEY], name="Authenticator app")
     assert not commission_events("accounts.totp.enrolled").exists()  # not yet confirmed
     response = client.post(reverse("otp_setup"), {"code": totp_code(pending)})
     assert response.status_code == 302
