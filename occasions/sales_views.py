@@ -118,13 +118,13 @@ def _sold(request: OrgRequest, sale: Sale) -> HttpResponse:
     step, the receipt's line in the recent sales), swapped out of band."""
     access = request.access
     occasion = sale.occasion
-    counts = selectors.door_counts(occasion)
+    counts = occasion.counts  # read under the service's lock, this sale added
     can_run = access.has_role(*RUNS_THE_NIGHT)
     context = {
         "org": access.organization,
         "occasion": occasion,
         "counts": counts,
-        "attendance": selectors.attendance_check(occasion, counts),
+        "attendance": selectors.attendance_check(occasion, counts, read=False),
         "attendance_form": AttendanceForm(initial={"players": counts.admissions}),
         "s": sale,
         "sold": _sale_summary(sale),
@@ -160,6 +160,7 @@ def sale_record(request: OrgRequest, pk: int) -> HttpResponse:
                 admission_receipt=form.cleaned_data["admission_receipt"],
                 by=request.user,
                 request_key=form.cleaned_data["request_key"],
+                posted_list=items,
             )
         except Occasion.DoesNotExist:
             raise Http404 from None
