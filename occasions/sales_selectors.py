@@ -150,6 +150,47 @@ def attendance_check(
     return AttendanceCheck(announcement=announcement, admissions_sold=counts.admissions)
 
 
+#: How long the door's counts are kept at most (a sale, a void, a tally or the attendance
+#: announced ends them sooner).
+COUNTS_TTL = 10 * 60
+
+
+def _counts_key(occasion_id: int) -> str:
+    return f"occasion:{occasion_id}:door-counts"
+
+
+def kept_counts(occasion: Occasion) -> tuple[DoorCounts, AttendanceCheck]:
+    """The counts and the attendance for the door page's refresh, kept in the shared cache with
+    the occasion's door number (``occasions.live``, part ``DOOR``), which every write that
+    changes them moves: while it stands, no query; after a change, two, then kept for every
+    door screen of the night. ``occasion`` is one the caller read as the organization's."""
+    from occasions import live
+
+    current = live.version(occasion.pk, live.DOOR)  # read before the database, never after
+    try:
+        kept = cache.get(_counts_key(occasion.pk))
+    except Exception:
+        kept = None
+    if kept is not None and current is not None and kept[0] == current:
+        counts, players = kept[1], kept[2]
+    else:
+        counts = door_counts(occasion)
+        players = (
+            AttendanceAnnouncement.objects.filter(occasion=occasion)
+            .values_list("players", flat=True)
+            .first()
+        )
+        if current is not None:
+            with contextlib.suppress(Exception):  # the cache down: read again next time
+                cache.set(_counts_key(occasion.pk), (current, counts, players), COUNTS_TTL)
+    announced = (
+        AttendanceAnnouncement(occasion_id=occasion.pk, players=players)
+        if players is not None
+        else None
+    )
+    return counts, AttendanceCheck(announcement=announced, admissions_sold=counts.admissions)
+
+
 def recent_sales(occasion: Occasion, limit: int = 12) -> list[Sale]:
     """The latest receipts first, each with its lines, in two queries."""
     return list(

@@ -29,7 +29,7 @@ from beano.rules.charges import (
     VoidFacts,
 )
 from occasions import floor_selectors as floor
-from occasions import submissions
+from occasions import live, submissions
 from occasions.models import (
     AttendanceAnnouncement,
     FloorSubmission,
@@ -232,6 +232,7 @@ def record_sale(
         chain=occasion.organization.audit_chain,
     )
     occasion.counts = with_sale(occasion.counts, created)  # type: ignore[attr-defined]
+    live.changed(occasion.pk, live.DOOR)
     _keep_lines(sale, created)
     return sale
 
@@ -304,6 +305,7 @@ def void_sale(
             "witness": _void_witness_name(witness, worker),
         },
     )
+    live.changed(occasion.pk, live.DOOR)
     return sale
 
 
@@ -390,6 +392,7 @@ def announce_attendance(
         target=occasion,
         new={"players": players, "announced_at": announcement.announced_at},
     )
+    live.changed(occasion.pk, live.DOOR)
     return announcement
 
 

@@ -95,12 +95,14 @@ def door_sales(request: OrgRequest, pk: int) -> HttpResponse:
 
 @org_view()
 def sale_counts(request: OrgRequest, pk: int) -> HttpResponse:
-    """The counts by category and the attendance, for htmx to refresh beside the sale form."""
+    """The counts by category and the attendance, for htmx to refresh beside the sale form: from
+    the copy kept for every door screen of the night until a sale, a void, a tally or the
+    attendance changes them (``selectors.kept_counts``)."""
     access = request.access
     occasion = get_occasion(access, pk)
     if refused := _read_only(request):
         return refused
-    counts = selectors.door_counts(occasion)
+    counts, attendance = selectors.kept_counts(occasion)  # the kept copy, not read again
     return render(
         request,
         "occasions/door/_counts.html",
@@ -108,7 +110,7 @@ def sale_counts(request: OrgRequest, pk: int) -> HttpResponse:
             "org": access.organization,
             "occasion": occasion,
             "counts": counts,
-            "attendance": selectors.attendance_check(occasion, counts),
+            "attendance": attendance,
         },
     )
 
