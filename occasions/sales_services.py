@@ -146,6 +146,25 @@ def _keep_lines(sale: Sale, lines: list[SaleLine]) -> None:
     sale._prefetched_objects_cache = {"lines": kept}  # type: ignore[attr-defined]
 
 
+def _line_facts(
+    wanted: dict[tuple[int, Decimal | None], int], posted: dict[int, PriceListItem]
+) -> list[SaleLineFact]:
+    """Each line as the rules judge it, against the posted list read under the lock."""
+    facts = []
+    for (item_id, charged), quantity in wanted.items():
+        item = posted.get(item_id)
+        facts.append(
+            SaleLineFact(
+                label=item.label if item else f"Item #{item_id}",
+                category=item.category if item else "",
+                quantity=quantity,
+                unit_price=charged if charged is not None else (item.price if item else ZERO),
+                posted_price=item.price if item else None,
+            )
+        )
+    return facts
+
+
 @rules.atomic()
 @submissions.answered_once(
     FloorSubmission.Action.SALE, Sale, occasion_of=lambda kwargs: kwargs["occasion"].pk
@@ -171,18 +190,7 @@ def record_sale(
     wanted = _wanted_lines(lines)
     occasion, posted = _locked_for_sale(occasion, organization, posted_list)
     moment = moment_of(occasion, at, by=by, act="selling")
-    facts_lines = []
-    for (item_id, charged), quantity in wanted.items():
-        item = posted.get(item_id)
-        facts_lines.append(
-            SaleLineFact(
-                label=item.label if item else f"Item #{item_id}",
-                category=item.category if item else "",
-                quantity=quantity,
-                unit_price=charged if charged is not None else (item.price if item else ZERO),
-                posted_price=item.price if item else None,
-            )
-        )
+    facts_lines = _line_facts(wanted, posted)
     receipt = None
     if admission_receipt is not None:
         receipt = Sale.objects.filter(occasion=occasion, number=admission_receipt).first()
