@@ -5,6 +5,7 @@ and the server time of many, median and p95, with the machine's load average bef
 
     python bench/floor_writes.py                 # SQLite and the cache in the process
     python bench/floor_writes.py --production    # PostgreSQL, Redis, DEBUG off (the load test's)
+    python bench/floor_writes.py --quick         # 60 requests of each kind instead of 300
 
 The production run needs PostgreSQL and Redis (``--database-url``, ``--redis-url``); its
 database is dropped and made again, so its name must say "bench". Speed is measured here, never
@@ -37,9 +38,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/2")
     parser.add_argument("--runs", type=int, default=300, help="requests of each kind timed")
+    parser.add_argument("--quick", action="store_true", help="60 requests of each kind")
     parser.add_argument("--halls", type=int, default=1)
     parser.add_argument("--sql", action="store_true", help="list the queries of each request")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.runs = 60
+    return args
 
 
 def environment(args: argparse.Namespace) -> None:

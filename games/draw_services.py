@@ -25,7 +25,7 @@ from occasions import live, submissions
 from occasions.floor_selectors import hours_facts
 from occasions.models import FloorSubmission, Occasion
 from occasions.services import lock_occasion, moment_of, refuse_if_sealed, status_at
-from organizations.audit import acting_user, record_event
+from organizations.audit import CHAIN_PATH, acting_user, ensure_chain, record_event
 
 BALL_ENTRY = re.compile(r"^\s*(?:([BINGObingo])\s*-?\s*)?([0-9]{1,3})\s*$")
 REASON_MAX = BallCall._meta.get_field("void_reason").max_length
@@ -42,16 +42,41 @@ def read_ball(entry: int | str) -> tuple[str, int]:
     return (match.group(1) or "").upper(), int(match.group(2))
 
 
-def _locked_game(game: Game, organization: Any = None) -> Game:
+#: From a game to its organization's audit chain head, locked with the game by a call.
+_CHAIN = f"occasion__organization__{CHAIN_PATH}"
+
+
+def _locked_game(game: Game, organization: Any = None, *, with_chain: bool = False) -> Game:
     """The game's row locked (its occasion's and organization's too, as ever), read fresh.
-    ``organization``: the game must be this organization's, else Game.DoesNotExist."""
-    games = Game.objects.select_for_update(of=("self", "occasion", "occasion__organization"))
-    games = games.select_related("occasion__organization", "occasion__license")
+    ``organization``: the game must be this organization's, else Game.DoesNotExist.
+    ``with_chain``: the organization's audit chain head locked in the same statement
+    (``game.occasion.organization.audit_chain``, for ``record_event(chain=…)``)."""
+    locked = ["self", "occasion", "occasion__organization"]
+    games = Game.objects.select_related("occasion__organization", "occasion__license")
+    if with_chain:
+        locked.append(_CHAIN)
+        games = games.select_related(_CHAIN).filter(**{f"{_CHAIN}__isnull": False})
+    games = games.select_for_update(of=tuple(locked))
     if organization is not None:
         games = games.filter(occasion__organization=organization)
-    game = games.get(pk=game.pk, occasion_id=game.occasion_id)
+    try:
+        game = games.get(pk=game.pk, occasion_id=game.occasion_id)
+    except Game.DoesNotExist:
+        if not with_chain or not _made_chain(game, organization):
+            raise
+        game = games.get(pk=game.pk, occasion_id=game.occasion_id)
     refuse_if_sealed(game.occasion)
     return game
+
+
+def _made_chain(game: Game, organization: Any) -> bool:
+    """The chain of the game's organization made, when it had none (True): the locking
+    statement then finds the game. False when there is no such game."""
+    found = Game.objects.filter(pk=game.pk, occasion_id=game.occasion_id)
+    if organization is not None:
+        found = found.filter(occasion__organization=organization)
+    organization_id = found.values_list("occasion__organization_id", flat=True).first()
+    return organization_id is not None and ensure_chain(organization_id)
 
 
 def _locked_game_for_call(game: Game, number: int, organization: Any) -> Game:
@@ -62,7 +87,7 @@ def _locked_game_for_call(game: Game, number: int, organization: Any) -> Game:
     of its own after the lock: on PostgreSQL a subquery in the locking statement would keep
     the snapshot from before its wait, and a ball sent twice at once would be judged twice as
     never called."""
-    game = _locked_game(game, organization)
+    game = _locked_game(game, organization, with_chain=True)
     calls = BallCall.objects.filter(game=OuterRef("pk"))
     live = calls.filter(voided_at__isnull=True)
     last = calls.order_by("-sequence")
@@ -155,6 +180,7 @@ def record_ball_call(
         action="games.ball.called",
         target=call,
         new=_call_values(call),
+        chain=occasion.organization.audit_chain,
     )
     live.changed(occasion.pk)
     call.live_count = (game.live_count or 0) + 1

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, trigger_client_event
 
 from beano.rules.cards import ball_label
+from games import board_cache
 from games import draw_selectors as selectors
 from games import draw_services as services
 from games.draw_forms import BallForm, CorrectionForm
@@ -46,9 +47,12 @@ def _form_problems(form: Any) -> list[dict[str, str]]:
 
 
 def _console_context(
-    access: OrgAccess, occasion: Occasion, game: Game, **extra: Any
+    access: OrgAccess, occasion: Occasion, game: Game, *, fresh: bool = True, **extra: Any
 ) -> dict[str, Any]:
-    calls = selectors.all_calls(game)
+    kept = board_cache.kept_board(
+        access.organization.pk, occasion.pk, game.pk, known=game, fresh=fresh
+    )
+    calls = list(kept.calls) if kept is not None else []
     can_call = access.has_role(*CALLS)
     return {
         "org": access.organization,
@@ -62,6 +66,7 @@ def _console_context(
         ],
         "calls": list(reversed(calls)),
         "board": selectors.BoardState.of(calls),
+        "board_version": kept.version if kept is not None else None,
         "can_call": can_call,
         "in_play": game.status == Game.Status.IN_PLAY,
         "ball_form": extra.pop("ball_form", None) or BallForm(),
@@ -115,6 +120,34 @@ def draw_console(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
     if request.method not in ("GET", "HEAD"):
         return HttpResponseNotAllowed(["GET", "HEAD"])
     return _console(request, occasion, game)
+
+
+@org_view(write_roles=CALLS)
+def draw_board(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
+    """The console's refresh, polled: the last ball, the board and the calls as every live page
+    of the night reads them, from the kept board (``games.board_cache``), not read again for
+    this console; nothing (204) while the board is the version the console shows (``since``).
+    Another organization's game is a 404 here as everywhere."""
+    access = request.access
+    kept = board_cache.kept_board(access.organization.pk, pk, game_pk)
+    if kept is None:
+        raise Http404
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
+    if kept.version is not None and request.GET.get("since") == str(kept.version):
+        return HttpResponse(status=204)
+    calls = list(kept.calls)
+    context = {
+        "org": access.organization,
+        "occasion": Occasion(pk=pk, organization=access.organization),
+        "game": Game(pk=game_pk, occasion_id=pk, status=kept.status),
+        "board": selectors.BoardState.of(calls),
+        "board_version": kept.version,
+        "calls": list(reversed(calls)),
+        "can_call": access.has_role(*CALLS),
+        "in_play": kept.status == Game.Status.IN_PLAY,
+    }
+    return render(request, "games/draw/_refresh.html", context)
 
 
 def _called(request: OrgRequest, call: BallCall, done: str) -> HttpResponse:
@@ -223,7 +256,19 @@ def flashboard_link(request: OrgRequest, pk: int) -> HttpResponse:
 # The public flashboard: no login, the token is the only key.
 
 
-def _flash_context(board: Any, state: selectors.FlashState) -> dict[str, Any]:
+def _flash_board(flash: Any, game: Game, fresh: bool) -> selectors.BoardState:
+    """The board from the copy the consoles read too (``games.board_cache``); the whole page
+    (``fresh``) reads it from the database and keeps it for the polls."""
+    organization_id = flash.occasion.organization_id
+    kept = board_cache.kept_board(
+        organization_id, flash.occasion_id, game.pk, known=game, fresh=fresh
+    )
+    return selectors.BoardState.of(list(kept.calls) if kept is not None else [])
+
+
+def _flash_context(
+    board: Any, state: selectors.FlashState, *, fresh: bool = False
+) -> dict[str, Any]:
     game = state.game
     if game is None:
         return {"flash": board, "game": None, "etag": state.etag}
@@ -234,7 +279,7 @@ def _flash_context(board: Any, state: selectors.FlashState) -> dict[str, Any]:
             {"part": p, "picture": selectors.picture(p.arrangement.variants)}
             for p in selectors.prize_parts(game)
         ],
-        "board": selectors.board_state(game),
+        "board": _flash_board(board, game, fresh),
         "etag": state.etag,
     }
 
@@ -251,7 +296,9 @@ def flashboard(request: HttpRequest, token: str) -> HttpResponse:
     if board is None:
         raise Http404
     state = selectors.flash_state(board.occasion_id)
-    response = render(request, "games/flashboard/page.html", _flash_context(board, state))
+    response = render(
+        request, "games/flashboard/page.html", _flash_context(board, state, fresh=True)
+    )
     return _public_headers(response)
 
 

@@ -76,6 +76,11 @@ urlpatterns = [
         name="draw_console",
     ),
     path(
+        "org/<int:org_id>/occasions/<int:pk>/games/<int:game_pk>/draw/board/",
+        draw_views.draw_board,
+        name="draw_board",
+    ),
+    path(
         "org/<int:org_id>/occasions/<int:pk>/games/<int:game_pk>/draw/call/",
         draw_views.draw_call,
         name="draw_call",

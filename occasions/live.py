@@ -24,29 +24,36 @@ log = logging.getLogger(__name__)
 VERSION_TTL = 24 * 60 * 60
 
 
-def version_key(occasion_id: int) -> str:
-    return f"occasion:{occasion_id}:live"
+#: The parts of an occasion with a number each: the board (every page that shows the draw,
+#: the flashboard first) and the door's counts (the door page's refresh), so that a sale does
+#: not send every flashboard of the night back to the database.
+BOARD = "live"
+DOOR = "door"
 
 
-def changed(occasion_id: int) -> None:
-    """What the occasion's live pages show has changed (or will, when this transaction
-    commits)."""
-    _bump(occasion_id)
-    transaction.on_commit(partial(_bump, occasion_id), robust=True)
+def version_key(occasion_id: int, part: str = BOARD) -> str:
+    return f"occasion:{occasion_id}:{part}"
 
 
-def _bump(occasion_id: int) -> None:
+def changed(occasion_id: int, part: str = BOARD) -> None:
+    """What the occasion's live pages show of ``part`` has changed (or will, when this
+    transaction commits)."""
+    _bump(occasion_id, part)
+    transaction.on_commit(partial(_bump, occasion_id, part), robust=True)
+
+
+def _bump(occasion_id: int, part: str = BOARD) -> None:
     try:
-        cache.incr(version_key(occasion_id))
+        cache.incr(version_key(occasion_id, part))
     except ValueError:
         pass  # no number yet: the next reader starts one, unlike any answer kept before
     except Exception:  # the cache is down: readers fall back to the database
         log.warning("occasion %s: the live version could not be moved", occasion_id)
 
 
-def version(occasion_id: int) -> int | None:
+def version(occasion_id: int, part: str = BOARD) -> int | None:
     """The occasion's number now (started if it has none), or None when the cache is down."""
-    key = version_key(occasion_id)
+    key = version_key(occasion_id, part)
     try:
         value = cache.get(key)
         if value is None:

@@ -4,6 +4,7 @@ during the occasion and at its close, the recent receipts, and the attendance an
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -44,41 +45,73 @@ class DoorCounts:
         return self.quantity(Category.ADMISSION)
 
 
-def _door_aggregates() -> dict[str, Any]:
-    live = Q(sale__voided_at__isnull=True)
+def count_aggregates(*, sale: str = "sale", line: str = "") -> dict[str, Any]:
+    """The aggregates the counts are made of, from a query on the lines (the default) or on
+    the occasion (``sale="sales"``, ``line="sales__lines__"``): one scan of the lines."""
+    live, voided = (
+        Q(**{f"{sale}__voided_at__isnull": True}),
+        Q(**{f"{sale}__voided_at__isnull": False}),
+    )
     aggregates: dict[str, Any] = {
-        "receipts": Count("sale", distinct=True, filter=live),
-        "voided": Count("sale", distinct=True, filter=~live),
+        "receipts": Count(f"{line}sale", distinct=True, filter=live),
+        "voided": Count(f"{line}sale", distinct=True, filter=voided),
     }
     for value in Category.values:
-        in_category = live & Q(category=value)
-        aggregates[f"{value}__quantity"] = Sum("quantity", filter=in_category)
-        aggregates[f"{value}__amount"] = Sum("amount", filter=in_category)
+        in_category = live & Q(**{f"{line}category": value})
+        aggregates[f"{value}__quantity"] = Sum(f"{line}quantity", filter=in_category)
+        aggregates[f"{value}__amount"] = Sum(f"{line}amount", filter=in_category)
     return aggregates
 
 
-def _door_of(row: dict[str, Any]) -> DoorCounts:
+def counts_of(row: Any) -> DoorCounts:
+    """The counts from the aggregates of ``count_aggregates`` (a dict, or an object carrying
+    them as attributes)."""
+    get = row.get if isinstance(row, dict) else lambda name: getattr(row, name)
     categories = tuple(
         CategoryCount(
             category=value,
             label=label,
-            quantity=row.get(f"{value}__quantity") or 0,
-            amount=Decimal(row.get(f"{value}__amount") or 0).quantize(CENT),
+            quantity=get(f"{value}__quantity") or 0,
+            amount=Decimal(get(f"{value}__amount") or 0).quantize(CENT),
         )
         for value, label in Category.choices
     )
     return DoorCounts(
         categories=categories,
         total=sum((c.amount for c in categories), Decimal("0.00")),
-        receipts=row.get("receipts") or 0,
-        voided=row.get("voided") or 0,
+        receipts=get("receipts") or 0,
+        voided=get("voided") or 0,
+    )
+
+
+def with_sale(counts: DoorCounts, lines: Iterable[SaleLine]) -> DoorCounts:
+    """The counts after one more live receipt with these lines (the counts read under the
+    occasion's lock before it was saved, so nothing else came between)."""
+    added: dict[str, tuple[int, Decimal]] = {}
+    for line in lines:
+        quantity, amount = added.get(line.category, (0, Decimal("0.00")))
+        added[line.category] = (quantity + line.quantity, amount + line.amount)
+    categories = tuple(
+        CategoryCount(
+            category=c.category,
+            label=c.label,
+            quantity=c.quantity + added.get(c.category, (0, 0))[0],
+            amount=(c.amount + added.get(c.category, (0, Decimal(0)))[1]).quantize(CENT),
+        )
+        for c in counts.categories
+    )
+    return DoorCounts(
+        categories=categories,
+        total=sum((c.amount for c in categories), Decimal("0.00")),
+        receipts=counts.receipts + 1,
+        voided=counts.voided,
     )
 
 
 def door_counts(occasion: Occasion) -> DoorCounts:
     """Counts and money by category in one aggregate query, whatever the number of sales."""
-    return _door_of(
-        SaleLine.objects.filter(sale__occasion=occasion).aggregate(**_door_aggregates())
+    return counts_of(
+        SaleLine.objects.filter(sale__occasion=occasion).aggregate(**count_aggregates())
     )
 
 
@@ -89,12 +122,12 @@ def door_counts_of(occasions: QuerySet[Occasion]) -> dict[int, DoorCounts]:
         SaleLine.objects.filter(sale__occasion__in=occasions)
         .order_by()
         .values("sale__occasion")
-        .annotate(**_door_aggregates())
+        .annotate(**count_aggregates())
     )
-    return {row["sale__occasion"]: _door_of(row) for row in rows}
+    return {row["sale__occasion"]: counts_of(row) for row in rows}
 
 
-NO_SALES = _door_of({})
+NO_SALES = counts_of({})
 
 
 def door_as_json(counts: DoorCounts) -> dict[str, Any]:
@@ -112,7 +145,7 @@ def door_from_json(data: dict[str, Any]) -> DoorCounts:
     for value, (quantity, amount) in data["categories"].items():
         row[f"{value}__quantity"] = quantity
         row[f"{value}__amount"] = Decimal(amount)
-    return _door_of(row)
+    return counts_of(row)
 
 
 def door_figures(occasion: Occasion) -> DoorCounts:
@@ -145,14 +178,62 @@ class AttendanceCheck:
         return self.admissions_sold - self.announcement.players
 
 
-def attendance_check(occasion: Occasion, counts: DoorCounts | None = None) -> AttendanceCheck:
+def attendance_check(
+    occasion: Occasion, counts: DoorCounts | None = None, *, read: bool = True
+) -> AttendanceCheck:
+    """The attendance beside the counts; ``read=False``: the announcement as the sale's
+    service read it with the occasion, under its lock (``occasion.announced``)."""
     counts = counts if counts is not None else door_counts(occasion)
+    if not read:
+        announced = occasion.announced  # type: ignore[attr-defined]
+        return AttendanceCheck(announcement=announced, admissions_sold=counts.admissions)
     announcement = (
         AttendanceAnnouncement.objects.filter(occasion=occasion)
         .select_related("announced_by")
         .first()
     )
     return AttendanceCheck(announcement=announcement, admissions_sold=counts.admissions)
+
+
+#: How long the door's counts are kept at most (a sale, a void, a tally or the attendance
+#: announced ends them sooner).
+COUNTS_TTL = 10 * 60
+
+
+def _counts_key(occasion_id: int) -> str:
+    return f"occasion:{occasion_id}:door-counts"
+
+
+def kept_counts(occasion: Occasion) -> tuple[DoorCounts, AttendanceCheck]:
+    """The counts and the attendance for the door page's refresh, kept in the shared cache with
+    the occasion's door number (``occasions.live``, part ``DOOR``), which every write that
+    changes them moves: while it stands, no query; after a change, two, then kept for every
+    door screen of the night. ``occasion`` is one the caller read as the organization's."""
+    from occasions import live
+
+    current = live.version(occasion.pk, live.DOOR)  # read before the database, never after
+    try:
+        kept = cache.get(_counts_key(occasion.pk))
+    except Exception:
+        kept = None
+    if kept is not None and current is not None and kept[0] == current:
+        counts, players = kept[1], kept[2]
+    else:
+        counts = door_counts(occasion)
+        players = (
+            AttendanceAnnouncement.objects.filter(occasion=occasion)
+            .values_list("players", flat=True)
+            .first()
+        )
+        if current is not None:
+            with contextlib.suppress(Exception):  # the cache down: read again next time
+                cache.set(_counts_key(occasion.pk), (current, counts, players), COUNTS_TTL)
+    announced = (
+        AttendanceAnnouncement(occasion_id=occasion.pk, players=players)
+        if players is not None
+        else None
+    )
+    return counts, AttendanceCheck(announcement=announced, admissions_sold=counts.admissions)
 
 
 def recent_sales(occasion: Occasion, limit: int = 12) -> list[Sale]:
@@ -193,7 +274,8 @@ def posted_items(organization: Any, occasion_id: int) -> list[PriceListItem]:
     """The occasion's posted price list, in order, if the occasion is this organization's (an
     empty list otherwise, or if none is posted): for the door's form to read a sale's boxes.
     Kept in the shared cache, so a sale costs no query for it; the sale itself is judged
-    against the list read under the occasion's lock, never this copy."""
+    against this copy only once a statement under the occasion's lock found it to be the list
+    in the database, field for field (``sales_services``), else against the list read there."""
     key = _posted_key(occasion_id)
     try:
         kept = cache.get(key)

@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import OuterRef, Subquery
+from django.db.models import Count, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from beano import rules
@@ -29,7 +29,7 @@ from beano.rules.charges import (
     VoidFacts,
 )
 from occasions import floor_selectors as floor
-from occasions import submissions
+from occasions import live, submissions
 from occasions.models import (
     AttendanceAnnouncement,
     FloorSubmission,
@@ -39,7 +39,7 @@ from occasions.models import (
     SaleLine,
     WorkerPresence,
 )
-from occasions.sales_selectors import door_counts
+from occasions.sales_selectors import count_aggregates, counts_of, door_counts, with_sale
 from occasions.second_person import second_person
 from occasions.services import lock_occasion, moment_of, open_at, status_at
 from organizations.audit import record_event
@@ -85,14 +85,56 @@ def _wanted_lines(
     return wanted
 
 
-def _locked_for_sale(occasion: Occasion, organization: Any) -> Occasion:
-    """The occasion locked, with its last receipt's number (``last_sale``) read under the lock."""
-    last_number = Sale.objects.filter(occasion=OuterRef("pk")).order_by("-number")
-    return lock_occasion(
-        occasion,
-        organization=organization,
-        annotations={"last_sale": Subquery(last_number.values("number")[:1])},
+def _same_list(kept: Sequence[PriceListItem]) -> Q:
+    """The items of a list equal, field for field, to one of ``kept``."""
+    same = Q(pk__in=[])
+    for item in kept:
+        same |= Q(pk=item.pk, category=item.category, label=item.label, price=item.price)
+    return same
+
+
+def _locked_for_sale(
+    occasion: Occasion, organization: Any, kept: Sequence[PriceListItem] | None
+) -> tuple[Occasion, dict[int, PriceListItem]]:
+    """The occasion locked (its organization's audit chain head with it), then, by a statement
+    of its own once the lock is held, what the sale is judged on and answered with: its last
+    receipt's number (``last_sale``), the counts so far (``counts``), the attendance announced
+    (``announced``, None if not yet) and whether ``kept`` (the door form's copy of the
+    posted list) is the list in the database, field for field. Only when it is not (a list
+    changed since, or no copy) is the list read again, by one more statement. On PostgreSQL a
+    subquery in the locking statement would keep the snapshot from before its wait, so two
+    sales at once would read the same last receipt number; the statement after it sees every
+    sale committed before the lock was granted, and none can come while it is held."""
+    occasion = lock_occasion(occasion, organization=organization, with_chain=True)
+    items = PriceListItem.objects.filter(occasion=OuterRef("pk")).order_by().values("occasion")
+    kept = list(kept or [])
+    facts = (
+        Occasion.objects.filter(pk=occasion.pk)
+        .select_related("attendance_announcement__announced_by")
+        .annotate(
+            last_sale=Subquery(
+                Sale.objects.filter(occasion=OuterRef("pk"))
+                .order_by("-number")
+                .values("number")[:1]
+            ),
+            posted_count=Subquery(items.annotate(n=Count("pk")).values("n")[:1]),
+            posted_same=Subquery(
+                items.filter(_same_list(kept)).annotate(n=Count("pk")).values("n")[:1]
+            ),
+            **count_aggregates(sale="sales", line="sales__lines__"),
+        )
+        .get()
     )
+    occasion.last_sale = facts.last_sale  # type: ignore[attr-defined]
+    occasion.counts = counts_of(facts)  # type: ignore[attr-defined]
+    try:
+        announced = facts.attendance_announcement
+    except AttendanceAnnouncement.DoesNotExist:
+        announced = None
+    occasion.announced = announced  # type: ignore[attr-defined]
+    if kept and facts.posted_count == facts.posted_same == len(kept):
+        return occasion, {i.pk: i for i in kept}
+    return occasion, {i.pk: i for i in PriceListItem.objects.filter(occasion=occasion)}
 
 
 def _keep_lines(sale: Sale, lines: list[SaleLine]) -> None:
@@ -102,6 +144,25 @@ def _keep_lines(sale: Sale, lines: list[SaleLine]) -> None:
     kept._result_cache = lines  # type: ignore[attr-defined]
     kept._prefetch_done = True  # type: ignore[attr-defined]
     sale._prefetched_objects_cache = {"lines": kept}  # type: ignore[attr-defined]
+
+
+def _line_facts(
+    wanted: dict[tuple[int, Decimal | None], int], posted: dict[int, PriceListItem]
+) -> list[SaleLineFact]:
+    """Each line as the rules judge it, against the posted list read under the lock."""
+    facts = []
+    for (item_id, charged), quantity in wanted.items():
+        item = posted.get(item_id)
+        facts.append(
+            SaleLineFact(
+                label=item.label if item else f"Item #{item_id}",
+                category=item.category if item else "",
+                quantity=quantity,
+                unit_price=charged if charged is not None else (item.price if item else ZERO),
+                posted_price=item.price if item else None,
+            )
+        )
+    return facts
 
 
 @rules.atomic()
@@ -116,28 +177,20 @@ def record_sale(
     by: Actor,
     at: dt.datetime | None = None,
     organization: Any = None,
+    posted_list: Sequence[PriceListItem] | None = None,
 ) -> Sale:
     """Sell posted items at their posted prices (961 CMR 3.04(4)(c)): a new admission with its
     extras, or extras against the player's admission receipt (961 CMR 3.04(5)(b)).
     ``occasion`` may be a reference (its pk): it is read under the lock, and with
     ``organization`` it must be that organization's (else Occasion.DoesNotExist, nothing
-    saved). The sale returned has its lines (``sale.lines.all()`` reads no more)."""
+    saved). ``posted_list``: the posted list as the door's form read it (kept in the cache);
+    it is judged on only if the database holds exactly it (checked under the lock). The sale
+    returned has its lines (``sale.lines.all()`` reads no more), its occasion the counts with
+    it (``sale.occasion.counts``) and the attendance announced."""
     wanted = _wanted_lines(lines)
-    occasion = _locked_for_sale(occasion, organization)
+    occasion, posted = _locked_for_sale(occasion, organization, posted_list)
     moment = moment_of(occasion, at, by=by, act="selling")
-    posted = {i.pk: i for i in PriceListItem.objects.filter(occasion=occasion)}
-    facts_lines = []
-    for (item_id, charged), quantity in wanted.items():
-        item = posted.get(item_id)
-        facts_lines.append(
-            SaleLineFact(
-                label=item.label if item else f"Item #{item_id}",
-                category=item.category if item else "",
-                quantity=quantity,
-                unit_price=charged if charged is not None else (item.price if item else ZERO),
-                posted_price=item.price if item else None,
-            )
-        )
+    facts_lines = _line_facts(wanted, posted)
     receipt = None
     if admission_receipt is not None:
         receipt = Sale.objects.filter(occasion=occasion, number=admission_receipt).first()
@@ -184,7 +237,10 @@ def record_sale(
             "lines": line_rows(created),
             "total": sum((line.amount for line in created), ZERO),
         },
+        chain=occasion.organization.audit_chain,
     )
+    occasion.counts = with_sale(occasion.counts, created)  # type: ignore[attr-defined]
+    live.changed(occasion.pk, live.DOOR)
     _keep_lines(sale, created)
     return sale
 
@@ -257,6 +313,7 @@ def void_sale(
             "witness": _void_witness_name(witness, worker),
         },
     )
+    live.changed(occasion.pk, live.DOOR)
     return sale
 
 
@@ -343,6 +400,7 @@ def announce_attendance(
         target=occasion,
         new={"players": players, "announced_at": announcement.announced_at},
     )
+    live.changed(occasion.pk, live.DOOR)
     return announcement
 
 

@@ -95,12 +95,14 @@ def door_sales(request: OrgRequest, pk: int) -> HttpResponse:
 
 @org_view()
 def sale_counts(request: OrgRequest, pk: int) -> HttpResponse:
-    """The counts by category and the attendance, for htmx to refresh beside the sale form."""
+    """The counts by category and the attendance, for htmx to refresh beside the sale form: from
+    the copy kept for every door screen of the night until a sale, a void, a tally or the
+    attendance changes them (``selectors.kept_counts``)."""
     access = request.access
     occasion = get_occasion(access, pk)
     if refused := _read_only(request):
         return refused
-    counts = selectors.door_figures(occasion)
+    counts, attendance = selectors.kept_counts(occasion)  # the kept copy, not read again
     return render(
         request,
         "occasions/door/_counts.html",
@@ -108,7 +110,7 @@ def sale_counts(request: OrgRequest, pk: int) -> HttpResponse:
             "org": access.organization,
             "occasion": occasion,
             "counts": counts,
-            "attendance": selectors.attendance_check(occasion, counts),
+            "attendance": attendance,
         },
     )
 
@@ -118,13 +120,13 @@ def _sold(request: OrgRequest, sale: Sale) -> HttpResponse:
     step, the receipt's line in the recent sales), swapped out of band."""
     access = request.access
     occasion = sale.occasion
-    counts = selectors.door_counts(occasion)
+    counts = occasion.counts  # read under the service's lock, this sale added
     can_run = access.has_role(*RUNS_THE_NIGHT)
     context = {
         "org": access.organization,
         "occasion": occasion,
         "counts": counts,
-        "attendance": selectors.attendance_check(occasion, counts),
+        "attendance": selectors.attendance_check(occasion, counts, read=False),
         "attendance_form": AttendanceForm(initial={"players": counts.admissions}),
         "s": sale,
         "sold": _sale_summary(sale),
@@ -160,6 +162,7 @@ def sale_record(request: OrgRequest, pk: int) -> HttpResponse:
                 admission_receipt=form.cleaned_data["admission_receipt"],
                 by=request.user,
                 request_key=form.cleaned_data["request_key"],
+                posted_list=items,
             )
         except Occasion.DoesNotExist:
             raise Http404 from None

@@ -20,7 +20,7 @@ from occasions import extensions
 from occasions.models import Occasion, PriceListItem, ResumptionNotice
 from occasions.sales_selectors import forget_posted_items
 from occasions.selectors import authorized_license
-from organizations.audit import record_event
+from organizations.audit import CHAIN_PATH, ensure_chain, record_event
 from organizations.models import Organization
 from organizations.selectors import authorization_facts
 
@@ -100,6 +100,16 @@ def kept_again_with_the_write(occasion: Occasion) -> None:
         rules.before_commit(("kept again", occasion.pk), lambda: extensions.closed(occasion))
 
 
+def _made_chain(occasion_id: int, organization: Any) -> bool:
+    """The chain of the occasion's organization made, when it had none (True): the locking
+    statement then finds the occasion. False when there is no such occasion."""
+    found = Occasion.objects.filter(pk=occasion_id)
+    if organization is not None:
+        found = found.filter(organization=organization)
+    organization_id = found.values_list("organization_id", flat=True).first()
+    return organization_id is not None and ensure_chain(organization_id)
+
+
 def lock_occasion(
     occasion: Occasion,
     *,
@@ -110,17 +120,28 @@ def lock_occasion(
     sealed_ok: bool = False,
     organization: Any = None,
     annotations: Mapping[str, Any] | None = None,
+    with_chain: bool = False,
 ) -> Occasion:
     """The one way a service takes hold of an occasion: its row locked (with ``related``) so
     two acts on it are judged one after the other; refused if its report is filed (unless the
     act is one that a filed report allows, ``sealed_ok``); refused unless it stands in one of
     ``statuses``, with ``refusal`` naming the status it is in. With ``organization``, the
     occasion must be that organization's (else Occasion.DoesNotExist); ``annotations`` are read
-    under the lock, right after it is taken (e.g. the last receipt's number)."""
+    under the lock, right after it is taken (e.g. the last receipt's number). ``with_chain``:
+    the organization's audit chain head is locked in the same statement
+    (``occasion.organization.audit_chain``, for ``record_event(chain=…)``)."""
     occasions = Occasion.objects.select_for_update().select_related(*related)
+    if with_chain:
+        path = f"organization__{CHAIN_PATH}"
+        occasions = occasions.select_related(path).filter(**{f"{path}__isnull": False})
     if organization is not None:
         occasions = occasions.filter(organization=organization)
-    occasion = occasions.get(pk=occasion.pk)
+    try:
+        occasion = occasions.get(pk=occasion.pk)
+    except Occasion.DoesNotExist:
+        if not with_chain or not _made_chain(occasion.pk, organization):
+            raise
+        occasion = occasions.get(pk=occasion.pk)
     if annotations:
         # Read after the lock is held, by a statement of its own: on PostgreSQL a subquery in
         # the locking statement keeps the snapshot from before its wait (READ COMMITTED), so

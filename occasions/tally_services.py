@@ -14,6 +14,7 @@ from django.db.models import Max
 from beano import rules
 from beano.actors import Actor
 from beano.rules.charges import RECORD_SALE, SaleFacts, SaleLineFact
+from occasions import live
 from occasions.models import Occasion, PriceListItem, Sale, SaleLine
 from occasions.sales_selectors import door_counts
 from occasions.sales_services import ZERO, line_rows
@@ -157,4 +158,5 @@ def record_door_tally(
             "total": sum((line.amount for line in created), ZERO),
         },
     )
+    live.changed(occasion.pk, live.DOOR)
     return sale

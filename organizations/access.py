@@ -18,6 +18,7 @@ from django.db import models
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
+from organizations import access_read
 from organizations.models import CommissionStaff, Organization, OrganizationRole, Role
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -94,6 +95,12 @@ def resolve_access(user: Any, organization_id: int) -> OrgAccess:
     if not getattr(user, "is_authenticated", False):
         raise Http404
     staff = commission_staff(user)
+    read = access_read.recalled(user, int(organization_id))
+    if staff is None and read is not None:  # read with the user (``access_read``)
+        organization, roles = read
+        if organization is None or not roles:
+            raise Http404
+        return OrgAccess(user=user, organization=organization, roles=roles, commission=None)
     if staff is None:  # a member: their roles here, with the organization, in one query
         held = list(
             OrganizationRole.objects.filter(user=user, organization_id=organization_id)

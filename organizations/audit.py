@@ -113,6 +113,24 @@ def chain_key(organization: Organization | None) -> str:
     return f"org:{organization.pk}" if organization is not None else "commission"
 
 
+#: From an organization to its chain's head row: a service that locks the organization's row
+#: (an occasion's writes all do) may lock the head in the same statement by this path, the join
+#: made an inner one (PostgreSQL locks no row on the nullable side of an outer join), and hand
+#: the row to ``record_event``. On
+#: PostgreSQL a row locked by a statement that waited is read as the holder left it, so the head
+#: is current however long the wait.
+CHAIN_PATH = "audit_chain"
+
+
+def ensure_chain(organization_id: int) -> bool:
+    """Make the organization's chain head if it has none yet (True), so that a statement that
+    locks it with the organization finds it; an organization's first event makes it otherwise."""
+    _, made = AuditChain.objects.get_or_create(
+        key=f"org:{organization_id}", defaults={"organization_id": organization_id}
+    )
+    return made
+
+
 def record_event(
     *,
     organization: Organization | None,
@@ -121,15 +139,21 @@ def record_event(
     target: models.Model,
     old: Mapping[str, Any] | None = None,
     new: Mapping[str, Any] | None = None,
+    chain: AuditChain | None = None,
 ) -> AuditEvent:
     """Append one event to the organization's chain (or the Commission's when None).
 
     Must run inside the caller's transaction; the chain's head row is locked so that concurrent
-    writers append one after the other."""
+    writers append one after the other. ``chain``: the head row as the caller already locked
+    it in this transaction, in the statement that locked what it changes (``CHAIN_PATH``, e.g.
+    ``occasions.services.lock_occasion(with_chain=True)``): no statement of its own then."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("record_event must be called inside the service's transaction")
     key = chain_key(organization)
-    chain = AuditChain.objects.select_for_update().filter(key=key).first()
+    if chain is not None and chain.key != key:
+        raise ValueError(f"The chain given is {chain.key}'s, not {key}'s.")
+    if chain is None:
+        chain = AuditChain.objects.select_for_update().filter(key=key).first()
     if chain is None:  # the chain's first event: made, then locked as every later writer does
         AuditChain.objects.get_or_create(key=key, defaults={"organization": organization})
         chain = AuditChain.objects.select_for_update().get(key=key)

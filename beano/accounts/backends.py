@@ -15,10 +15,14 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef, Subquery
+from django.db.models import Exists, OuterRef, Subquery
 from django.http import HttpRequest
 
 from beano.accounts import ceiling
+from beano.accounts.policy import FILING_ROLES
+from organizations import access_read
+from organizations.audit import current_request
+from organizations.models import OrganizationRole
 
 
 class CeilingModelBackend(ModelBackend):
@@ -50,17 +54,45 @@ class CeilingModelBackend(ModelBackend):
 
     def get_user(self, user_id: Any) -> Any:
         """The session's user, read once a request with what its middlewares ask next: whether
-        they are the Commission's staff (``commission_staff``, None if not) and the id of their
+        they are the Commission's staff (``commission_staff``, None if not), the id of their
         confirmed authenticator (``confirmed_totp_id``, None if none), which the second factor's
-        middlewares check against the session (``beano.accounts.middleware.OTPMiddleware``)."""
+        middlewares check against the session (``beano.accounts.middleware.OTPMiddleware``),
+        and whether they hold a role that files money reports (``files_reports``, for
+        ``policy.second_factor_required``). On an organization's page (the URL names its
+        ``org_id``, resolved before the user is first read), the user is read with their
+        roles there and the organization, in the same statement (``access_read.remember``),
+        which ``organizations.access.resolve_access`` then takes instead of a query."""
         from django_otp.plugins.otp_totp.models import TOTPDevice
 
-        users = get_user_model()._default_manager.select_related("commission_staff")
-        device = TOTPDevice.objects.filter(user=OuterRef("pk"), confirmed=True).order_by("-pk")
-        try:
-            user = users.annotate(confirmed_totp_id=Subquery(device.values("pk")[:1])).get(
-                pk=user_id
+        def device(user: Any) -> Subquery:
+            devices = TOTPDevice.objects.filter(confirmed=True, user=user).order_by("-pk")
+            return Subquery(devices.values("pk")[:1])
+
+        files = OrganizationRole.objects.filter(role__in=FILING_ROLES)
+        org_id = access_read.organization_in_url(current_request())
+        if org_id is not None:
+            held = list(
+                OrganizationRole.objects.filter(user_id=user_id, organization_id=org_id)
+                .select_related("user__commission_staff", "organization")
+                .annotate(
+                    confirmed_totp_id=device(OuterRef("user_id")),
+                    files_reports=Exists(files.filter(user=OuterRef("user_id"))),
+                )
             )
+            if held:
+                user = held[0].user
+                user.confirmed_totp_id = held[0].confirmed_totp_id
+                user.files_reports = held[0].files_reports
+                access_read.remember(user, org_id, held[0].organization, {r.role for r in held})
+                return user if self.user_can_authenticate(user) else None
+        users = get_user_model()._default_manager.select_related("commission_staff")
+        try:
+            user = users.annotate(
+                confirmed_totp_id=device(OuterRef("pk")),
+                files_reports=Exists(files.filter(user=OuterRef("pk"))),
+            ).get(pk=user_id)
         except get_user_model().DoesNotExist:
             return None
+        if org_id is not None:  # no role there: their access is the Commission's, or none
+            access_read.remember(user, org_id, None, set())
         return user if self.user_can_authenticate(user) else None
