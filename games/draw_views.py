@@ -56,10 +56,7 @@ def _console_context(
         "occasion": occasion,
         "game": game,
         "games": selectors.occasion_games(occasion),
-        "parts": [
-            {"part": p, "picture": selectors.picture(p.arrangement.variants)}
-            for p in selectors.prize_parts(game)
-        ],
+        "parts": [{"part": p} for p in selectors.prize_parts(game)],
         "calls": list(reversed(calls)),
         "board": selectors.BoardState.of(calls),
         "can_call": can_call,
@@ -230,10 +227,7 @@ def _flash_context(board: Any, state: selectors.FlashState) -> dict[str, Any]:
     return {
         "flash": board,
         "game": game,
-        "parts": [
-            {"part": p, "picture": selectors.picture(p.arrangement.variants)}
-            for p in selectors.prize_parts(game)
-        ],
+        "parts": [{"part": p} for p in selectors.prize_parts(game)],
         "board": selectors.board_state(game),
         "etag": state.etag,
     }
