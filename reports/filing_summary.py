@@ -68,7 +68,7 @@ def _refused(
 def _unfinished(occasion: Occasion, figures: dict[str, Any]) -> list[str]:
     lines = []
     if not figures["expenses"]["lines"]:
-        lines.append("No expense is entered for this night (rent, supplies, a police detail…).")
+        lines.append("No expense is entered for this occasion (rent, supplies, a police detail…).")
     attendance = figures.get("attendance") or {}
     if occasion.status != Occasion.Status.NOT_PLAYED and attendance.get("difference"):
         lines.append(
@@ -93,8 +93,9 @@ def file_summary(occasion: Occasion) -> Confirmation:
         reason = closeout.amendment_reason if closeout else ""
         does = [
             f"File amendment {version - 1} of the report of {night} as version {version}, for "
-            f"the reason “{reason}”: {_totals(figures)}; {changed} figure"
-            f"{'s' if changed != 1 else ''} changed from version {latest.version}.",
+            f"the reason “{reason}”: {_totals(figures)}. {changed} of its figures "
+            f"{'differs' if changed == 1 else 'differ'} from version {latest.version}; the "
+            "Versions page lists each once it is filed.",
             f"The report was due {due:%B %-d, %Y} and first filed {filed_on:%B %-d, %Y}: the "
             "amendment keeps that filing date for the tax and any interest.",
             "Close the amendment: the close-out is read-only again.",
@@ -102,9 +103,10 @@ def file_summary(occasion: Occasion) -> Confirmation:
         title, button = f"File amendment {version - 1}?", f"Yes, file amendment {version - 1}"
     else:
         late = late_filing(due, filed_on, occasion.date)
+        interest = figures["tax"]["interest"]
         when = (
-            f"filed today, {late.days_late} day{'s' if late.days_late != 1 else ''} late, with "
-            "interest on the tax"
+            f"filed today, {late.days_late} day{'s' if late.days_late != 1 else ''} late"
+            + (f", with {usd(interest)} interest on the tax" if interest else "")
             if late.days_late
             else "filed today, it is on time"
         )

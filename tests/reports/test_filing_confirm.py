@@ -126,7 +126,7 @@ def test_the_amendments_summary_names_its_reason_and_the_first_filing(books, ame
     page = _text(books.post(_file(amending)))
     assert "File amendment 1?" in page and "Yes, file amendment 1" in page
     assert "as version 2, for the reason “The supplies invoice arrived late.”" in page
-    assert "changed from version 1" in page
+    assert "of its figures differ from version 1" in page
     assert "the amendment keeps that filing date for the tax and any interest" in page
     assert FinancialReport.objects.count() == 1
     assert books.post(_file(amending), CONFIRM).status_code == 302
