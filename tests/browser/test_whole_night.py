@@ -231,6 +231,8 @@ def record_winners(page, won: list[str], split: str) -> None:
         winners.get_by_label(label).check()
     expect(winners.locator("[id^=split-]")).to_contain_text(split)
     winners.get_by_role("button", name="Record the winners").click()
+    expect(page.locator("#confirm-summary")).to_contain_text("Nothing is paid yet")
+    page.get_by_role("button", name="Yes, record the winners").click()
     expect(page.get_by_text("Winners recorded.")).to_be_visible()
 
 
@@ -547,6 +549,8 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     shot(books, "closeout")
     set_clock(BOOKS_DAY, 9, 40)
     books.get_by_role("button", name="File the report").click()
+    expect(books.locator("#confirm-summary")).to_contain_text("Seal the occasion")
+    books.get_by_role("button", name="Yes, file the report").click()
     expect(
         books.get_by_text("The report is filed and the occasion sealed; the PDF is being made.")
     ).to_be_visible()
