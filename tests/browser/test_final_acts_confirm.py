@@ -210,3 +210,75 @@ def test_the_console_draws_every_single_line_in_turn(live_server, page, monkeypa
     held = _shown(pictures)
     page.wait_for_timeout(3200)
     assert _shown(pictures) == held
+
+
+@pytest.mark.browser
+def test_a_fifth_organizations_list_is_refused_naming_the_four(
+    live_server, page, monkeypatch, tmp_path
+):
+    """3.04(1)(c) on the worker list page: the refusal names the four organizations whose 2026
+    lists came first, with the day each was made, and the Director's authorization."""
+    from organizations import services
+    from organizations.models import Organization, WorkerListEntry
+    from organizations.worker_services import add_to_worker_list
+    from tests.conftest import make_organization
+
+    monkeypatch.setattr(django.utils.timezone, "now", lambda: NIGHT)
+    call_command("seed_demo", "--no-pdfs", force=True)
+    post = Organization.objects.get(name=POST)
+    born, since = dt.date(1958, 6, 2), dt.date(2015, 1, 1)
+    person = services.add_member(
+        organization=post,
+        by=None,
+        legal_name="Theresa Oliveira",
+        date_of_birth=born,
+        kind="member",
+        since=since,
+    ).person
+    earlier = (
+        ("Knights of Columbus Council 17", dt.date(2026, 1, 8)),
+        ("VFW Post 3220", dt.date(2026, 2, 12)),
+        ("Our Lady of Fatima Parish", dt.date(2026, 4, 3)),
+        ("Sons of Italy Lodge 9", dt.date(2026, 6, 20)),
+    )
+    for name, day in earlier:
+        org = make_organization(name)
+        services.add_member(
+            organization=org,
+            by=None,
+            legal_name="Theresa Oliveira",
+            date_of_birth=born,
+            kind="member",
+            since=since,
+        )
+        add_to_worker_list(
+            organization=org,
+            year=2026,
+            person=person,
+            roles=["seller"],
+            identification="X-1",
+            compensated=False,
+            compensation_note="",
+            good_moral_character_attested=False,
+            attested_by="",
+            on=day,
+            by=None,
+        )
+    url = live_server.url + reverse("worker_add", args=[post.pk]) + "?year=2026"
+    log_in(page, url, "post171-mic")
+    form = page.locator("form").filter(has=page.locator("select[name=person]"))
+    form.locator("select[name=person]").select_option(value=str(person.pk))
+    form.locator("input[name=roles][value=seller]").check()
+    form.locator("input[name=identification]").fill("P-31")
+    form.get_by_role("button", name="Add to the worker list").click()
+    refusal = page.get_by_text(re.compile("Theresa Oliveira is already on the 2026 worker lists"))
+    expect(refusal).to_be_visible()
+    expect(refusal).to_contain_text(
+        "Knights of Columbus Council 17 (listed January 8), VFW Post 3220 (listed February 12), "
+        "Our Lady of Fatima Parish (listed April 3) and Sons of Italy Lodge 9 (listed June 20)"
+    )
+    expect(refusal).to_contain_text("only a Director's written authorization can allow a 5th.")
+    expect(page.get_by_text("3.04(1)(c)").first).to_be_visible()
+    expect(form.locator("input[name=identification]")).to_have_value("P-31")
+    page.screenshot(path=str(_shots(tmp_path) / "refusal-1c-1366x768.png"))
+    assert not WorkerListEntry.objects.filter(worker_list__organization=post, person=person)
