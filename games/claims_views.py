@@ -104,10 +104,11 @@ def _page(
     request: OrgRequest,
     game: Game,
     bound: dict[str, Any] | None = None,
-    confirm: tuple[int, Confirmation] | None = None,
+    confirm: Confirmation | None = None,
 ) -> HttpResponse:
     """The claims page; ``bound`` the forms posted again (a refusal, a summary), by their slot;
-    ``confirm`` the summary before recording a prize's winners, with the prize's id."""
+    ``confirm`` the summary before recording a prize's winners (shown at the top of the page,
+    in view without scrolling)."""
     access: OrgAccess = request.access
     occasion = game.occasion
     is_open = occasion.status == Occasion.Status.OPEN
@@ -168,8 +169,7 @@ def _page(
             "can_run": can_run,
             "can_claim": can_claim,
             "focus": next(iter(bound), ""),
-            "confirm_part": confirm[0] if confirm else None,
-            "confirm": confirm[1] if confirm else None,
+            "confirm": confirm,
             "floor": floor_bar(occasion, "claims", game_pk=game.pk),
         },
     )
@@ -387,7 +387,7 @@ def winners_record(request: OrgRequest, pk: int, game_pk: int, part_pk: int) -> 
         if not form.is_valid():
             return _page(request, game, bound=bound)
         summary = winners_summary(game, part, form.service_values(), request.POST)
-        return _page(request, game, bound=bound, confirm=(part.pk, summary))
+        return _page(request, game, bound=bound, confirm=summary)
     return _submit(
         request,
         game,

@@ -2,8 +2,9 @@
 (issue 19): Post 171's member in charge records two winners who split $75; its bookkeeper files
 the late report of a day not played, then opens an amendment, sees what filing it would do, and
 withdraws it instead; and the caller's console draws every way "any single line" wins, in turn.
-Each act saves nothing until its summary's button. Screenshots go to BEANO_SCREENSHOTS when it
-is set (else the test's folder), for a person to look at."""
+Each act saves nothing until its summary's button; each page shown has no serious or critical
+axe-core violation. Screenshots go to BEANO_SCREENSHOTS when it is set (else the test's folder),
+for a person to look at."""
 
 import datetime as dt
 import os
@@ -25,6 +26,7 @@ from games.models import Arrangement, Game, PrizePart, Winner
 from occasions.models import Occasion
 from reports.models import CloseOut, Expense, FinancialReport
 from tests.browser.conftest import second_factor
+from tests.browser.test_accessibility import AXE_RUN, WCAG_AA
 from tests.browser.test_games_night import ANN, JOE, set_up_the_night
 from tests.browser.test_whole_night import log_in
 
@@ -36,6 +38,12 @@ def _shots(tmp_path: Path) -> Path:
     folder = Path(os.environ.get("BEANO_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def _axe(page, url: str) -> list:
+    """axe-core's serious and critical WCAG 2.1 AA violations of the page as it stands."""
+    page.add_script_tag(url=url + "/static/vendor/axe-core/axe.min.js")
+    return page.evaluate(AXE_RUN, WCAG_AA)
 
 
 def _tonight() -> Occasion:
@@ -97,6 +105,7 @@ def test_recording_two_winners_confirms_with_the_split(live_server, page, monkey
     expect(summary.get_by_role("button", name="Yes, record the winners")).to_be_focused()
     expect(summary).to_be_in_viewport()
     page.screenshot(path=str(shots / "winners-summary-1366x768.png"))
+    assert _axe(page, live_server.url) == []
     assert not Winner.objects.filter(claim__game=game).exists()
 
     page.get_by_role("button", name="Yes, record the winners").click()
@@ -133,6 +142,7 @@ def test_filing_and_withdrawing_confirm_with_what_they_do(live_server, page, mon
     expect(summary).to_contain_text("Seal the occasion")
     expect(summary).to_contain_text("corrected by an amendment")
     page.screenshot(path=str(shots / "file-summary-1366x768.png"))
+    assert _axe(page, live_server.url) == []
     assert not FinancialReport.objects.filter(occasion=not_played).exists()
     page.get_by_role("button", name="Yes, file the report").click()
     expect(page.get_by_text("The report is filed and the occasion sealed")).to_be_visible()
@@ -169,6 +179,7 @@ def test_filing_and_withdrawing_confirm_with_what_they_do(live_server, page, mon
     )
     expect(summary).to_contain_text("Version 2, filed")
     page.screenshot(path=str(shots / "withdraw-summary-1366x768.png"))
+    assert _axe(page, live_server.url) == []
     assert CloseOut.objects.get(occasion=night).amendment_open
     page.get_by_role("button", name="Yes, withdraw the amendment").click()
     expect(page.get_by_text("The amendment is withdrawn")).to_be_visible()
@@ -205,6 +216,7 @@ def test_the_console_draws_every_single_line_in_turn(live_server, page, monkeypa
         seen.add(_shown(pictures))
     assert len(seen) >= 3, seen
     page.screenshot(path=str(_shots(tmp_path) / "console-pictures-1366x768.png"))
+    assert _axe(page, live_server.url) == []
     # A pointer resting on the picture holds it.
     cycle.hover()
     held = _shown(pictures)
@@ -281,4 +293,5 @@ def test_a_fifth_organizations_list_is_refused_naming_the_four(
     expect(page.get_by_text("3.04(1)(c)").first).to_be_visible()
     expect(form.locator("input[name=identification]")).to_have_value("P-31")
     page.screenshot(path=str(_shots(tmp_path) / "refusal-1c-1366x768.png"))
+    assert _axe(page, live_server.url) == []
     assert not WorkerListEntry.objects.filter(worker_list__organization=post, person=person)
