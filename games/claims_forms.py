@@ -188,7 +188,13 @@ class WinnersForm(forms.Form):
                 required=False,
                 label="The winner on the organization's lists",
                 empty_label="— not on our lists —",
-                widget=forms.Select(attrs={"class": "form-select"}),
+                # Its column heading is not its label: the select names itself (axe select-name).
+                widget=forms.Select(
+                    attrs={
+                        "class": "form-select",
+                        "aria-label": f"{claim.player_name or 'This claim'}: on our lists?",
+                    }
+                ),
             )
             self.fields[f"substitute_{claim.pk}"] = _name("Substitute prize")
             self.fields[f"other_{claim.pk}"] = _name("Not the worker of a similar name: who, why")

@@ -36,7 +36,9 @@ from games.claims_forms import (
     square_field,
 )
 from games.models import CardVerification, Claim, Game, PrizePart, Winner
+from games.winners_summary import winners_summary
 from occasions import floor_selectors
+from occasions.confirm import Confirmation, confirmed
 from occasions.floor_bar import floor_bar
 from occasions.models import Occasion
 from occasions.views import RUNS_THE_NIGHT, get_occasion
@@ -98,7 +100,15 @@ def _winner_forms(
     }
 
 
-def _page(request: OrgRequest, game: Game, bound: dict[str, Any] | None = None) -> HttpResponse:
+def _page(
+    request: OrgRequest,
+    game: Game,
+    bound: dict[str, Any] | None = None,
+    confirm: Confirmation | None = None,
+) -> HttpResponse:
+    """The claims page; ``bound`` the forms posted again (a refusal, a summary), by their slot;
+    ``confirm`` the summary before recording a prize's winners (shown at the top of the page,
+    in view without scrolling)."""
     access: OrgAccess = request.access
     occasion = game.occasion
     is_open = occasion.status == Occasion.Status.OPEN
@@ -159,6 +169,7 @@ def _page(request: OrgRequest, game: Game, bound: dict[str, Any] | None = None) 
             "can_run": can_run,
             "can_claim": can_claim,
             "focus": next(iter(bound), ""),
+            "confirm": confirm,
             "floor": floor_bar(occasion, "claims", game_pk=game.pk),
         },
     )
@@ -370,6 +381,13 @@ def winners_record(request: OrgRequest, pk: int, game_pk: int, part_pk: int) -> 
         people=selectors.known_people(game.occasion),
         prefix=f"part{part.pk}",
     )
+    if not confirmed(request):
+        # Nothing is judged or saved yet: who wins what, the split, the tax forms it will need.
+        bound = {f"winners_{part.pk}": form}
+        if not form.is_valid():
+            return _page(request, game, bound=bound)
+        summary = winners_summary(game, part, form.service_values(), request.POST)
+        return _page(request, game, bound=bound, confirm=summary)
     return _submit(
         request,
         game,

@@ -60,10 +60,7 @@ def _console_context(
         "occasion": occasion,
         "game": game,
         "games": selectors.occasion_games(occasion),
-        "parts": [
-            {"part": p, "picture": selectors.picture(p.arrangement.variants)}
-            for p in selectors.prize_parts(game)
-        ],
+        "parts": [{"part": p} for p in selectors.prize_parts(game)],
         "calls": list(reversed(calls)),
         "board": selectors.BoardState.of(calls),
         "board_version": kept.version if kept is not None else None,
@@ -275,10 +272,7 @@ def _flash_context(
     return {
         "flash": board,
         "game": game,
-        "parts": [
-            {"part": p, "picture": selectors.picture(p.arrangement.variants)}
-            for p in selectors.prize_parts(game)
-        ],
+        "parts": [{"part": p} for p in selectors.prize_parts(game)],
         "board": _flash_board(board, game, fresh),
         "etag": state.etag,
     }

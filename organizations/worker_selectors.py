@@ -23,7 +23,7 @@ from organizations.worker_services import (
     build_worker_facts,
     convictions_of,
     judging_date,
-    organizations_on_lists,
+    lists_made,
 )
 
 
@@ -95,20 +95,20 @@ def worker_list_review(
             organization=organization, person_id__in=person_ids
         ).select_related("family_of")
     }
-    on_lists = organizations_on_lists(person_ids, year)
+    on_lists = lists_made(person_ids, year)
     convictions = convictions_of(person_ids)
     authorizations = selectors.authorization_facts(organization)
     active: list[EntryReview] = []
     removed: list[EntryReview] = []
     for entry in rows:
-        organization_ids = on_lists.get(entry.person_id, [])
+        made = on_lists.get(entry.person_id, [])
         if not entry.is_active:
             removed.append(EntryReview(entry, memberships.get(entry.person_id), 0, None))
             continue
         facts = build_worker_facts(
             person=entry.person,
             membership=memberships.get(entry.person_id),
-            organization_ids=organization_ids,
+            lists=made,
             organization_id=organization.pk,
             convictions=convictions.get(entry.person_id, ()),
             roles=entry.roles,

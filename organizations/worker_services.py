@@ -12,7 +12,14 @@ from django.core.exceptions import ValidationError
 
 from beano import rules
 from beano.actors import Actor
-from beano.rules.workers import ADD, UPDATE, ConvictionFact, MembershipFact, WorkerFacts
+from beano.rules.workers import (
+    ADD,
+    UPDATE,
+    ConvictionFact,
+    ListMade,
+    MembershipFact,
+    WorkerFacts,
+)
 from organizations import extensions, selectors
 from organizations.audit import changed, record_event, snapshot
 from organizations.models import (
@@ -67,21 +74,27 @@ def membership_fact(membership: Membership | None, on: dt.date) -> MembershipFac
     )
 
 
-def organizations_on_lists(person_ids: Iterable[int], year: int) -> dict[int, list[int]]:
+def lists_made(person_ids: Iterable[int], year: int) -> dict[int, list[ListMade]]:
     """For each person, the distinct organizations whose worker list for the calendar ``year``
     has had them on it, across every organization in the system (3.04(1)(c)), in the order the
-    person was put on them (the day added, then the order recorded). Someone taken off a list in
-    June still assisted that organization that year, so removal frees no place."""
-    out: dict[int, list[int]] = {}
+    person was put on them (the day added, then the order recorded), with the organization's
+    name and that day (one query). Someone taken off a list in June still assisted that
+    organization that year, so removal frees no place."""
+    out: dict[int, list[ListMade]] = {}
     rows = (
         WorkerListEntry.objects.filter(person_id__in=list(person_ids), worker_list__year=year)
         .order_by("added_on", "pk")
-        .values_list("person_id", "worker_list__organization_id")
+        .values_list(
+            "person_id",
+            "worker_list__organization_id",
+            "worker_list__organization__name",
+            "added_on",
+        )
     )
-    for person_id, organization_id in rows:
-        ordered = out.setdefault(person_id, [])
-        if organization_id not in ordered:
-            ordered.append(organization_id)
+    for person_id, organization_id, name, added_on in rows:
+        made = out.setdefault(person_id, [])
+        if all(m.organization_id != organization_id for m in made):
+            made.append(ListMade(organization_id, name, added_on))
     return out
 
 
@@ -113,7 +126,7 @@ def build_worker_facts(
     *,
     person: Person,
     membership: Membership | None,
-    organization_ids: Sequence[int],
+    lists: Sequence[ListMade],
     organization_id: int,
     convictions: Sequence[ConvictionFact],
     roles: Sequence[str],
@@ -131,8 +144,9 @@ def build_worker_facts(
         roles=tuple(roles),
         membership=membership_fact(membership, on),
         supplier_connected=person.supplier_connected,
-        organizations_this_year=place_on_lists(organization_ids, organization_id),
+        organizations_this_year=place_on_lists([m.organization_id for m in lists], organization_id),
         organization_id=organization_id,
+        lists_made=tuple(lists),
         compensated=compensated,
         good_moral_character_attested=good_moral_character_attested,
         convictions=tuple(convictions),
@@ -154,11 +168,10 @@ def worker_facts(
     """The facts for ``person`` on ``organization``'s list of ``year``, judged on ``on``: their
     membership in this organization, their convictions, and the organizations whose lists of
     that calendar year they are on, this one included."""
-    organization_ids = organizations_on_lists([person.pk], year).get(person.pk, [])
     return build_worker_facts(
         person=person,
         membership=_membership(organization, person),
-        organization_ids=organization_ids,
+        lists=lists_made([person.pk], year).get(person.pk, []),
         organization_id=organization.pk,
         convictions=convictions_of([person.pk]).get(person.pk, ()),
         roles=roles,

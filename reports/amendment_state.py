@@ -75,7 +75,7 @@ def _usages(occasion: Occasion) -> Any:
 def filed_state(occasion: Occasion, closeout: CloseOut) -> dict[str, Any]:
     """The close-out as the amendment finds it, for ``restore_filed_state`` to put back."""
     return {
-        "closeout": {k: _plain(v) for k, v in snapshot(closeout, CLOSEOUT_FIELDS).items()},
+        "closeout": closeout_values(closeout),
         "counts": {c.category: c.counted for c in closeout.counts.all()},
         "expenses": [_expense_row(e) for e in Expense.objects.filter(occasion=occasion)],
         "stock": sorted(_usages(occasion).values_list("pk", flat=True)),
@@ -159,8 +159,13 @@ def state_at_opening(closeout: CloseOut) -> dict[str, Any]:
     return state
 
 
+def closeout_values(closeout: CloseOut) -> dict[str, Any]:
+    """The close-out's fields an amendment may change, as the filed state keeps them."""
+    return {k: _plain(v) for k, v in snapshot(closeout, CLOSEOUT_FIELDS).items()}
+
+
 def _restore_closeout(occasion: Occasion, closeout: CloseOut, state: dict, by: Actor) -> bool:
-    old = {k: _plain(v) for k, v in snapshot(closeout, CLOSEOUT_FIELDS).items()}
+    old = closeout_values(closeout)
     old["counts"] = {c.category: c.counted for c in closeout.counts.all()}
     new = dict(state["closeout"]) | {"counts": state["counts"]}
     if old == new:

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from occasions.confirm import Confirmation
 from occasions.floor_bar import floor_bar
 from occasions.models import Occasion
 from occasions.views import get_occasion
@@ -49,6 +50,7 @@ def closeout_page(
     amend_form: AmendmentForm | None = None,
     stock_form: StockUsedForm | None = None,
     file_errors: list[str] | None = None,
+    confirm: Confirmation | None = None,
     status: int = 200,
 ) -> HttpResponse:
     access = access_of(request)
@@ -91,6 +93,7 @@ def closeout_page(
             "file_errors": file_errors or [],
             "threshold": variance_threshold(),
             "due_on": obligations.due_on(occasion.date),
+            "confirm": confirm,
         },
         status=status,
     )

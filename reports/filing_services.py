@@ -47,7 +47,7 @@ def drawer_facts(closeout: CloseOut | None) -> DrawerFilingFacts:
     )
 
 
-def _filing_facts(
+def filing_facts(
     figures: dict[str, Any],
     closeout: CloseOut | None,
     reason: str,
@@ -104,7 +104,7 @@ def file_report(*, occasion: Occasion, by: Actor) -> FinancialReport:
     enforce_at(
         FILE_REPORT,
         [
-            _filing_facts(figures, closeout, reason, amendment, occasion),
+            filing_facts(figures, closeout, reason, amendment, occasion),
             paper.facts(played=played),
             drawer_facts(closeout),
         ],

@@ -12,12 +12,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from occasions.confirm import confirmed
 from occasions.floor_bar import floor_bar
 from occasions.views import get_occasion
 from organizations.access import org_view
 from organizations.forms import submit
 from reports import filing_services, selectors
 from reports.closeout_views import closeout_page
+from reports.filing_summary import file_summary, withdraw_summary
 from reports.forms import AmendmentForm
 from reports.pages import CLOSES_OUT, access_of
 
@@ -25,8 +27,11 @@ from reports.pages import CLOSES_OUT, access_of
 @org_view(write_roles=CLOSES_OUT, form_page=True)
 @require_POST
 def file_report(request: HttpRequest, pk: int) -> HttpResponse:
-    """File the report (or the open amendment): the PDF is then made by the worker."""
+    """File the report (or the open amendment) once confirmed from its summary: the PDF is then
+    made by the worker. An unconfirmed POST saves nothing and shows what would be filed."""
     occasion = get_occasion(access_of(request), pk)
+    if not confirmed(request):
+        return closeout_page(request, occasion, confirm=file_summary(occasion))
     try:
         report = filing_services.file_report(occasion=occasion, by=request.user)
     except ValidationError as error:
@@ -65,7 +70,11 @@ def open_amendment(request: HttpRequest, pk: int) -> HttpResponse:
 @org_view(write_roles=CLOSES_OUT, form_page=True)
 @require_POST
 def withdraw_amendment(request: HttpRequest, pk: int) -> HttpResponse:
+    """Withdraw the open amendment once confirmed from its summary (what goes back as filed);
+    an unconfirmed POST saves nothing."""
     occasion = get_occasion(access_of(request), pk)
+    if not confirmed(request):
+        return closeout_page(request, occasion, confirm=withdraw_summary(occasion))
     try:
         filing_services.withdraw_amendment(occasion=occasion, by=request.user)
     except ValidationError as error:

@@ -63,6 +63,16 @@ class ConvictionFact:
 
 
 @dataclass(frozen=True)
+class ListMade:
+    """An organization's worker list of the year that has had the person on it, and since when:
+    what a (1)(c) refusal names."""
+
+    organization_id: int
+    organization: str
+    added_on: dt.date
+
+
+@dataclass(frozen=True)
 class WorkerFacts:
     """One person on (or joining) an organization's worker list, judged on ``on``."""
 
@@ -77,6 +87,8 @@ class WorkerFacts:
     #: person was put on them; ``organization_id`` is the one judged.
     organizations_this_year: tuple[int, ...] = ()
     organization_id: int = 0
+    #: The same lists with their organizations' names and the day the person was put on each.
+    lists_made: tuple[ListMade, ...] = ()
     compensated: bool = False
     good_moral_character_attested: bool = False
     convictions: tuple[ConvictionFact, ...] = ()
@@ -187,10 +199,21 @@ def at_most_four_organizations(f: WorkerFacts, limits: Limits) -> Iterator[str]:
     place = lists.index(f.organization_id) + 1 if f.organization_id in lists else len(lists)
     if place > int(limit):
         yield (
-            f"This would be {f.name}'s {_ordinal(place)} organization's worker list in "
-            f"{f.on.year}: a person assists at most {int(limit)} licensed organizations in a "
-            "calendar year, unless the Director authorizes more in writing."
+            f"{f.name} is already on the {f.on.year} worker lists of "
+            f"{_the_others(f, lists[: place - 1])}; a person may assist at most {int(limit)} "
+            f"licensed organizations in a calendar year, and only a Director's written "
+            f"authorization can allow a {_ordinal(place)}."
         )
+
+
+def _the_others(f: WorkerFacts, before: tuple[int, ...]) -> str:
+    """The organizations whose lists came first, by name with the day the person was put on
+    each ("Hall 1 (listed March 2), … and Hall 4 (listed May 9)"), else by their number."""
+    made = {m.organization_id: m for m in f.lists_made}
+    if not before or any(o not in made for o in before):
+        return f"{len(before)} other licensed organizations"
+    named = [f"{made[o].organization} (listed {made[o].added_on:%B %-d})" for o in before]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
 
 
 def _ordinal(n: int) -> str:

@@ -5,8 +5,9 @@
 //   data-select-on-click       on an input: selects its text (a link to copy)
 //   data-progress="42"         on a .progress-bar: its width, in percent
 //   data-scroll-to="ID"        anywhere: on load, scrolls to the element with that id (a
-//                              <details> is opened first); inside a part of the page htmx
-//                              swaps in (a refusal placed by what caused it), on that swap
+//                              <details> is opened first; its top kept below a sticky
+//                              header); inside a part of the page htmx swaps in (a refusal
+//                              placed by what caused it), on that swap
 //   #hall-clock[data-time-zone] ticks every second in that time zone
 (function () {
   "use strict";
@@ -40,6 +41,12 @@
     if (!target) return;
     if (target.tagName === "DETAILS") target.open = true;
     target.scrollIntoView({block: "center", behavior: "instant"});
+    // Taller than the room left: its top (a summary's title) is shown, below the night's
+    // sticky header rather than behind it.
+    var header = document.querySelector(".sticky-top");
+    var room = header ? header.getBoundingClientRect().bottom + 8 : 8;
+    var top = target.getBoundingClientRect().top;
+    if (top < room) window.scrollBy(0, top - room);
     // The form shown again for a refusal or bad input: the cursor goes to what needs fixing.
     var field = target.querySelector("[aria-invalid=true], .is-invalid") ||
       target.querySelector("input:not([type=hidden]), select, textarea");

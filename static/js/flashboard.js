@@ -28,16 +28,4 @@
   document.body.addEventListener("htmx:sendError", function () {
     offline.hidden = false;
   });
-  // An arrangement that wins in several ways ("any single line") shows each of them in turn,
-  // by moving the "is-shown" class (a class, not a style: the page's CSP allows no inline style).
-  setInterval(function () {
-    board.querySelectorAll(".arr-cycle").forEach(function (cycle) {
-      var pictures = cycle.children;
-      if (pictures.length < 2) return;
-      var shown = cycle.querySelector(".is-shown");
-      var next = (shown && shown.nextElementSibling) || pictures[0];
-      if (shown) shown.classList.remove("is-shown");
-      next.classList.add("is-shown");
-    });
-  }, 1500);
 })();

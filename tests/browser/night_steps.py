@@ -205,6 +205,8 @@ def record_winners(page, won: list[str], split: str) -> None:
         winners.get_by_label(label).check()
     expect(winners.locator("[id^=split-]")).to_contain_text(split)
     winners.get_by_role("button", name="Record the winners").click()
+    expect(page.locator("#confirm-summary")).to_contain_text("Nothing is paid yet")
+    page.get_by_role("button", name="Yes, record the winners").click()
     expect(page.get_by_text("Winners recorded.")).to_be_visible()
 
 

@@ -279,6 +279,10 @@ def test_the_member_in_charge_plays_game_1_to_two_paid_winners(
     expect(split).to_contain_text("Ann Pires $38.00 · Joe Dias $37.00 — total $75.00 of the $75.00")
     shot(page, "5-split", full_page=True)
     winners.get_by_role("button", name="Record the winners").click()
+    summary = page.locator("#confirm-summary")
+    expect(summary).to_contain_text("Ann Pires $38.00 and Joe Dias $37.00")
+    assert not Winner.objects.filter(claim__game=game).exists()  # nothing until confirmed
+    page.get_by_role("button", name="Yes, record the winners").click()
     expect(page.get_by_text("Winners recorded.")).to_be_visible()
     expect(ann_claim).to_contain_text("Winner · $38.00")
     expect(joe_claim).to_contain_text("Winner · $37.00")

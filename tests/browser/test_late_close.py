@@ -83,6 +83,7 @@ def test_a_forgotten_night_is_closed_three_days_later_and_its_report_filed_late(
     books.get_by_role("button", name="Save the close-out").click()
     expect(amount_in(cash, "Over (+) / short (−)")).to_have_text("$0.00")
     books.get_by_role("button", name="File the report").click()
+    books.get_by_role("button", name="Yes, file the report").click()
     # Refused: the admission paper issued to the door by serial (the demo's) is not counted
     # back, and the door sold more than the serials show (961 CMR 3.04(4)(d)2).
     expect(books.get_by_text("The report cannot be filed until the difference is explained."))
@@ -97,6 +98,8 @@ def test_a_forgotten_night_is_closed_three_days_later_and_its_report_filed_late(
     books.get_by_role("button", name="Save the explanation").click()
     books.goto(live_server.url + reverse("report_closeout", kwargs=args))
     books.get_by_role("button", name="File the report").click()
+    expect(books.locator("#confirm-summary")).to_contain_text("4 days late")
+    books.get_by_role("button", name="Yes, file the report").click()
     version = books.locator("section.card").filter(has_text="Original report")
     expect(version).to_contain_text("4 days late")
     download = version.get_by_role("link", name="Download the PDF")

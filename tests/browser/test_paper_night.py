@@ -253,6 +253,7 @@ def test_a_bookkeeper_types_a_paper_night_in_and_files_it(
     assert KNOWN["door_total"] == Decimal("440.00")
     clock["now"] += dt.timedelta(minutes=5)
     page.get_by_role("button", name="File the report").click()
+    page.get_by_role("button", name="Yes, file the report").click()
     expect(
         page.get_by_text("The report is filed and the occasion sealed; the PDF is being made.")
     ).to_be_visible()

@@ -89,10 +89,9 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     call_command("seed_demo", "--no-pdfs", force=True)
     worker = start_worker()  # it starts up while the night is played
     occasion = Occasion.objects.get(organization__name="American Legion Post 171", date=NIGHT)
-    org = occasion.organization
+    org, shots = occasion.organization, iter(range(1, 100))
     args = {"org_id": org.pk, "pk": occasion.pk}
     series = ProgressiveSeries.objects.get(organization=org, name="Coverall jackpot")
-    shots = iter(range(1, 100))
 
     def shot(page, name: str, *, full_page: bool = True) -> None:
         page.screenshot(path=str(tmp_path / f"{next(shots):02d}-{name}.png"), full_page=full_page)
@@ -319,6 +318,8 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     shot(books, "closeout")
     set_clock(BOOKS_DAY, 9, 40)
     books.get_by_role("button", name="File the report").click()
+    expect(books.locator("#confirm-summary")).to_contain_text("Seal the occasion")
+    books.get_by_role("button", name="Yes, file the report").click()
     expect(
         books.get_by_text("The report is filed and the occasion sealed; the PDF is being made.")
     ).to_be_visible()

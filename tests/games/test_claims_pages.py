@@ -191,7 +191,9 @@ def test_the_split_is_shown_before_saving_and_then_recorded(client, tenant, game
     assert not Winner.objects.exists()
     names = {f"{p}name_{first.pk}": "Mary Costa", f"{p}name_{second.pk}": "Ann Pires"}
     post = url("winners_record", part_pk=part.pk, **kwargs)
-    assert client.post(post, ticks | names).status_code == 302
+    summary = client.post(post, ticks | names)  # the summary first, nothing saved
+    assert summary.status_code == 200 and not Winner.objects.exists()
+    assert client.post(post, ticks | names | {"confirmed": "yes"}).status_code == 302
     assert sorted(Winner.objects.values_list("share", flat=True)) == [D("37"), D("38")]
 
 

@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from occasions import sales_services as services
 from occasions.models import PriceListItem, Sale
-from tests.conftest import PASSWORD, login, on_floor, totp_device
+from tests.conftest import PASSWORD, login, totp_device
+from tests.fixtures.floor import on_floor
 from tests.occasions.test_sale_queries import _sold_before
 
 POLL = {"HTTP_HX_REQUEST": "true", "HTTP_X_BEANO_POLL": "1"}

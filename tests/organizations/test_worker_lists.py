@@ -132,7 +132,11 @@ def test_it_refuses_a_fifth_organization(db):
     with pytest.raises(RuleViolation) as refused:
         add(orgs[4], person)
     assert refused.value.citations == ["961 CMR 3.04(1)(c)"]
-    assert "Mary Gallagher's 5th organization's worker list in 2026" in refused.value.messages[0]
+    message = refused.value.violations[0].message
+    assert message.startswith(
+        "Mary Gallagher is already on the 2026 worker lists of Hall 1 (listed"
+    )
+    assert "only a Director's written authorization can allow a 5th." in message
     assert WorkerListEntry.objects.filter(person=person).count() == 4
     assert not WorkerList.objects.filter(organization=orgs[4]).exists()
 

@@ -14,7 +14,7 @@ from organizations.audit import verify_chain
 from organizations.models import AuditEvent
 from reports import services
 from reports.models import CloseOut, DrawerCount
-from tests.conftest import on_floor
+from tests.fixtures.floor import on_floor
 from tests.reports.test_cash import PIECES, closed_out, count
 
 pytestmark = pytest.mark.django_db

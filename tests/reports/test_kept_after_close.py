@@ -15,7 +15,8 @@ from occasions import floor_services as floor
 from occasions.sales_selectors import door_counts, door_figures
 from occasions.sales_services import record_sale, void_sale
 from reports.kept_models import KeptOccasionFigures
-from tests.conftest import PASSWORD, on_floor
+from tests.conftest import PASSWORD
+from tests.fixtures.floor import on_floor
 from tests.occasions.conftest import at as floor_at
 from tests.reports.test_kept import assert_kept_as_recomputed
 

@@ -39,7 +39,9 @@ def test_the_bookkeeper_closes_out_and_files(client, tenant, known_occasion):
     assert post_counts(client, known_occasion).status_code == 302
     assert CloseOut.objects.get().cash_counted == KNOWN["cash_expected_with_200_bank"]
     response = client.post(
-        reverse("report_file", args=[tenant.organization.pk, known_occasion.pk]), follow=True
+        reverse("report_file", args=[tenant.organization.pk, known_occasion.pk]),
+        {"confirmed": "yes"},
+        follow=True,
     )
     report = FinancialReport.objects.get()
     page = response.content.decode()
@@ -76,7 +78,10 @@ def test_bad_input_gets_a_message_and_saves_nothing(
 
 def test_a_refused_filing_is_shown_with_its_citation(client, tenant, known_occasion):
     login(client, tenant.bookkeeper)
-    response = client.post(reverse("report_file", args=[tenant.organization.pk, known_occasion.pk]))
+    response = client.post(
+        reverse("report_file", args=[tenant.organization.pk, known_occasion.pk]),
+        {"confirmed": "yes"},
+    )
     assert response.status_code == 400
     page = response.content.decode()
     assert "961 CMR 3.05(1)(a): Enter the count of admissions" in page
@@ -139,7 +144,7 @@ def test_an_amendment_through_the_pages(client, tenant, filed_report):
             "explanation": "One admission ticket was torn and counted twice.",
         },
     )
-    client.post(reverse("report_file", args=[org, pk]))
+    client.post(reverse("report_file", args=[org, pk]), {"confirmed": "yes"})
     page = client.get(reverse("report_versions", args=[org, pk])).content.decode()
     assert "Amendment 1" in page and "Original report" in page
     assert "One admission was counted twice." in page

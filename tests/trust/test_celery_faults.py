@@ -352,7 +352,9 @@ def test_with_the_broker_down_pages_work_filing_queues_and_beat_sends_it_later(
             assert response.status_code == 200, url
             assert took < BOUNDED, (url, took)
         response, took = timed(
-            lambda: bookkeeper.post(reverse("report_file", args=[org, counted.pk]))
+            lambda: bookkeeper.post(
+                reverse("report_file", args=[org, counted.pk]), {"confirmed": "yes"}
+            )
         )
         assert response.status_code == 302 and took < BOUNDED, took  # filed
         report = FinancialReport.objects.get()
@@ -382,7 +384,9 @@ def test_with_the_broker_hung_filing_returns_within_the_timeouts(bookkeeper, ten
     org = tenant.organization.pk
     with broker_hung():
         response, took = timed(
-            lambda: bookkeeper.post(reverse("report_file", args=[org, counted.pk]))
+            lambda: bookkeeper.post(
+                reverse("report_file", args=[org, counted.pk]), {"confirmed": "yes"}
+            )
         )
         assert response.status_code == 302
         assert took < BOUNDED, f"filing waited {took:.1f}s on a hung broker"

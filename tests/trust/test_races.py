@@ -259,7 +259,7 @@ def test_a_double_click_on_file_files_once(counted, tenant, enqueued):
     url = reverse("report_file", args=[tenant.organization.pk, counted.pk])
     clients = [logged_in(tenant.bookkeeper), logged_in(tenant.head)]
 
-    outcomes = together(*(lambda c=c: c.post(url) for c in clients))
+    outcomes = together(*(lambda c=c: c.post(url, {"confirmed": "yes"}) for c in clients))
 
     assert errors(outcomes) == []
     assert [o.value.status_code for o in outcomes] == [302, 302]
