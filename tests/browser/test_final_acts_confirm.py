@@ -26,9 +26,9 @@ from games.models import Arrangement, Game, PrizePart, Winner
 from occasions.models import Occasion
 from reports.models import CloseOut, Expense, FinancialReport
 from tests.browser.conftest import second_factor
+from tests.browser.night_steps import log_in
 from tests.browser.test_accessibility import AXE_RUN, WCAG_AA
 from tests.browser.test_games_night import ANN, JOE, set_up_the_night
-from tests.browser.night_steps import log_in
 
 NIGHT = dt.datetime(2026, 12, 4, 19, 0, tzinfo=ZoneInfo("America/New_York"))
 POST = "American Legion Post 171"
