@@ -104,6 +104,7 @@ ORG_PAGES = [
     ("payout_record", "winner_kwargs", True),
     ("draw_home", "open_occasion", False),
     ("draw_console", "game_kwargs", False),
+    ("draw_board", "game_kwargs", False),
     ("draw_call", "game_kwargs", True),
     ("draw_correct", "ball_call_kwargs", True),
     ("flashboard_link", "open_occasion", True),

@@ -91,6 +91,7 @@ def test_attendance_and_workers_and_games_are_reported(counted):
         "substitute": "",
         "paid": True,
         "w2g": False,
+        "form5754": None,  # one winner, no group sharing the prize
     }
 
 
