@@ -35,6 +35,7 @@ from games.claims_forms import (
     WinnersForm,
     square_field,
 )
+from games.lookups import get_game
 from games.models import CardVerification, Claim, Game, PrizePart, Winner
 from games.winners_summary import winners_summary
 from occasions import floor_selectors
@@ -50,13 +51,11 @@ RECORDS_CLAIMS = (*RUNS_THE_NIGHT, Role.WORKER)
 
 
 def _game(access: OrgAccess, pk: int, game_pk: int) -> Game:
-    occasion = get_occasion(access, pk)
-    return get_for_org(
-        Game.objects.select_related("occasion__organization", "occasion__license"),
+    return get_game(
         access,
-        via="occasion__organization",
-        pk=game_pk,
-        occasion=occasion,
+        get_occasion(access, pk),
+        game_pk,
+        related=("occasion__organization", "occasion__license"),
     )
 
 

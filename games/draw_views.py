@@ -20,6 +20,7 @@ from games import board_cache
 from games import draw_selectors as selectors
 from games import draw_services as services
 from games.draw_forms import BallForm, CorrectionForm
+from games.lookups import get_game
 from games.models import BallCall, Game
 from occasions.floor_bar import floor_bar
 from occasions.floor_views import problems
@@ -30,16 +31,6 @@ from organizations.models import Role
 
 #: The caller is a worker; the member in charge and the head may enter balls too.
 CALLS = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.WORKER)
-
-
-def _game(access: OrgAccess, occasion: Occasion, game_pk: int) -> Game:
-    return get_for_org(
-        Game.objects.select_related("occasion"),
-        access,
-        via="occasion__organization",
-        pk=game_pk,
-        occasion=occasion,
-    )
 
 
 def _form_problems(form: Any) -> list[dict[str, str]]:
@@ -113,7 +104,7 @@ def draw_home(request: OrgRequest, pk: int) -> HttpResponse:
 def draw_console(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
     access = request.access
     occasion = get_occasion(access, pk)
-    game = _game(access, occasion, game_pk)
+    game = get_game(access, occasion, game_pk)
     if request.method not in ("GET", "HEAD"):
         return HttpResponseNotAllowed(["GET", "HEAD"])
     return _console(request, occasion, game)
@@ -179,7 +170,7 @@ def draw_call(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
     form = BallForm(request.POST)
     if not form.is_valid():
         occasion = get_occasion(access, pk)
-        game = _game(access, occasion, game_pk)
+        game = get_game(access, occasion, game_pk)
         return _console(request, occasion, game, ball_form=form, refusals=_form_problems(form))
     try:
         call = services.record_ball_call(
@@ -193,7 +184,7 @@ def draw_call(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
         raise Http404 from None
     except ValidationError as error:
         occasion = get_occasion(access, pk)
-        game = _game(access, occasion, game_pk)
+        game = get_game(access, occasion, game_pk)
         return _console(request, occasion, game, ball_form=form, refusals=problems(error))
     done = f"{ball_label(call.number)} called (#{call.sequence})."
     if not request.htmx:
@@ -201,7 +192,7 @@ def draw_call(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
         return _back(call.game)
     if not hasattr(call, "live_count"):  # the same key sent again: the console as it stands
         occasion = get_occasion(access, pk)
-        return _console(request, occasion, _game(access, occasion, game_pk), done=done)
+        return _console(request, occasion, get_game(access, occasion, game_pk), done=done)
     return _called(request, call, done)
 
 
@@ -210,7 +201,7 @@ def draw_call(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
 def draw_correct(request: OrgRequest, pk: int, game_pk: int, call_pk: int) -> HttpResponse:
     access = request.access
     occasion = get_occasion(access, pk)
-    game = _game(access, occasion, game_pk)
+    game = get_game(access, occasion, game_pk)
     call = get_for_org(
         BallCall.objects.all(), access, via="game__occasion__organization", pk=call_pk, game=game
     )

@@ -19,6 +19,7 @@ from beano.rules.limits import LimitName, limits_in_force
 from games import program_selectors as selectors
 from games import program_services as services
 from games.finish_summary import finish_summary
+from games.lookups import get_game
 from games.models import Game, PrizePart
 from games.program_forms import CopyProgramForm, GameForm, PrizePartForm
 from occasions.confirm import Confirmation, confirmed
@@ -193,14 +194,8 @@ def game_add(request: OrgRequest, pk: int) -> HttpResponse:
     return _respond(request, access, occasion, done=f"Game {game.number} is in the program.")
 
 
-def _game(access: OrgAccess, pk: int, game_pk: int) -> Game:
-    return get_for_org(
-        Game.objects.select_related("occasion__organization", "occasion__license"),
-        access,
-        via="occasion__organization",
-        pk=game_pk,
-        occasion_id=pk,
-    )
+#: What the program page reads of a game: its occasion, the organization and the license.
+PROGRAM_GAME = ("occasion__organization", "occasion__license")
 
 
 def _part(access: OrgAccess, pk: int, part_pk: int) -> PrizePart:
@@ -217,7 +212,7 @@ def _part(access: OrgAccess, pk: int, part_pk: int) -> PrizePart:
 @require_POST
 def prize_part_add(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
     access = request.access
-    game = _game(access, pk, game_pk)
+    game = get_game(access, pk, game_pk, related=PROGRAM_GAME)
     occasion = game.occasion
     authorized = list(selectors.authorized_arrangements(occasion.organization, occasion.date))
     form = PrizePartForm(request.POST, authorized=authorized, prefix=f"g{game.pk}")
@@ -251,7 +246,7 @@ def _run_game_act(
     request: OrgRequest, pk: int, game_pk: int, service: Callable[..., Any], done: str
 ) -> HttpResponse:
     access = request.access
-    game = _game(access, pk, game_pk)
+    game = get_game(access, pk, game_pk, related=PROGRAM_GAME)
     try:
         service(game=game, by=request.user)
     except ValidationError as error:
@@ -296,7 +291,7 @@ def game_finish(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
             request, pk, game_pk, services.finish_game, "Game {number} is finished."
         )
     access = request.access
-    game = _game(access, pk, game_pk)
+    game = get_game(access, pk, game_pk, related=PROGRAM_GAME)
     return _respond(
         request,
         access,

@@ -20,6 +20,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from beano.demo import DEMO_PASSWORD
+from beano.demo.organizations import seed_worker_list
 from beano.demo.paper import LAST_YEARS_INVOICE
 from beano.rules import AuthorizationKind
 from beano.rules.jackpots import JackpotMode
@@ -32,9 +33,7 @@ from organizations.models import (
     DirectorAuthorization,
     License,
     Organization,
-    WorkerListEntry,
 )
-from organizations.worker_services import add_to_worker_list
 from reports import paper_services, services
 from reports.night import engine, reader
 
@@ -213,27 +212,8 @@ def _letters(post: Organization) -> None:
 
 
 def _worker_list(post: Organization) -> None:
-    listed = set(
-        WorkerListEntry.objects.filter(
-            worker_list__organization=post, worker_list__year=NIGHT.year
-        ).values_list("person__legal_name", flat=True)
-    )
     people = {m.person.legal_name: m.person for m in post.memberships.select_related("person")}
-    for name, roles, badge, paid_for, attested_by in WORKERS:
-        if name not in listed:
-            add_to_worker_list(
-                organization=post,
-                year=NIGHT.year,
-                person=people[name],
-                roles=roles,
-                identification=badge,
-                compensated=bool(paid_for),
-                compensation_note=paid_for,
-                good_moral_character_attested=bool(attested_by),
-                attested_by=attested_by,
-                on=dt.date(NIGHT.year, 1, 1),
-                by=None,
-            )
+    seed_worker_list(post, people, WORKERS, NIGHT.year)
 
 
 def _series(post: Organization) -> None:

@@ -5,6 +5,7 @@ group the migrations made. Idempotent."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -56,7 +57,9 @@ class Seeder:
             org = self._seed_organization(spec, today, valid_from, valid_to)
             organizations[spec["key"]] = org
             members = self._seed_people(org, spec, logins)
-            self._seed_worker_list(org, members, spec["workers"], today)
+            seed_worker_list(
+                org, {n: m.person for n, m in members.items()}, spec["workers"], today.year
+            )
         for key, reference in (
             ("post171", "MSLC-BN-2026-0171-6C"),
             ("stanne", "MSLC-BN-2026-0818-6C"),
@@ -159,34 +162,37 @@ class Seeder:
             ("commission-admin", "Commission admin (licenses, authorizations, limits)"),
         ]
 
-    def _seed_worker_list(
-        self,
-        org: Organization,
-        members: dict[str, Membership],
-        workers: list[tuple[str, list[str], str, str, str]],
-        today: dt.date,
-    ) -> None:
-        """This year's worker list (961 CMR 3.04(1)(b)), added through the service so that every
-        entry is judged by the rules like one added on the page. The list is drawn up on the
-        first day of the year, so the demo's past nights find their workers on it."""
-        listed = set(
-            WorkerListEntry.objects.filter(
-                worker_list__organization=org, worker_list__year=today.year
-            ).values_list("person__legal_name", flat=True)
+
+#: A worker as the demo lists them: name, roles, badge, what they are paid for (empty: unpaid)
+#: and who attested their good moral character (empty: no one).
+Worker = tuple[str, list[str], str, str, str]
+
+
+def seed_worker_list(
+    org: Organization, people: dict[str, Person], workers: Iterable[Worker], year: int
+) -> None:
+    """The year's worker list (961 CMR 3.04(1)(b)), added through the service so that every
+    entry is judged by the rules like one added on the page. The list is drawn up on the
+    first day of the year, so the demo's past nights find their workers on it; a worker
+    listed already (a second seeding) is left as they are."""
+    listed = set(
+        WorkerListEntry.objects.filter(
+            worker_list__organization=org, worker_list__year=year
+        ).values_list("person__legal_name", flat=True)
+    )
+    for name, roles, badge, paid_for, attested_by in workers:
+        if name in listed:
+            continue
+        add_to_worker_list(
+            organization=org,
+            year=year,
+            person=people[name],
+            roles=roles,
+            identification=badge,
+            compensated=bool(paid_for),
+            compensation_note=paid_for,
+            good_moral_character_attested=bool(attested_by),
+            attested_by=attested_by,
+            on=dt.date(year, 1, 1),
+            by=None,
         )
-        for name, roles, badge, paid_for, attested_by in workers:
-            if name in listed:
-                continue
-            add_to_worker_list(
-                organization=org,
-                year=today.year,
-                person=members[name].person,
-                roles=roles,
-                identification=badge,
-                compensated=bool(paid_for),
-                compensation_note=paid_for,
-                good_moral_character_attested=bool(attested_by),
-                attested_by=attested_by,
-                on=dt.date(today.year, 1, 1),
-                by=None,
-            )

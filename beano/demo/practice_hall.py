@@ -14,6 +14,7 @@ import datetime as dt
 
 from django.contrib.auth import get_user_model
 
+from beano.demo.organizations import seed_worker_list
 from beano.rules import AuthorizationKind
 from organizations import services
 from organizations.equipment_services import register_equipment
@@ -24,9 +25,7 @@ from organizations.models import (
     Membership,
     Organization,
     Role,
-    WorkerListEntry,
 )
-from organizations.worker_services import add_to_worker_list
 
 NAME = "Practice Hall (demo — not a licensee)"
 LICENSE_NUMBER = "PRACTICE-DEMO"
@@ -101,7 +100,12 @@ def seed_practice_hall(today: dt.date) -> Organization:
         },
     )
     members = _seed_members(organization)
-    _seed_worker_list(organization, members, today)
+    seed_worker_list(
+        organization,
+        {n: m.person for n, m in members.items()},
+        [(name, roles, badge, "", attested) for name, _, roles, badge, attested in PEOPLE],
+        today.year,
+    )
     if not Equipment.objects.filter(organization=organization).exists():
         for description, kind, proof in EQUIPMENT:
             register_equipment(
@@ -137,30 +141,3 @@ def _seed_members(organization: Organization) -> dict[str, Membership]:
                 since=dt.date(2015, 1, 1),
             )
     return members
-
-
-def _seed_worker_list(
-    organization: Organization, members: dict[str, Membership], today: dt.date
-) -> None:
-    """This year's list, drawn up on its first day like the licensees' (``organizations``)."""
-    listed = set(
-        WorkerListEntry.objects.filter(
-            worker_list__organization=organization, worker_list__year=today.year
-        ).values_list("person__legal_name", flat=True)
-    )
-    for name, _, roles, badge, attested_by in PEOPLE:
-        if name in listed:
-            continue
-        add_to_worker_list(
-            organization=organization,
-            year=today.year,
-            person=members[name].person,
-            roles=roles,
-            identification=badge,
-            compensated=False,
-            compensation_note="",
-            good_moral_character_attested=bool(attested_by),
-            attested_by=attested_by,
-            on=dt.date(today.year, 1, 1),
-            by=None,
-        )
