@@ -16,7 +16,9 @@ from organizations.models import CommissionStaff, Organization, Role
 from tests.builders import PASSWORD as PASSWORD  # the tests import it from here
 from tests.builders import CommissionStaffFactory, OrganizationFactory, UserFactory
 
-#: The fixtures of a night, its games, the floor and a real Celery worker, for every test folder.
+#: The fixtures of a night, its games, the floor and a real Celery worker, for every test folder
+#: (their asserts rewritten like the tests': one imports another before it is a plugin).
+pytest.register_assert_rewrite("tests.fixtures")
 pytest_plugins = [
     "tests.fixtures.night",
     "tests.fixtures.games",
