@@ -67,15 +67,6 @@ def board_state(game: Game) -> BoardState:
     return BoardState.of(list(calls_that_count(game)))
 
 
-def all_calls(game: Game) -> list[BallCall]:
-    """Every entry of the game, voided ones too, in the order entered (one query)."""
-    return list(
-        BallCall.objects.filter(game=game)
-        .select_related("called_by", "voided_by")
-        .order_by("sequence")
-    )
-
-
 def prize_parts(game: Game) -> list[PrizePart]:
     """The game's prizes with their arrangements, in order (one query)."""
     return list(PrizePart.objects.filter(game=game).select_related("arrangement").order_by("order"))
