@@ -337,9 +337,10 @@ def file_through_the_balancer(
         session, csrf = books[org]
         request = urllib.request.Request(
             f"{base}/org/{org}/occasions/{occasion}/report/file/",
-            data=b"",
+            data=b"confirmed=yes",  # the POST its summary's button sends (occasions.confirm)
             method="POST",
             headers={
+                "Content-Type": "application/x-www-form-urlencoded",
                 "Host": host,
                 "X-Forwarded-Proto": "https",
                 "Cookie": f"sessionid={session}; csrftoken={csrf}",
@@ -349,7 +350,7 @@ def file_through_the_balancer(
             },
         )
         status, location = _send(request)
-        if status != 302 or "login" in location:
+        if status != 302 or "/accounts/" in location:  # the login or the second factor's page
             errors.append(f"filing occasion {occasion}: {status} {location}")
     for report in FinancialReport.objects.filter(occasion_id__in=[o for _, o in closed]):
         render_document.apply_async(args=["financial", report.pk])  # the duplicate

@@ -14,7 +14,9 @@ asserted by a test."""
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import secrets
 import statistics
 import subprocess
@@ -41,6 +43,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="60 requests of each kind")
     parser.add_argument("--halls", type=int, default=1)
     parser.add_argument("--sql", action="store_true", help="list the queries of each request")
+    parser.add_argument(
+        "--profile", action="store_true", help="profile the timed requests (cProfile, top 30)"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.runs = 60
@@ -73,7 +78,9 @@ def environment(args: argparse.Namespace) -> None:
         os.environ["DEBUG"] = "on"
 
 
-def time_requests(name: str, request: Any, runs: int, show_sql: bool) -> dict[str, Any]:
+def time_requests(
+    name: str, request: Any, runs: int, show_sql: bool, profile: bool = False
+) -> dict[str, Any]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -88,12 +95,22 @@ def time_requests(name: str, request: Any, runs: int, show_sql: bool) -> dict[st
         for q in captured.captured_queries:
             print("   ", q["sql"][:220])
     times, cpu = [], []
+    profiler = cProfile.Profile() if profile else None
     for _ in range(runs):
         start, start_cpu = time.perf_counter(), time.process_time()
+        if profiler is not None:
+            profiler.enable()
         request()
+        if profiler is not None:
+            profiler.disable()
         cpu.append((time.process_time() - start_cpu) * 1000)
         times.append((time.perf_counter() - start) * 1000)
     times.sort()
+    if profiler is not None:
+        print(f"--- {name}: profile of {runs} requests (the times below include its cost)")
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
+        profiler.dump_stats(Path(tempfile.gettempdir()) / f"floor_writes-{name.split()[0]}.prof")
     return {
         "request": name,
         "queries": count,
@@ -155,7 +172,7 @@ def main(argv: list[str]) -> int:
     sale = {f"qty_{hall.prices['admission']}": "1", f"qty_{hall.prices['extra_regular']}": "2"}
     before = load_average()
     figures = [
-        time_requests("ball call (htmx POST)", call, args.runs, args.sql),
+        time_requests("ball call (htmx POST)", call, args.runs, args.sql, args.profile),
         time_requests(
             "door sale (htmx POST)",
             lambda: seller.post(
@@ -163,6 +180,7 @@ def main(argv: list[str]) -> int:
             ),
             args.runs,
             args.sql,
+            args.profile,
         ),
     ]
     after = load_average()

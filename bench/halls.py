@@ -297,12 +297,13 @@ def build(n: int, *, seed: int = 9) -> Night:
             ],
             batch_size=BATCH,
         )
-        # The Commission's staff pass a second factor (beano/accounts): each inspector has an
-        # authenticator, and their session says it was used.
+        # The Commission's staff and whoever files reports pass a second factor
+        # (beano/accounts): each inspector and bookkeeper has an authenticator, and their
+        # session says it was used.
         devices = TOTPDevice.objects.bulk_create(
             [
                 TOTPDevice(user=u, name="Bench authenticator", confirmed=True)
-                for u in inspector_users
+                for u in inspector_users + [u for u in users if u.username.endswith("-books")]
             ]
         )
         backend = "beano.accounts.backends.CeilingModelBackend"
