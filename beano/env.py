@@ -137,7 +137,7 @@ def cache_settings(url: str) -> dict[str, Any]:
     scheme = scheme.lower()
     if scheme in ("redis", "rediss"):
         return {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "beano.cache.RedisCache",
             "LOCATION": url,
             "KEY_PREFIX": "beano",
         }

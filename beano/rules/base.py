@@ -3,6 +3,7 @@ no ORM) and the limits in force, returning the messages of its violations."""
 
 from __future__ import annotations
 
+import functools
 import inspect
 import typing
 from collections.abc import Callable, Iterable
@@ -32,13 +33,19 @@ class Rule:
     @property
     def facts_type(self) -> type:
         """The dataclass the check reads (its first parameter's annotation)."""
-        hints = typing.get_type_hints(self.check)
-        first = next(iter(inspect.signature(self.check).parameters))
-        return hints[first]
+        return _facts_type(self.check)
 
     @property
     def description(self) -> str:
         return (self.check.__doc__ or self.title).strip()
+
+
+@functools.cache
+def _facts_type(check: CheckFunc) -> type:
+    """Read once per check: resolving the annotations is the costliest part of judging."""
+    hints = typing.get_type_hints(check)
+    first = next(iter(inspect.signature(check).parameters))
+    return hints[first]
 
 
 @dataclass(frozen=True)
