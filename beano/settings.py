@@ -117,6 +117,8 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
+            # A refusal's plain words first and its citation after them, on every page.
+            "builtins": ["beano.templatetags.refusals"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",

@@ -78,7 +78,7 @@ def open_summary(occasion: Occasion) -> Confirmation:
         unfinished.append("No game is in the program yet: the games are planned on the Games page.")
     decision = floor.opening_decision(occasion, timezone.now())
     refused = tuple(
-        f"{v.message} ({v.citation})" if v.citation else v.message for v in decision.violations
+        f"{v.citation}: {v.message}" if v.citation else v.message for v in decision.violations
     )
     charge = in_charge.entry.person.legal_name if in_charge is not None else "no one yet"
     return Confirmation(

@@ -129,7 +129,9 @@ def opening_check(request: OrgRequest, pk: int) -> HttpResponse:
         where = form.cleaned_data["item"] if refusals and form.is_valid() else ""
         return _checklist_response(request, access, occasion, refusals=refusals, refused_at=where)
     for r in refusals or []:
-        messages.error(request, f"{r['citation']} {r['message']}".strip())
+        messages.error(
+            request, f"{r['citation']}: {r['message']}" if r["citation"] else r["message"]
+        )
     return redirect("opening_checklist", org_id=access.organization.pk, pk=occasion.pk)
 
 

@@ -79,6 +79,20 @@ def totp_code(device: Any) -> str:
     return str(token).zfill(device.digits)
 
 
+def refusal_shown(page: str, message: str) -> bool:
+    """Whether ``page`` shows the refusal ``message`` (written as the rules give it, citation
+    first) as the pages show one: its plain words, then its citation in the quieter span."""
+    from django.utils.html import escape
+
+    from beano.refusals import plain_first
+
+    (part,) = plain_first(message)
+    at = page.find(escape(part.words))
+    if not part.citation:
+        return at >= 0
+    return at >= 0 and page.find(f'<span class="citation">{part.citation}</span>', at) > at
+
+
 def login(client: Any, user: Any) -> Any:
     """Log ``user`` in as the login pages leave them. ``force_login`` stands for the password
     page; a user who must use a second factor (the Commission's staff, the admin's users) or

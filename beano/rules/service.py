@@ -15,7 +15,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 
 from beano.rules.authorizations import AuthorizationFact
-from beano.rules.base import Decision, RuleViolation, Violation, Waiver, rules_for
+from beano.rules.base import Decision, Rule, RuleViolation, Violation, Waiver, rules_for
 from beano.rules.limits import Limits, limits_in_force
 
 
@@ -62,11 +62,21 @@ def judge(
                 )
                 continue
         decision.violations.extend(
-            Violation(rule.code, rule.citation, m, rule.waivable) for m in messages
+            Violation(rule.code, rule.citation, _way_out(rule, m), rule.waivable) for m in messages
         )
     if not decision.checked:
         raise LookupError(f"{action}: none of the facts given is judged by its rules")
     return decision
+
+
+WAY_OUT = "A Director's written authorization can allow this."
+
+
+def _way_out(rule: Rule, message: str) -> str:
+    """A refusal the Director may waive says so, where its own words do not already."""
+    if rule.waiver is None or "Director" in message:
+        return message
+    return f"{message.rstrip()} {WAY_OUT}"
 
 
 def _plain(value: Any) -> Any:

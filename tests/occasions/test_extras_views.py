@@ -22,7 +22,7 @@ from occasions.models import (
     RafflePermit,
 )
 from organizations.models import AuditEvent
-from tests.conftest import login
+from tests.conftest import login, refusal_shown
 from tests.fixtures.night import pdf_upload
 
 
@@ -70,7 +70,9 @@ def test_a_refused_door_prize_shows_its_citation_and_saves_nothing(
     )
     assert response.status_code == 200
     page = response.content.decode()
-    assert "961 CMR 3.04(8)(e): Television ($155.01) would bring door prizes to $200.01" in page
+    assert refusal_shown(
+        page, "961 CMR 3.04(8)(e): Television ($155.01) would bring door prizes to $200.01"
+    )
     assert DoorPrize.objects.count() == 1
 
 
@@ -124,7 +126,7 @@ def test_food_at_a_given_time_is_recorded_and_other_goods_are_refused(
     assert timezone.localtime(OtherSale.objects.get().sold_at).time() == dt.time(16, 30)
     shirts = food | {"kind": "other", "description": "T-shirts", "time": "16:30"}
     response = client.post(target, shirts)
-    assert "961 CMR 3.04(9)(e): T-shirts" in response.content.decode()
+    assert refusal_shown(response.content.decode(), "961 CMR 3.04(9)(e): T-shirts")
     early = client.post(target, food | {"time": "15:59"}).content.decode()
     assert "from an hour before it opens" in early
     assert OtherSale.objects.count() == 1
@@ -144,7 +146,7 @@ def test_charity_tickets_are_refused_with_the_law_cited(client, tenant, open_occ
     )
     page = response.content.decode()
     assert response.status_code == 200
-    assert "961 CMR 3.04(8)(f): Serial ZZ-1 is not assigned" in page
+    assert refusal_shown(page, "961 CMR 3.04(8)(f): Serial ZZ-1 is not assigned")
     assert "M.G.L. c. 10 § 37" in page  # not ticked "sold on our premises"
     assert not CharityTicketSale.objects.exists()
 
@@ -161,7 +163,9 @@ def test_a_police_detail_is_recorded_at_the_prevailing_rate(client, tenant, open
     detail = {"officer_name": "Officer Dana Medeiros", "department_town": "Fairhaven", "hours": "5"}
     assert client.post(target, detail | {"hourly_rate": "58.00"}).status_code == 302
     over = client.post(target, detail | {"hourly_rate": "75.00"}).content.decode()
-    assert "961 CMR 3.04(3)(e): $75.00 an hour is more than the prevailing rate" in over
+    assert refusal_shown(
+        over, "961 CMR 3.04(3)(e): $75.00 an hour is more than the prevailing rate"
+    )
     assert PoliceDetail.objects.get().amount == Decimal("290.00")
 
 

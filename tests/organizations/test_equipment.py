@@ -23,7 +23,7 @@ from organizations.models import (
     DirectorAuthorization,
     Equipment,
 )
-from tests.conftest import login
+from tests.conftest import login, refusal_shown
 from tests.fixtures.night import pdf_upload
 
 
@@ -305,7 +305,9 @@ def test_a_form_refused_by_a_rule_shows_the_citation_and_saves_nothing(client, t
     )
     assert response.status_code == 200
     page = response.content.decode()
-    assert "961 CMR 3.04(4)(a): Flashboard: the lease has no approval of the Director" in page
+    assert refusal_shown(
+        page, "961 CMR 3.04(4)(a): Flashboard: the lease has no approval of the Director"
+    )
     assert counts() == before
     assert RefusedAction.objects.get().citations == "961 CMR 3.04(4)(a)"
 

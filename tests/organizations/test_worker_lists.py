@@ -29,7 +29,7 @@ from organizations.worker_services import (
     remove_from_worker_list,
     update_worker_list_entry,
 )
-from tests.conftest import login, make_organization
+from tests.conftest import login, make_organization, refusal_shown
 
 YEAR = 2026
 ON = dt.date(YEAR, 3, 13)
@@ -366,8 +366,10 @@ def test_a_form_refused_by_a_rule_shows_each_citation_and_saves_nothing(client, 
     )
     assert response.status_code == 200
     page = response.content.decode()
-    assert "961 CMR 3.04(1)(f): Joseph Rebello cannot be compensated" in page
-    assert "961 CMR 3.04(1)(i): Joseph Rebello&#x27;s good moral character is not attested" in page
+    assert refusal_shown(page, "961 CMR 3.04(1)(f): Joseph Rebello cannot be compensated")
+    assert refusal_shown(
+        page, "961 CMR 3.04(1)(i): Joseph Rebello's good moral character is not attested"
+    )
     assert counts() == before
     assert RefusedAction.objects.filter(action="worker_list.add").count() == 1
 
@@ -411,8 +413,8 @@ def test_the_list_page_shows_roles_ids_counts_and_waivers(client, tenant, other_
     assert "Joseph Rebello" in page and "Seller" in page
     assert "None: cannot sign in" in page
     assert '<span class="fs-5">2</span>' in page
-    warning = f"961 CMR 3.04(1)(a):</strong> The {today.year} worker list designates no member"
-    assert warning in page
+    warning = f"961 CMR 3.04(1)(a): The {today.year} worker list designates no member"
+    assert refusal_shown(page, warning)
     assert "Add a person" not in page  # a worker reads the list but does not change it
 
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from organizations.models import AuditEvent
 from reports.models import CloseOut, Expense, FinancialReport, LawfulPurposeDisbursement
-from tests.conftest import PASSWORD, login
+from tests.conftest import PASSWORD, login, refusal_shown
 from tests.fixtures.floor import on_floor
 from tests.reports.conftest import COUNTS, KNOWN, at
 
@@ -84,7 +84,7 @@ def test_a_refused_filing_is_shown_with_its_citation(client, tenant, known_occas
     )
     assert response.status_code == 400
     page = response.content.decode()
-    assert "961 CMR 3.05(1)(a): Enter the count of admissions" in page
+    assert refusal_shown(page, "961 CMR 3.05(1)(a): Enter the count of admissions")
     assert not FinancialReport.objects.exists()
 
 
@@ -174,9 +174,11 @@ def test_annual_report_through_the_pages(client, tenant, report_clock):
         {"paid_on": "2026-05-01", "payee": "Scouts", "purpose": "Camp fees", "amount": "250.00"},
     )
     assert LawfulPurposeDisbursement.objects.get().amount == 250
-    response = client.post(reverse("annual_file", args=[org, 2026]))
+    response = client.post(reverse("annual_file", args=[org, 2026]), {"confirmed": "yes"})
     assert response.status_code == 400
-    assert "961 CMR 3.05(1)(c): The year 2026 has not ended" in response.content.decode()
+    page = response.content.decode()
+    words = "The year 2026 has not ended: its annual report is filed from January 1."
+    assert f'{words} <span class="citation">961 CMR 3.05(1)(c)</span>' in page
 
 
 def test_annual_report_filed_after_the_year_with_an_authority_copy(
