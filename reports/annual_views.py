@@ -12,9 +12,11 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from occasions.confirm import Confirmation, confirmed
 from organizations.access import get_for_org, org_view
 from organizations.forms import submit
 from reports import annual, annual_services, selectors
+from reports.annual_summary import annual_summary
 from reports.figures import differences, to_json
 from reports.forms import DisbursementForm, VoidForm
 from reports.models import LawfulPurposeDisbursement
@@ -33,6 +35,7 @@ def _annual_page(
     *,
     form: DisbursementForm | None = None,
     file_errors: list[str] | None = None,
+    confirm: Confirmation | None = None,
     status: int = 200,
 ) -> HttpResponse:
     access = access_of(request)
@@ -60,6 +63,7 @@ def _annual_page(
             "year_ended": timezone.localdate().year > year,
             "due_on": annual_services.annual_due_on(year),
             "file_errors": file_errors or [],
+            "confirm": confirm,
         },
         status=status,
     )
@@ -114,13 +118,20 @@ def void_disbursement(request: HttpRequest, disbursement_id: int) -> HttpRespons
 @org_view(write_roles=CLOSES_OUT, form_page=True)
 @require_POST
 def file_annual(request: HttpRequest, year: int) -> HttpResponse:
+    """File the year's annual report (or its amendment) once confirmed from its summary; an
+    unconfirmed POST saves nothing and shows what would be filed."""
     access = access_of(request)
     year = _year(year)
+    reason = request.POST.get("reason", "")
+    if not confirmed(request):
+        figures = annual.compute_annual(access.organization, year)
+        summary = annual_summary(access.organization, year, figures, reason)
+        return _annual_page(request, year, confirm=summary)
     try:
         report = annual_services.file_annual_report(
             organization=access.organization,
             year=year,
-            reason=request.POST.get("reason", ""),
+            reason=reason,
             by=request.user,
         )
     except ValidationError as error:
