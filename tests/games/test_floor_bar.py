@@ -58,8 +58,20 @@ def test_every_page_of_the_night_has_the_bar_with_the_game_in_play(mic, game_in_
     for url in pages:
         bar = _bar(mic.get(url).content.decode())
         assert _labels(bar) == list(LABELS), url
-        assert "Game 3 in play" in bar and f'href="{console}">Go to the console</a>' in bar, url
-        assert f'href="{claims}"' in bar, url
+        assert "Game 3 in play" in bar and f'href="{claims}"' in bar, url
+        go = f'href="{console}">Go to the console</a>'
+        assert (go in bar) is (url != console), url  # not on the console itself
+
+
+def test_the_next_step_is_not_offered_on_its_own_page(mic, game_in_play):
+    """On the close page with every game played, "Next: close the occasion" would lead to itself."""
+    Game.objects.filter(pk=game_in_play.pk).update(status=Game.Status.FINISHED)
+    occasion = game_in_play.occasion
+    close = _url("occasion_close", occasion)
+    assert "Next: close the occasion" in _bar(
+        mic.get(_url("door_sales", occasion)).content.decode()
+    )
+    assert "Next: close the occasion" not in _bar(mic.get(close).content.decode())
 
 
 def test_the_console_and_the_claims_are_one_click_apart_both_ways(mic, game_in_play):
