@@ -222,6 +222,24 @@ def test_the_console_draws_every_single_line_in_turn(live_server, page, monkeypa
     held = _shown(pictures)
     page.wait_for_timeout(3200)
     assert _shown(pictures) == held
+    # So does the keyboard: focus holds it, and Enter holds it after the focus has left.
+    page.mouse.move(0, 0)
+    cycle.focus()
+    held = _shown(pictures)
+    page.wait_for_timeout(3200)
+    assert _shown(pictures) == held
+    page.keyboard.press("Enter")
+    expect(cycle).to_have_attribute("aria-pressed", "true")
+    page.locator("body").focus()
+    cycle.evaluate("(c) => c.blur()")
+    held = _shown(pictures)
+    page.wait_for_timeout(3200)
+    assert _shown(pictures) == held
+    cycle.press(" ")
+    expect(cycle).to_have_attribute("aria-pressed", "false")
+    cycle.evaluate("(c) => c.blur()")
+    page.wait_for_timeout(1700)
+    assert _shown(pictures) != held
 
 
 @pytest.mark.browser
@@ -291,6 +309,10 @@ def test_a_fifth_organizations_list_is_refused_naming_the_four(
     )
     expect(refusal).to_contain_text("only a Director's written authorization can allow a 5th.")
     expect(page.get_by_text("3.04(1)(c)").first).to_be_visible()
+    # Plain words first, the citation after them in its quieter style.
+    expect(refusal.locator(".citation")).to_have_text("961 CMR 3.04(1)(c)")
+    text = refusal.text_content() or ""
+    assert text.index("Theresa Oliveira") < text.index("961 CMR 3.04(1)(c)"), text
     expect(form.locator("input[name=identification]")).to_have_value("P-31")
     page.screenshot(path=str(_shots(tmp_path) / "refusal-1c-1366x768.png"))
     assert _axe(page, live_server.url) == []

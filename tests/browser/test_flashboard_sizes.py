@@ -116,7 +116,9 @@ def test_any_single_line_shows_every_line_in_turn(
         screen.goto(live_server.url + reverse("flashboard", args=[flash.token]))
         cycle = screen.locator(".arr-cycle")
         expect(cycle).to_have_attribute(
-            "aria-label", "Any single line (row, column or diagonal): 12 ways, shown in turn"
+            "aria-label",
+            "Any single line (row, column or diagonal): 12 ways, shown in turn; "
+            "press to hold the picture shown",
         )
         pictures = cycle.locator(".arr-pic")
         expect(pictures).to_have_count(12)

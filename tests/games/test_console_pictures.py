@@ -57,7 +57,8 @@ def test_the_console_draws_each_of_the_twelve_single_lines(caller, draw_game):
     assert len(drawn) == 12 and set(drawn) == _ways(arrangement)
     assert page.count('class="arr-pic arr-pic-console is-shown"') == 1  # one shown at a time
     assert "12 ways to win, shown in turn" in page
-    assert f'aria-label="{arrangement.name}: 12 ways, shown in turn"' in page
+    label = f"{arrangement.name}: 12 ways, shown in turn; press to hold the picture shown"
+    assert f'role="button" tabindex="0" aria-pressed="false" aria-label="{label}"' in page
     assert "js/pictures.js" in page and "css/pictures.css" in page
 
 
