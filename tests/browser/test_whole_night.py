@@ -251,12 +251,9 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     panel = mic.locator("#jackpot-panel")
     panel.get_by_text("Not won: nothing paid").click()
     panel.get_by_role("button", name="Record the outcome").click()
-    refusal = panel.get_by_role("alert")
-    expect(refusal).to_contain_text("Refused.")
-    expect(refusal.get_by_role("listitem")).to_have_text(
-        "Game 3: Margaret Pires won the jackpot within its 52 calls: it is not carried over. "
-        "Record it as won. 961 CMR 3.04(8)(a)"
-    )  # the plain words first, the citation after them
+    refusal = panel.get_by_role("alert")  # the plain words first, the citation after them
+    words = "Game 3: Margaret Pires won the jackpot within its 52 calls: it is not carried over."
+    expect(refusal).to_have_text(f"Refused.{words} Record it as won. 961 CMR 3.04(8)(a)")
     settled(mic)
     shot(mic, "jackpot-carry-over-refused")
     panel.get_by_text("Won within the calls: jackpot paid").click()
