@@ -34,6 +34,7 @@ GAMES = 40
 ADMISSIONS = 600
 TARGET_SECONDS = 2.0
 TARGET_RATIO = 1.25
+PASSWORD = "x" * 12  # bench.scenarios._user's
 
 
 def build() -> Any:
@@ -146,6 +147,7 @@ def build() -> Any:
         Payout(winner=w, amount=w.share, paid_by=head, verified_by=books, paid_at=at)
         for w in winners
     )
+    _on_the_floor(head, occasion, at)
     Occasion.objects.filter(pk=occasion.pk).update(status="closed", closed_at=at)
     occasion.refresh_from_db()
     figures = compute_figures(occasion)
@@ -156,8 +158,44 @@ def build() -> Any:
         counts={c["category"]: c["recorded"] for c in figures["counts"]},
         explanation="",
         by=books,
+        # The cash count's second person (3.04(1)(e)): the head, who worked the night, types
+        # their own password.
+        cash_verified_by=head,
+        cash_verifier_secret=PASSWORD,
     )
     return services.file_report(occasion=occasion, by=books)
+
+
+def _on_the_floor(user: Any, occasion: Any, at: dt.datetime) -> None:
+    """``user`` a member on the year's worker list, signed in at ``at``."""
+    from occasions.models import WorkerPresence
+    from organizations import services as organization_services
+    from organizations.models import OrganizationRole, WorkerList, WorkerListEntry
+
+    person = organization_services.add_member(
+        organization=occasion.organization,
+        by=None,
+        legal_name="Bench Head",
+        date_of_birth=dt.date(1960, 1, 1),
+        kind="member",
+        since=dt.date(2015, 1, 1),
+    ).person
+    OrganizationRole.objects.filter(user=user, organization=occasion.organization).update(
+        person=person
+    )
+    worker_list, _ = WorkerList.objects.get_or_create(
+        organization=occasion.organization, year=occasion.date.year
+    )
+    entry = WorkerListEntry.objects.create(
+        worker_list=worker_list,
+        person=person,
+        roles=["floor_worker"],
+        identification="B-1",
+        added_on=dt.date(occasion.date.year, 1, 2),
+    )
+    WorkerPresence.objects.create(
+        occasion=occasion, entry=entry, role="floor_worker", identification="B-1", signed_in_at=at
+    )
 
 
 def timed(fn: Any, runs: int) -> list[float]:
