@@ -89,6 +89,14 @@ def _read(
     )
 
 
+def _cached(game_id: int) -> object:
+    try:
+        return cache.get(_key(game_id))
+    except Exception:
+        log.warning("game %s: the kept board could not be read", game_id)
+        return None
+
+
 def kept_board(
     organization_id: int,
     occasion_id: int,
@@ -104,13 +112,7 @@ def kept_board(
     ``fresh``: read from the database whatever the cache holds, and kept (a whole page opened:
     the polls that follow it read the copy)."""
     current = live.version(occasion_id)  # read before the database, never after
-    try:
-        kept = cache.get(_key(game_id))
-    except Exception:
-        log.warning("game %s: the kept board could not be read", game_id)
-        kept = None
-    if fresh:
-        kept = None
+    kept = None if fresh else _cached(game_id)
     if isinstance(kept, KeptBoard) and current is not None and kept.version == current:
         if (kept.organization_id, kept.occasion_id) != (organization_id, occasion_id):
             return None

@@ -77,9 +77,6 @@ def open_summary(occasion: Occasion) -> Confirmation:
     if not games.games:
         unfinished.append("No game is in the program yet: the games are planned on the Games page.")
     decision = floor.opening_decision(occasion, timezone.now())
-    refused = tuple(
-        f"{v.citation}: {v.message}" if v.citation else v.message for v in decision.violations
-    )
     charge = in_charge.entry.person.legal_name if in_charge is not None else "no one yet"
     return Confirmation(
         title="Open the occasion?",
@@ -92,7 +89,7 @@ def open_summary(occasion: Occasion) -> Confirmation:
             f"Record {charge} as the member in charge, with {len(present)} workers signed in.",
         ),
         unfinished=tuple(unfinished),
-        refused=refused,
+        refused=decision.messages,
         corrections=(
             "An opening cannot be undone: its time stays on the record. A night cut short is "
             "closed like any other.",

@@ -89,6 +89,13 @@ def annual_due_on(year: int) -> dt.date:
     return dt.date(year + 1, 1, 30)
 
 
+def annual_filing_facts(year: int, *, amendment: bool, reason: str) -> AnnualFilingFacts:
+    """What the rules judge of filing the year's report today (the reason's spaces tidied)."""
+    return AnnualFilingFacts(
+        year=year, today=timezone.localdate(), amendment=amendment, reason=" ".join(reason.split())
+    )
+
+
 @rules.atomic()
 def file_annual_report(
     *, organization: Organization, year: int, by: Actor, reason: str = ""
@@ -101,18 +108,13 @@ def file_annual_report(
         .order_by("-version")
         .first()
     )
-    today = timezone.localdate()
     figures_json = to_json(annual.compute_annual(organization, year))
     if latest is not None and not differences(latest.figures, figures_json):
         return latest
     amendment = latest is not None
-    reason = " ".join(reason.split())
-    enforce_at_org(
-        FILE_ANNUAL_REPORT,
-        AnnualFilingFacts(year=year, today=today, amendment=amendment, reason=reason),
-        organization,
-        by,
-    )
+    facts = annual_filing_facts(year, amendment=amendment, reason=reason)
+    reason = facts.reason
+    enforce_at_org(FILE_ANNUAL_REPORT, facts, organization, by)
     due = annual_due_on(year)
     report = AnnualReport.objects.create(
         organization=organization,
@@ -125,7 +127,7 @@ def file_annual_report(
         filed_at=timezone.now(),
         filed_by=acting_user(by),
         due_on=due,
-        days_late=max((today - due).days, 0),
+        days_late=max((facts.today - due).days, 0),
         chain_length=0,
         chain_head_hash="",
     )

@@ -7,17 +7,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils import timezone
 
 from beano import rules
 from beano.rules.money import usd
-from beano.rules.reporting import FILE_ANNUAL_REPORT, AnnualFilingFacts
+from beano.rules.reporting import FILE_ANNUAL_REPORT
 from occasions.confirm import Confirmation
 from occasions.models import Occasion
 from organizations.models import Organization
 from reports.annual import latest_reports
-from reports.annual_services import annual_due_on
+from reports.annual_services import annual_due_on, annual_filing_facts
 from reports.figures import differences, to_json
 from reports.models import AnnualReport
 
@@ -38,61 +39,55 @@ def _unreported(organization: Organization, year: int) -> list[str]:
 
 
 def annual_summary(
-    organization: Organization, year: int, figures: dict[str, Any], reason: str
+    organization: Organization,
+    year: int,
+    figures: dict[str, Any],
+    latest: AnnualReport | None,
+    reason: str,
 ) -> Confirmation:
-    """Before filing the year's annual report, or an amendment of it with ``reason``."""
-    latest = (
-        AnnualReport.objects.filter(organization=organization, year=year)
-        .order_by("-version")
-        .first()
-    )
-    amendment = latest is not None
-    today = timezone.localdate()
+    """Before filing the year's annual report (``latest`` None), or an amendment of the version
+    on file ``latest`` with ``reason``; ``figures`` the year's as the page computed them."""
+    facts = annual_filing_facts(year, amendment=latest is not None, reason=reason)
     due = annual_due_on(year)
-    o = figures["occasions"]
-    what = f"amendment {latest.version}" if latest else "the annual report"
+    o, paid = figures["occasions"], len(figures["disbursements"])
+    what = f"amendment {latest.version}" if latest else f"the {year} annual report"
     does = [
-        f"File {what} for {year}: {o['reports_filed']} occasion report"
-        f"{'s' if o['reports_filed'] != 1 else ''} ({o['played']} played), gross receipts "
-        f"{usd(o['gross_receipts'])}, Beano tax {usd(o['tax'])}, net proceeds "
-        f"{usd(o['net_proceeds'])}; spent for Lawful Purposes {usd(figures['total'])} "
-        f"({len(figures['disbursements'])} disbursement"
-        f"{'s' if len(figures['disbursements']) != 1 else ''}), leaving "
+        f"File {what}: {o['reports_filed']} occasion report{pluralize(o['reports_filed'])} "
+        f"({o['played']} played), gross receipts {usd(o['gross_receipts'])}, Beano tax "
+        f"{usd(o['tax'])}, net proceeds {usd(o['net_proceeds'])}; spent for Lawful Purposes "
+        f"{usd(figures['total'])} ({paid} disbursement{pluralize(paid)}), leaving "
         f"{usd(figures['balance'])}.",
         f"It is due by {due:%B %-d, %Y}"
-        + (f"; filed today it is {(today - due).days} days late." if today > due else "."),
+        + (
+            f"; filed today it is {(facts.today - due).days} days late."
+            if facts.today > due
+            else "."
+        ),
         "Its PDF is made by the worker; the filed figures are then kept as filed.",
     ]
-    if amendment:
-        changed = differences(latest.figures, to_json(figures))
+    if latest is not None:
+        changed = len(differences(latest.figures, to_json(figures)))
         does.insert(
             1,
             f"It corrects version {latest.version} (filed "
-            f"{timezone.localtime(latest.filed_at):%B %-d, %Y}) in {len(changed)} figure"
-            f"{'s' if len(changed) != 1 else ''}, for the reason given: “{reason.strip()}”.",
+            f"{timezone.localtime(latest.filed_at):%B %-d, %Y}) in {changed} "
+            f"figure{pluralize(changed)}, for the reason given: “{facts.reason}”.",
         )
     unfinished = _unreported(organization, year)
-    if not figures["disbursements"]:
+    if not paid:
         unfinished.append("No Lawful Purpose disbursement is recorded for the year.")
-    decision = rules.judge(
-        FILE_ANNUAL_REPORT,
-        AnnualFilingFacts(
-            year=year, today=today, amendment=amendment, reason=" ".join(reason.split())
-        ),
-        on=today,
-    )
-    back = reverse("annual_report", kwargs={"org_id": organization.pk, "year": year})
+    url = {"org_id": organization.pk, "year": year}
     return Confirmation(
-        title=f"File the {year} annual report?" if not amendment else f"File {what}?",
-        button=f"Yes, file the {year} annual report" if not amendment else f"Yes, file {what}",
-        action=reverse("annual_file", kwargs={"org_id": organization.pk, "year": year}),
-        back=back,
+        title=f"File {what}?",
+        button=f"Yes, file {what}",
+        action=reverse("annual_file", kwargs=url),
+        back=reverse("annual_report", kwargs=url),
         does=tuple(does),
         unfinished=tuple(unfinished),
-        refused=tuple(f"{v.citation}: {v.message}" for v in decision.violations),
+        refused=rules.judge(FILE_ANNUAL_REPORT, facts, on=facts.today).messages,
         corrections=(
             "Once filed, the report is not edited: a correction is filed as an amendment "
             "with its reason, from this page.",
         ),
-        fields=(("reason", reason),) if amendment else (),
+        fields=(("reason", reason),) if latest else (),
     )

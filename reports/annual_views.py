@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from occasions.confirm import Confirmation, confirmed
+from occasions.confirm import confirmed
 from organizations.access import get_for_org, org_view
 from organizations.forms import submit
 from reports import annual, annual_services, selectors
@@ -35,15 +35,19 @@ def _annual_page(
     *,
     form: DisbursementForm | None = None,
     file_errors: list[str] | None = None,
-    confirm: Confirmation | None = None,
+    confirming: str | None = None,
     status: int = 200,
 ) -> HttpResponse:
+    """The year's page; ``confirming``: the reason posted with an unconfirmed filing, whose
+    summary the page then shows from the figures it read."""
     access = access_of(request)
     org = access.organization
     figures = annual.compute_annual(org, year)
     versions = selectors.annual_versions(org, year)
     pending = differences(versions[0].figures, to_json(figures)) if versions else []
     can_write = access.has_role(*CLOSES_OUT)
+    latest = versions[0] if versions else None
+    confirm = None if confirming is None else annual_summary(org, year, figures, latest, confirming)
     return render(
         request,
         "reports/annual.html",
@@ -124,9 +128,7 @@ def file_annual(request: HttpRequest, year: int) -> HttpResponse:
     year = _year(year)
     reason = request.POST.get("reason", "")
     if not confirmed(request):
-        figures = annual.compute_annual(access.organization, year)
-        summary = annual_summary(access.organization, year, figures, reason)
-        return _annual_page(request, year, confirm=summary)
+        return _annual_page(request, year, confirming=reason)
     try:
         report = annual_services.file_annual_report(
             organization=access.organization,

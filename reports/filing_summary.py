@@ -62,7 +62,7 @@ def _refused(
         on=occasion.date,
         authorizations=authorization_facts(occasion.organization),
     )
-    return tuple(f"{v.citation}: {v.message}" for v in decision.violations)
+    return decision.messages
 
 
 def _unfinished(occasion: Occasion, figures: dict[str, Any]) -> list[str]:

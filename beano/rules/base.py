@@ -84,6 +84,11 @@ class Decision:
         return not self.violations
 
     @property
+    def messages(self) -> tuple[str, ...]:
+        """Each violation as the rules give it, its citation first (``Violation.__str__``)."""
+        return tuple(str(v) for v in self.violations)
+
+    @property
     def authorization_pks(self) -> list[int]:
         return sorted({w.authorization_pk for w in self.waivers})
 
@@ -96,7 +101,7 @@ class RuleViolation(ValidationError):
         self.violations = list(decision.violations)
         self.refusal = refusal
         self.recorded = False
-        super().__init__([str(v) for v in self.violations])
+        super().__init__(list(decision.messages))
 
     @property
     def citations(self) -> list[str]:
