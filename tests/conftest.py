@@ -218,13 +218,13 @@ def _shipped_data(request: Any, django_db_blocker: Any) -> None:
 def seeded_demo(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
     """The demo (``seed_demo --no-pdfs``), seeded once for the module inside a transaction
     rolled back when the module is done, for the tests that read it; what a test writes is
-    rolled back after it (``db``'s savepoint). A test that needs the demo's PDFs renders them by
+    rolled back after it (``db``'s savepoint). Seeded for real once per process, then restored
+    from its copy (tests/demo_snapshot.py). A test that needs the demo's PDFs renders them by
     seeding again (idempotent: only the PDFs are made)."""
-    import io
-
-    from django.core.management import call_command
     from django.db import transaction
     from django.test.utils import override_settings
+
+    from tests.demo_snapshot import seed_demo
 
     fast = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     with (
@@ -233,7 +233,7 @@ def seeded_demo(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
         transaction.atomic(),
     ):
         load_shipped_data()  # an earlier transactional test's flush may have emptied them
-        call_command("seed_demo", "--no-pdfs", force=True, stdout=io.StringIO())
+        seed_demo()
         yield
         transaction.set_rollback(True)
 

@@ -13,7 +13,6 @@ from urllib.parse import urlsplit
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.db import connection, models, transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
@@ -21,6 +20,7 @@ from django.urls.exceptions import Resolver404
 
 from organizations.models import Organization
 from tests.conftest import load_shipped_data, login
+from tests.demo_snapshot import seed_demo
 
 PROJECT_APPS = ("rules", "organizations", "occasions", "games", "reports", "inspections")
 #: Rows a page view may add by design: the log of what Commission staff looked at.
@@ -210,7 +210,7 @@ def seeded_walk(django_db_blocker: Any) -> Iterator[dict[str, Any]]:
         outer = transaction.atomic()
         outer.__enter__()
         load_shipped_data()  # an earlier transactional test's flush may have emptied them
-        call_command("seed_demo", "--no-pdfs", force=True)
+        seed_demo()
         users = get_user_model().objects
         orgs = {
             "post": Organization.objects.get(name="American Legion Post 171"),

@@ -11,11 +11,11 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from playwright.sync_api import expect
 
 from beano.demo import DEMO_PASSWORD
 from tests.conftest import totp_code, totp_device
+from tests.demo_snapshot import seed_demo
 
 #: The logins of the demo, one per kind of user (the Commission's, heads and bookkeepers give a
 #: second factor).
@@ -90,7 +90,7 @@ def _walk(page: Any, url: str, seen: set[str]) -> dict[str, list[Any]]:
 def test_every_page_each_role_reaches_has_no_serious_or_critical_violation(
     live_server, browser, capsys
 ):
-    call_command("seed_demo", "--no-pdfs", force=True)
+    seed_demo()
     failures: list[str] = []
     counted: dict[str, int] = {}
     # Each shape of page once: as the first login that reaches it (the styles are shared; what
@@ -116,7 +116,7 @@ def test_every_page_each_role_reaches_has_no_serious_or_critical_violation(
 
 @pytest.mark.browser
 def test_the_skip_link_comes_first_and_the_focus_shows(live_server, page):
-    call_command("seed_demo", "--no-pdfs", force=True)
+    seed_demo()
     _log_in(page, live_server.url, "post171-mic")
     page.keyboard.press("Tab")
     skip = page.get_by_role("link", name="Skip to the page's content")
@@ -135,7 +135,7 @@ def test_the_skip_link_comes_first_and_the_focus_shows(live_server, page):
 
 @pytest.mark.browser
 def test_buttons_and_fields_are_44_pixels_at_tablet_width(live_server, browser):
-    call_command("seed_demo", "--no-pdfs", force=True)
+    seed_demo()
     context = browser.new_context(viewport={"width": 800, "height": 1200}, has_touch=True)
     try:
         page = context.new_page()
@@ -157,7 +157,7 @@ def test_buttons_and_fields_are_44_pixels_at_tablet_width(live_server, browser):
 
 @pytest.mark.browser
 def test_the_larger_text_chosen_on_the_account_page_is_remembered_by_the_laptop(live_server, page):
-    call_command("seed_demo", "--no-pdfs", force=True)
+    seed_demo()
     _log_in(page, live_server.url, "post171-books")
 
     def root_size() -> float:

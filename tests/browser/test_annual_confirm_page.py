@@ -9,7 +9,6 @@ from zoneinfo import ZoneInfo
 
 import django.utils.timezone
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import expect
 
@@ -18,6 +17,7 @@ from reports.models import AnnualReport
 from tests.browser.conftest import second_factor
 from tests.browser.night_steps import log_in
 from tests.browser.test_final_acts_confirm import _axe, _shots
+from tests.demo_snapshot import seed_demo
 
 NIGHT = dt.datetime(2026, 12, 4, 19, 0, tzinfo=ZoneInfo("America/New_York"))
 
@@ -25,7 +25,7 @@ NIGHT = dt.datetime(2026, 12, 4, 19, 0, tzinfo=ZoneInfo("America/New_York"))
 @pytest.mark.browser
 def test_the_annual_report_is_filed_from_its_summary(live_server, page, monkeypatch, tmp_path):
     monkeypatch.setattr(django.utils.timezone, "now", lambda: NIGHT)
-    call_command("seed_demo", "--no-pdfs", force=True)
+    seed_demo()
     post = Organization.objects.get(name="American Legion Post 171")
     assert not AnnualReport.objects.filter(organization=post, year=2025).exists()
     log_in(page, live_server.url + reverse("annual_report", args=[post.pk, 2025]), "post171-books")

@@ -16,7 +16,6 @@ from zoneinfo import ZoneInfo
 import django.utils.timezone
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import expect
 
@@ -29,6 +28,7 @@ from tests.browser.conftest import second_factor
 from tests.browser.night_steps import log_in
 from tests.browser.test_accessibility import AXE_RUN, WCAG_AA
 from tests.browser.test_games_night import ANN, JOE, set_up_the_night
+from tests.demo_snapshot import seed_demo
 
 NIGHT = dt.datetime(2026, 12, 4, 19, 0, tzinfo=ZoneInfo("America/New_York"))
 POST = "American Legion Post 171"
@@ -66,7 +66,7 @@ def _game_in_play(occasion: Occasion, arrangement: str = "four_corners") -> Game
 @pytest.mark.browser
 def test_recording_two_winners_confirms_with_the_split(live_server, page, monkeypatch, tmp_path):
     monkeypatch.setattr(django.utils.timezone, "now", lambda: NIGHT)
-    call_command("seed_demo", "--no-pdfs", force=True)
+    seed_demo()
     game = _game_in_play(_tonight())
     mic = get_user_model().objects.get(username="post171-mic")
     for number in (4, 63, 12, 70):
@@ -117,7 +117,7 @@ def test_recording_two_winners_confirms_with_the_split(live_server, page, monkey
 @pytest.mark.browser
 def test_filing_and_withdrawing_confirm_with_what_they_do(live_server, page, monkeypatch, tmp_path):
     monkeypatch.setattr(django.utils.timezone, "now", lambda: NIGHT)
-    call_command("seed_demo", "--no-pdfs", force=True)
+    seed_demo()
     shots = _shots(tmp_path)
     not_played = (
         Occasion.objects.filter(
@@ -196,7 +196,7 @@ def _shown(pictures) -> int:
 @pytest.mark.browser
 def test_the_console_draws_every_single_line_in_turn(live_server, page, monkeypatch, tmp_path):
     monkeypatch.setattr(django.utils.timezone, "now", lambda: NIGHT)
-    call_command("seed_demo", "--no-pdfs", force=True)
+    seed_demo()
     game = _game_in_play(_tonight(), "single_line")
     kwargs = {"org_id": game.occasion.organization_id, "pk": game.occasion_id, "game_pk": game.pk}
     log_in(page, live_server.url + reverse("draw_console", kwargs=kwargs), "post171-mic")
@@ -254,7 +254,7 @@ def test_a_fifth_organizations_list_is_refused_naming_the_four(
     from tests.conftest import make_organization
 
     monkeypatch.setattr(django.utils.timezone, "now", lambda: NIGHT)
-    call_command("seed_demo", "--no-pdfs", force=True)
+    seed_demo()
     post = Organization.objects.get(name=POST)
     born, since = dt.date(1958, 6, 2), dt.date(2015, 1, 1)
     person = services.add_member(

@@ -12,7 +12,6 @@ from zoneinfo import ZoneInfo
 import django.utils.timezone
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import expect
 
@@ -23,6 +22,7 @@ from occasions import floor_services
 from occasions.models import Occasion
 from organizations.models import WorkerListEntry
 from tests.browser.test_games_night import set_up_the_night
+from tests.demo_snapshot import seed_demo
 
 NIGHT = dt.datetime(2026, 12, 4, 19, 0, tzinfo=ZoneInfo("America/New_York"))
 
@@ -65,7 +65,7 @@ def test_the_bar_leads_round_the_night_and_the_final_acts_confirm(
     live_server, page, monkeypatch, tmp_path
 ):
     monkeypatch.setattr(django.utils.timezone, "now", lambda: NIGHT)
-    call_command("seed_demo", "--no-pdfs", force=True)
+    seed_demo()
     occasion = Occasion.objects.get(
         organization__name="American Legion Post 171", date=NIGHT.date()
     )

@@ -17,7 +17,6 @@ from zoneinfo import ZoneInfo
 import django.utils.timezone
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import expect
 
@@ -38,6 +37,7 @@ from games.models import (
 from occasions import floor_services, sales_services
 from occasions.models import Occasion
 from organizations.models import WorkerListEntry
+from tests.demo_snapshot import seed_demo
 from tests.fixtures.night import open_for_tests
 
 NIGHT = dt.datetime(2026, 12, 4, 19, 0, tzinfo=ZoneInfo("America/New_York"))
@@ -102,7 +102,7 @@ def test_the_member_in_charge_plays_game_1_to_two_paid_winners(
 ):
     # The live server runs in this process: pinning the clock pins the server's too.
     monkeypatch.setattr(django.utils.timezone, "now", lambda: NIGHT)
-    call_command("seed_demo", "--no-pdfs", force=True)
+    seed_demo()
     occasion = Occasion.objects.get(
         organization__name="American Legion Post 171", date=NIGHT.date()
     )

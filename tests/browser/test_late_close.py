@@ -9,7 +9,6 @@ import subprocess
 
 import django.utils.timezone
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import expect
 
@@ -18,6 +17,7 @@ from occasions.floor_selectors import last_recorded_act
 from occasions.models import Occasion
 from tests.browser.conftest import second_factor
 from tests.browser.night_steps import amount_in, at, log_in, money
+from tests.demo_snapshot import seed_demo
 
 TUESDAY = dt.date(2026, 12, 1)  # St. Anne's authorized day, left open by the demo
 FRIDAY = TUESDAY + dt.timedelta(days=3)
@@ -32,7 +32,7 @@ def test_a_forgotten_night_is_closed_three_days_later_and_its_report_filed_late(
 ):
     clock = {"now": at(FRIDAY, 10, 0)}
     monkeypatch.setattr(django.utils.timezone, "now", lambda: clock["now"])
-    call_command("seed_demo", "--no-pdfs", force=True)
+    seed_demo()
     worker = start_worker()
     occasion = Occasion.objects.get(organization__name="St. Anne's Parish", date=TUESDAY)
     assert occasion.status == Occasion.Status.OPEN

@@ -9,7 +9,6 @@ from zoneinfo import ZoneInfo
 
 import django.utils.timezone
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import expect
 
@@ -18,6 +17,7 @@ from beano.rules.models import RefusedAction
 from beano.rules.opening import CHECKLIST
 from occasions.models import Occasion
 from occasions.sales_selectors import door_counts
+from tests.demo_snapshot import seed_demo
 
 NIGHT = dt.datetime(2026, 12, 4, 18, 50, tzinfo=ZoneInfo("America/New_York"))
 LAST_ITEM = CHECKLIST[-1]
@@ -31,7 +31,7 @@ def test_the_member_in_charge_runs_a_night_from_sign_in_to_close(
 ):
     # The live server runs in this process: pinning the clock pins the server's too.
     monkeypatch.setattr(django.utils.timezone, "now", lambda: NIGHT)
-    call_command("seed_demo", "--no-pdfs", force=True)
+    seed_demo()
     occasion = Occasion.objects.get(
         organization__name="American Legion Post 171", date=NIGHT.date()
     )

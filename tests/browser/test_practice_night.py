@@ -6,7 +6,6 @@ flashboard on a second screen showing the balls. The ORM then checks what the pa
 import re
 
 import pytest
-from django.core.management import call_command
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -14,6 +13,7 @@ from beano.demo import DEMO_PASSWORD
 from beano.demo.practice_hall import NAME
 from games.models import BallCall, Claim
 from occasions.models import Occasion, Sale
+from tests.demo_snapshot import seed_demo
 
 #: Balls for the console: by keyboard, then a tap on the board; the claim is on the last one.
 TYPED = ("B7", "22")
@@ -22,7 +22,7 @@ TAPPED = "N41"
 
 @pytest.mark.browser
 def test_a_new_user_tries_the_practice_night_at_any_hour(live_server, browser, page, tmp_path):
-    call_command("seed_demo", "--no-pdfs", force=True)
+    seed_demo()
     occasion = Occasion.objects.get(organization__name=NAME, date=timezone.localdate())
     assert occasion.status == Occasion.Status.OPEN
 

@@ -25,7 +25,6 @@ from decimal import Decimal
 import django.utils.timezone
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import expect
 
@@ -74,6 +73,7 @@ from tests.browser.night_steps import (
     what_the_pages_recorded,
 )
 from tests.conftest import totp_code, totp_device
+from tests.demo_snapshot import seed_demo
 
 
 @pytest.mark.browser
@@ -86,7 +86,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     def set_clock(day: dt.date, hour: int, minute: int) -> None:
         clock["now"] = at(day, hour, minute)
 
-    call_command("seed_demo", "--no-pdfs", force=True)
+    seed_demo()
     worker = start_worker()  # it starts up while the night is played
     occasion = Occasion.objects.get(organization__name="American Legion Post 171", date=NIGHT)
     org, shots = occasion.organization, iter(range(1, 100))
