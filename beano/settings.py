@@ -117,8 +117,9 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
-            # A refusal's plain words first and its citation after them, on every page.
-            "builtins": ["beano.templatetags.refusals"],
+            # A refusal's plain words first and its citation after them, on every page; the
+            # links and parts the apps above put at a lower app's places (beano.links).
+            "builtins": ["beano.templatetags.refusals", "beano.templatetags.links"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",

@@ -19,3 +19,8 @@ class GamesConfig(AppConfig):
         extensions.add_floor_games(floor_games)
         for section in SECTIONS:
             extensions.add_section(section)
+
+        import beano.links
+        from games.links import LINKS
+
+        beano.links.add(*LINKS)  # its links on the pages below it

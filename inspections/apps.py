@@ -12,3 +12,8 @@ class InspectionsConfig(AppConfig):
 
         for panel in PANELS:
             extensions.add_panel(panel)
+
+        import beano.links
+        from inspections.links import LINKS
+
+        beano.links.add(*LINKS)  # its links on the pages below it

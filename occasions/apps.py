@@ -12,3 +12,8 @@ class OccasionsConfig(AppConfig):
 
         for panel in PANELS:
             extensions.add_panel(panel)
+
+        import beano.links
+        from occasions.links import LINKS
+
+        beano.links.add(*LINKS)  # its links on the pages below it

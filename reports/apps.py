@@ -26,3 +26,9 @@ class ReportsConfig(AppConfig):
         for panel in PANELS:
             organization_pages.add_panel(panel)
         license_hooks.connect()
+
+        import beano.links
+        from reports.links import INCLUDES, LINKS
+
+        beano.links.add(*LINKS)  # its links on the pages below it
+        beano.links.add_include(*INCLUDES)

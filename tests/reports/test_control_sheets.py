@@ -14,6 +14,7 @@ import re
 import subprocess
 from dataclasses import dataclass
 from decimal import Decimal
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -390,7 +391,7 @@ def test_the_occasion_page_and_the_floor_offer_them(client, tenant, occasion):
     link = f'href="{reverse("control_sheets", args=args)}"'
     for page in ("occasion_detail", "workers_present", "opening_checklist"):
         html = client.get(reverse(page, args=args)).content.decode()
-        assert link in html and "Print the night's control sheets" in html, page
+        assert link in html and "Print the night's control sheets" in unescape(html), page
 
 
 def test_a_day_not_played_offers_none_to_print(client, tenant, occasion):

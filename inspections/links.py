@@ -1,0 +1,55 @@
+"""What the inspector's pages add to the pages below them (``beano.links``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+
+from beano.links import Link, can_read_audit, occasion_page, org_page
+
+
+def _commission_page(url_name: str) -> Any:
+    return lambda context: reverse(url_name)
+
+
+def _owed(context: Any) -> str:
+    return f"{reverse('commission_reports')}?organization={context['org'].pk}"
+
+
+LINKS = (
+    Link(
+        "organization_tabs",
+        "compliance",
+        "Compliance",
+        org_page("org_compliance_prizes", can_read_audit),
+        140,
+    ),
+    Link(
+        "organization_tabs",
+        "inspections",
+        "Inspections",
+        org_page("inspections_list", can_read_audit),
+        150,
+    ),
+    Link("commission_admin", "licensing", "Licensing", _commission_page("onboarding_home"), 10),
+    Link(
+        "commission_admin",
+        "inspection",
+        "Inspection dashboard",
+        _commission_page("inspector_dashboard"),
+        40,
+    ),
+    Link("commission_organization", "owed", "Owed", _owed),
+    Link("audit_trail_actions", "chain_check", "Check the chain now", org_page("chain_check")),
+    Link(
+        "integrity_warning_actions", "chain_check", "Check the audit chain", org_page("chain_check")
+    ),
+    Link(
+        "occasion_actions",
+        "record",
+        "Full record (printable)",
+        occasion_page("occasion_record"),
+        20,
+    ),
+)
