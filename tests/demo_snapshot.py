@@ -41,8 +41,10 @@ class _Snapshot:
 _snapshots: dict[tuple[Any, ...], _Snapshot] = {}
 
 
-def seed_demo(*, stdout: io.StringIO | None = None) -> None:
-    """``call_command("seed_demo", "--no-pdfs", force=True)``, as the tests use it."""
+def seed_demo(*, stdout: io.StringIO | None = None) -> object:
+    """``call_command("seed_demo", "--no-pdfs", force=True)``, as the tests use it. Returns the
+    copy the database now holds: the same object each time the same copy is put back, so that
+    what is read from the demo alone (the site walk's URLs) can be kept with it."""
     tables = _tables()
     key = _key()
     before = _counts(tables)
@@ -54,6 +56,7 @@ def seed_demo(*, stdout: io.StringIO | None = None) -> None:
         _snapshots[key] = snapshot
     if stdout is not None:
         stdout.write(snapshot.printed)
+    return snapshot
 
 
 def _key() -> tuple[Any, ...]:
