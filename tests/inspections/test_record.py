@@ -160,3 +160,22 @@ def test_its_csv_exports_are_the_occasions_own_rows(client, tenant, inspector):
         kwargs={"org_id": tenant.organization.pk, "pk": mine.pk, "kind": "tins"},
     )
     assert client.get(missing).status_code == 404
+
+
+def test_its_ball_calls_are_drawn_as_a_list_of_local_times_with_voids_escaped():
+    from inspections import record
+
+    evening = dt.datetime(2026, 12, 5, 0, 7, 9, tzinfo=dt.UTC)  # 7:07:09 PM in Fairhaven
+    midnight = dt.datetime(2026, 12, 5, 5, 0, 0, tzinfo=dt.UTC)
+    calls = record._call_items(
+        [(1, 42, evening, None, ""), (2, 5, midnight, midnight, 'Mis-keyed <b>"7"</b>')]
+    )
+    assert calls.count == 2
+    assert str(calls.items) == (
+        '<li class="" value="1"><span class="ball">N42</span> <time>7:07:09</time></li>'
+        '<li class="voided" value="2"><span class="ball">B5</span> <time>12:00:00</time> '
+        '<span class="badge text-bg-secondary" title="Mis-keyed &lt;b&gt;&quot;7&quot;&lt;/b&gt;">'
+        'voided</span> <span class="void-reason">Mis-keyed &lt;b&gt;&quot;7&quot;&lt;/b&gt;'
+        "</span></li>"
+    )
+    assert record._call_items([]) == record.GameCalls(0, record.NO_CALL)
