@@ -952,6 +952,8 @@ def time_pages(runs: int) -> list[dict[str, Any]]:
     from django.db import connection
     from django.test import Client
 
+    import beano.wsgi  # noqa: F401  (as a gunicorn worker starts: its gc.freeze() included)
+
     inspector = get_user_model().objects.get(username="sw-inspector")
     client = Client(HTTP_HOST="127.0.0.1", HTTP_X_FORWARDED_PROTO="https")
     client.force_login(inspector)
