@@ -107,26 +107,28 @@ def included(place: str) -> list[str]:
     return [include.template for include in INCLUDES.get(place, ())]
 
 
-def org_page(url_name: str, when: Callable[[Any], bool] | None = None) -> Callable[[Any], Any]:
-    """``href`` for a page of the context's organization (``org``), offered ``when`` it says."""
+def page(
+    url_name: str, *objects: str, when: Callable[[Any], bool] | None = None
+) -> Callable[[Any], str | None]:
+    """``href`` for the page ``url_name`` of the context's ``objects`` (names in the context
+    whose ids fill the URL, e.g. ``"org", "occasion"``), offered ``when`` it says."""
 
     def href(context: Any) -> str | None:
         if when is not None and not when(context):
             return None
-        return reverse(url_name, args=[context["org"].pk])
+        return reverse(url_name, args=[context[name].pk for name in objects])
 
     return href
+
+
+def org_page(url_name: str, when: Callable[[Any], bool] | None = None) -> Callable[[Any], Any]:
+    """A page of the context's organization (``org``)."""
+    return page(url_name, "org", when=when)
 
 
 def occasion_page(url_name: str, when: Callable[[Any], bool] | None = None) -> Callable[[Any], Any]:
-    """``href`` for a page of the context's occasion (``org`` and ``occasion``)."""
-
-    def href(context: Any) -> str | None:
-        if when is not None and not when(context):
-            return None
-        return reverse(url_name, args=[context["org"].pk, context["occasion"].pk])
-
-    return href
+    """A page of the context's occasion (``org`` and ``occasion``)."""
+    return page(url_name, "org", "occasion", when=when)
 
 
 def can_read_audit(context: Any) -> bool:

@@ -6,11 +6,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from beano.links import Link, can_read_audit, occasion_page, org_page
-
-
-def _commission_page(url_name: str) -> Any:
-    return lambda context: reverse(url_name)
+from beano.links import Link, can_read_audit, occasion_page, org_page, page
 
 
 def _owed(context: Any) -> str:
@@ -32,12 +28,12 @@ LINKS = (
         org_page("inspections_list", can_read_audit),
         150,
     ),
-    Link("commission_admin", "licensing", "Licensing", _commission_page("onboarding_home"), 10),
+    Link("commission_admin", "licensing", "Licensing", page("onboarding_home"), 10),
     Link(
         "commission_admin",
         "inspection",
         "Inspection dashboard",
-        _commission_page("inspector_dashboard"),
+        page("inspector_dashboard"),
         40,
     ),
     Link("commission_organization", "owed", "Owed", _owed),
