@@ -116,3 +116,14 @@ def test_an_organizations_tabs_are_those_its_reader_may_open(
     tabs = set(re.findall(r'class="nav-link[^"]*" href="[^"]+">([^<]+)</a>', page.content.decode()))
     assert shown <= tabs and not hidden & tabs
     assert len(tabs) >= 11
+
+
+def test_no_template_comment_spans_lines():
+    """``{# … #}`` ends on its own line in Django; one that runs over is shown on the page."""
+    open_comments = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in sorted((ROOT / "templates").rglob("*.html"))
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if line.count("{#") > line.count("#}")
+    ]
+    assert not open_comments, "use {% comment %} for these:\n" + "\n".join(open_comments)
