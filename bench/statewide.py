@@ -860,14 +860,17 @@ def _analyze(connection: Any) -> float:
 
 
 def _kept_and_verified() -> tuple[float, float]:
-    """What a deployment does after rows loaded in bulk, and what its beat does each hour: the
-    kept figures rebuilt from the records (``rebuild_kept_figures``), every audit chain checked
-    whole and its checkpoint recorded (``organizations.verify_audit_chains``)."""
+    """What a deployment does after rows loaded in bulk, and what its beat does: the kept figures
+    rebuilt from the records (``rebuild_kept_figures``), the report obligations recorded up to
+    today (``reports.record_obligations``, each night), every audit chain checked whole and its
+    checkpoint recorded (``organizations.verify_audit_chains``, each hour)."""
     from organizations.verification import verify_all
     from reports.kept import rebuild
+    from reports.tasks import record_obligations
 
     started = time.perf_counter()
     rebuild()
+    record_obligations()
     kept = time.perf_counter()
     verify_all()
     return round(kept - started, 1), round(time.perf_counter() - kept, 1)
