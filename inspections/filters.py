@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from django import forms
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.http import QueryDict
 
 from beano import date_filters
 from games.models import Winner
 from occasions.models import Occasion, WorkerPresence
-from organizations.models import License, Organization, WorkerListEntry
+from organizations.models import License, Organization, Person, WorkerListEntry
 
 SEARCH_LENGTH = 100
 
@@ -157,16 +157,15 @@ def _organization_matches(q: str) -> Q:
 
 def _occasion_matches(q: str) -> Q:
     """An occasion under the license searched for, or at which the person searched for worked
-    (signed in from the worker list) or won (a known person, or the name given)."""
-    worked = WorkerPresence.objects.filter(occasion=OuterRef("pk")).filter(
-        _person_matches(q, "entry__person__")
-    )
-    won = Winner.objects.filter(claim__game__occasion=OuterRef("pk")).filter(
-        Q(player_name__icontains=q) | _person_matches(q, "person__")
-    )
+    (signed in from the worker list) or won (a known person, or the name given). Each match is
+    a set read once (``pk IN``), not a search run again for every occasion."""
+    people = Person.objects.filter(_person_matches(q)).values("pk")
+    worked = WorkerPresence.objects.filter(entry__person__in=people).values("occasion_id")
+    won = Winner.objects.values("claim__game__occasion_id")
     return (
         Q(license__number__icontains=q)
         | Q(organization__name__icontains=q)
-        | Exists(worked)
-        | Exists(won)
+        | Q(pk__in=worked)
+        | Q(pk__in=won.filter(person__in=people))
+        | Q(pk__in=won.filter(player_name__icontains=q))
     )

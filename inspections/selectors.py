@@ -39,6 +39,8 @@ class OrganizationRow:
     license: License | None
     last_occasion: Occasion | None
     refused: int
+    #: The row's links, by page (``dashboard_links``): the view's, not the selector's.
+    links: dict[str, str] = field(default_factory=dict)
 
     @property
     def license_ok(self) -> bool:

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_safe
 
 from beano.rules.models import RefusedAction
 from beano.rules.views import RefusedFilter, refused_actions_page
+from beano.url_formats import url_format
 from inspections import selectors, trends
 from inspections.compliance_views import SECTIONS, compliance_page, query_without
 from inspections.exports import OCCASION_EXPORTS, REFUSED_EXPORT, stream_csv
@@ -37,6 +38,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     occasions = Paginator(selectors.occasions(scope, flt), OCCASIONS_PER_PAGE)
     page = occasions.get_page(request.GET.get("page"))
     rows = selectors.organization_rows(scope, flt, today)
+    dashboard_links(rows)
     start, end = trends.period(flt.date_from, flt.date_to, today)
     if flt.organization is not None:
         subject = flt.organization.name
@@ -72,6 +74,31 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "practice": selectors.practice_in_scope(request.user),
         },
     )
+
+
+#: The pages each organization's row of the dashboard links, and their ids (the row's
+#: organization, and for "last" its last occasion).
+ROW_PAGES = {
+    "home": "organization_home",
+    "last": "occasion_record",
+    "compliance": "org_compliance_prizes",
+    "audit": "audit_log",
+    "chain": "chain_check",
+}
+
+
+def dashboard_links(rows: list[selectors.OrganizationRow]) -> None:
+    """Each row's links, each page reversed once for the table (``url_format``)."""
+    formats = {key: url_format(name, 2 if key == "last" else 1) for key, name in ROW_PAGES.items()}
+    refused = reverse("commission_refused_actions") + "?organization={0}"
+    reports = reverse("commission_reports") + "?organization={0}&status="
+    for row in rows:
+        pk = row.organization.pk
+        row.links = {key: fmt.format(pk) for key, fmt in formats.items() if key != "last"}
+        row.links["refused"] = refused.format(pk)
+        row.links["reports"] = reports.format(pk)
+        if row.last_occasion is not None:
+            row.links["last"] = formats["last"].format(pk, row.last_occasion.pk)
 
 
 @commission_view

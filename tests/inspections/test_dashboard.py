@@ -13,10 +13,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from beano.rules.models import RefusedAction
+from games.models import Winner
+from occasions.models import WorkerPresence
 from organizations import services
+from organizations.models import Person
 from organizations.worker_services import add_to_worker_list
 from tests.conftest import login, make_organization, make_tenant
-from tests.inspections.conftest import played_occasions
+from tests.inspections.conftest import night, played_occasions
 
 URL = reverse("inspector_dashboard")
 
@@ -202,3 +205,78 @@ def test_it_keeps_its_query_count_from_10_to_1000_occasions(
     assert len(large) == len(small), [q["sql"][:120] for q in large.captured_queries]
     label = "dashboard with a search" if search else "dashboard"
     print(f"{label}: {len(small)} queries at 10 and 1,000 occasions")
+
+
+def test_a_search_selects_the_nights_a_person_worked_or_won_and_a_license_or_hall(
+    client, tenant, statewide_inspector
+):
+    """Each way an occasion matches a search: a worker signed in (by name or worker ID), a
+    winner known as a person (by name or worker ID), a winner's name as given, the license
+    number and the organization's name; one night matches none."""
+    first, second, third, fourth = played_occasions(tenant, 4)
+    today = timezone.localdate()
+    worker = services.add_member(
+        organization=tenant.organization,
+        by=None,
+        legal_name="Ruth Almeida",
+        date_of_birth=dt.date(1961, 2, 3),
+        commission_worker_id="MA-W-700001",
+        kind="member",
+        since=dt.date(2015, 1, 1),
+    ).person
+    entry = add_to_worker_list(
+        organization=tenant.organization,
+        year=today.year,
+        person=worker,
+        roles=["seller"],
+        identification="S-9",
+        compensated=False,
+        compensation_note="",
+        good_moral_character_attested=False,
+        attested_by="",
+        on=today,
+        by=None,
+    )
+    WorkerPresence.objects.create(
+        occasion=first, entry=entry, role="seller", signed_in_at=night(first.date, 17)
+    )
+    known = Person.objects.create(
+        legal_name="Joan Pires", date_of_birth=dt.date(1950, 5, 6), commission_worker_id="P-42"
+    )
+    Winner.objects.filter(claim__game__occasion=second).update(person=known)
+    Winner.objects.filter(claim__game__occasion=third).update(player_name="Dorothy Amaral")
+    login(client, statewide_inspector)
+
+    def dates(q):
+        page = client.get(URL, {"q": q}).context["page"]
+        return {o.date for o in page.paginator.object_list}
+
+    assert dates("almeida") == dates("ma-w-700001") == {first.date}
+    assert dates("pires") == dates("p-42") == {second.date}
+    assert dates("amaral") == {third.date}
+    assert dates("nobody at all") == set()
+    everyone = {first.date, second.date, third.date, fourth.date}
+    assert dates(f"BN-{tenant.organization.pk:04d}") == everyone
+    assert dates(tenant.organization.name) == everyone
+
+
+def test_each_organizations_row_links_its_pages_as_reverse_names_them(
+    client, tenant, statewide_inspector
+):
+    (last, _) = played_occasions(tenant, 2)
+    login(client, statewide_inspector)
+    response = client.get(URL)
+    row = next(r for r in response.context["rows"] if r.organization == tenant.organization)
+    org = tenant.organization.pk
+    assert row.links == {
+        "home": reverse("organization_home", args=[org]),
+        "last": reverse("occasion_record", args=[org, last.pk]),
+        "compliance": reverse("org_compliance_prizes", args=[org]),
+        "audit": reverse("audit_log", args=[org]),
+        "chain": reverse("chain_check", args=[org]),
+        "refused": reverse("commission_refused_actions") + f"?organization={org}",
+        "reports": reverse("commission_reports") + f"?organization={org}&status=",
+    }
+    page = response.content.decode()
+    for key in ("home", "last", "compliance", "audit", "chain"):
+        assert f'href="{row.links[key]}"' in page
