@@ -78,8 +78,15 @@ def compliance_page(
             context["winners"] = kept_reads.winners(occasions)
     elif section == "workers":
         year = _year(request.GET.get("year", ""), today.year)
-        limit, listed = people.people_on_several_lists(scope, year, today)
-        context |= {"year": year, "limit": limit, "people": listed}
+        listed = people.people_on_several_lists(scope, year, today, page=request.GET.get("page"))
+        context |= {
+            "year": year,
+            "limit": listed.limit,
+            "people": listed.page,
+            "page": listed.page,
+            "total": listed.total,
+            "over": listed.over,
+        }
     elif section == "equipment":
         checked, problems = compliance.equipment_problems(scope, today)
         context |= {"checked": checked, "problems": problems}

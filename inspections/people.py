@@ -8,12 +8,16 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, Prefetch, QuerySet
 
 from beano.rules.authorizations import AuthorizationKind
 from beano.rules.limits import LimitName, limits_in_force
 from organizations.models import DirectorAuthorization, Organization, Person, WorkerListEntry
 from organizations.worker_services import judging_date
+
+#: People shown on a page of the list.
+PER_PAGE = 50
 
 
 @dataclass
@@ -42,23 +46,42 @@ class ListedPerson:
         return "at the limit" if self.count == self.limit else "within the limit"
 
 
+@dataclass(frozen=True)
+class ListedPeople:
+    """A page of the people on several lists, the most lists first, and how many there are."""
+
+    limit: int | None
+    page: Page
+    total: int
+    over: int  # over the limit (waived or not), of every page
+
+
 def people_on_several_lists(
-    organizations: QuerySet[Organization], year: int, today: dt.date
-) -> tuple[int | None, list[ListedPerson]]:
+    organizations: QuerySet[Organization],
+    year: int,
+    today: dt.date,
+    *,
+    page: str | int | None = 1,
+    per_page: int = PER_PAGE,
+) -> ListedPeople:
     """People on the worker lists of two or more organizations in ``year`` (statewide), one of
-    them in the scope; the most lists first. Four queries."""
+    them in the scope; the most lists first, by name. Only the page asked for is made into
+    rows: four queries, whatever the number of people."""
     figure = limits_in_force(judging_date(year, today)).get(LimitName.MAX_ORGANIZATIONS_PER_WORKER)
     limit = int(figure) if figure is not None else None
     in_scope = WorkerListEntry.objects.filter(
         worker_list__year=year, worker_list__organization__in=organizations
     ).values("person_id")
-    counts = dict(
+    counted = sorted(
         WorkerListEntry.objects.filter(worker_list__year=year, person_id__in=in_scope)
         .order_by()
-        .values_list("person_id")
+        .values_list("person_id", "person__legal_name")
         .annotate(n=Count("worker_list__organization", distinct=True))
-        .filter(n__gte=2)
+        .filter(n__gte=2),
+        key=lambda row: (-row[2], row[1], row[0]),
     )
+    chosen = Paginator(counted, per_page).get_page(page)
+    counts = {person_id: n for person_id, _name, n in chosen.object_list}
     entries = (
         WorkerListEntry.objects.filter(
             worker_list__year=year,
@@ -74,11 +97,13 @@ def people_on_several_lists(
                 ),
             )
         )
-        .order_by("person__legal_name", "worker_list__organization__name")
+        .order_by("worker_list__organization__name")
     )
     people: dict[int, ListedPerson] = {}
     for entry in entries:
         if entry.person_id not in people:
             people[entry.person_id] = ListedPerson(entry.person, counts[entry.person_id], limit)
         people[entry.person_id].entries.append(entry)
-    return limit, sorted(people.values(), key=lambda p: (-p.count, p.person.legal_name))
+    chosen.object_list = [people[person_id] for person_id in counts]
+    over = sum(1 for _pk, _name, n in counted if limit is not None and n > limit)
+    return ListedPeople(limit, chosen, len(counted), over)

@@ -18,8 +18,9 @@ from django.utils import timezone
 
 from beano.rules.models import LawLimit
 from games.models import Winner
+from inspections.people import PER_PAGE
 from organizations import services
-from organizations.models import CardUsage, Equipment, WorkerList, WorkerListEntry
+from organizations.models import CardUsage, Equipment, Person, WorkerList, WorkerListEntry
 from organizations.worker_services import add_to_worker_list
 from tests.conftest import login, make_organization
 from tests.inspections.conftest import played_occasions
@@ -308,3 +309,48 @@ def test_it_reconciles_each_series_across_occasions(
     assert "41–80" in page and "not counted back" in page
     assert client.post(_commission("inventory")).status_code == 403
     assert PaperIssue.objects.count() == 2
+
+
+def _on_two_lists(people, first, second, *, start=0):
+    """``people`` new people (names sorted as numbered from ``start``), each on both
+    organizations' lists."""
+    today = timezone.localdate()
+    lists = [
+        WorkerList.objects.get_or_create(organization=org, year=today.year)[0]
+        for org in (first, second)
+    ]
+    persons = Person.objects.bulk_create(
+        Person(legal_name=f"Listed {n:03d}", date_of_birth=dt.date(1970, 1, 1))
+        for n in range(start, start + people)
+    )
+    WorkerListEntry.objects.bulk_create(
+        WorkerListEntry(worker_list=wl, person=p, roles=["seller"], added_on=today)
+        for p in persons
+        for wl in lists
+    )
+
+
+def test_the_people_on_several_lists_come_a_page_at_a_time_in_a_fixed_number_of_queries(
+    client, tenant, statewide_inspector
+):
+    other = make_organization("Hall Two")
+    _on_two_lists(3, tenant.organization, other)
+    login(client, statewide_inspector)
+    url = _commission("workers")
+    client.get(url)
+    with CaptureQueriesContext(connection) as small:
+        client.get(url)
+    _on_two_lists(PER_PAGE * 2, tenant.organization, other, start=3)  # 103: three pages
+    with CaptureQueriesContext(connection) as large:
+        response = client.get(url)
+    assert len(large) == len(small), [q["sql"][:120] for q in large.captured_queries]
+    first = [p.person.legal_name for p in response.context["people"]]
+    assert len(first) == PER_PAGE and first[0] == "Listed 000"
+    assert response.context["total"] == PER_PAGE * 2 + 3
+    page = response.content.decode()
+    assert f"{PER_PAGE * 2 + 3} people on several lists" in page and ">Next</a>" in page
+    last = client.get(url, {"page": 3}).context["people"]
+    assert [p.person.legal_name for p in last] == ["Listed 100", "Listed 101", "Listed 102"]
+    assert all(p.count == 2 and p.entries for p in last)
+    # A page past the end shows the last one, never an error.
+    assert client.get(url, {"page": "99"}).context["people"].number == 3
