@@ -8,16 +8,21 @@ import io
 import zipfile
 from typing import Any
 
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from inspections.compliance_views import query_without
 from organizations.access import commission_view, visible_organizations
 from organizations.selectors import licensees
 from reports import integrity
 from reports import selectors as report_selectors
 from reports.models import FinancialReport
 from reports.pages import date_range, ranged
+
+#: Reports shown on a page of the list.
+REPORTS_PER_PAGE = 50
 
 
 def _commission_scope(request: HttpRequest) -> Any:
@@ -44,11 +49,16 @@ def commission_reports(request: HttpRequest) -> HttpResponse:
     statuses = report_selectors.OPEN_STATUSES if status == "open" else ([status] if status else [])
     start, end = ranged(request)
     rows = report_selectors.obligations(orgs, start=start, end=end, statuses=statuses)
+    page = Paginator(rows, REPORTS_PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "inspections/commission_reports.html",
         {
-            "rows": rows,
+            "rows": rows,  # every row read (up to OBLIGATIONS_LISTED); the page shows ``page``
+            "page": page,
+            "total": len(rows),
+            "at_most": report_selectors.OBLIGATIONS_LISTED,
+            "query": query_without(request, "page"),
             "organizations": scope.order_by("name"),
             "towns": sorted({o.town for o in scope}),
             "status": status,

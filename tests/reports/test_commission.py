@@ -10,8 +10,11 @@ from decimal import Decimal as D
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
+from inspections.report_views import REPORTS_PER_PAGE
 from occasions import services as occasion_services
+from reports.models import ReportObligation
 from tests.conftest import login, make_tenant
 from tests.reports.conftest import at
 
@@ -121,3 +124,33 @@ def test_the_full_record_holds_the_report_and_every_amendment(
     assert "Financial report" in page and "Amendment 1" in page
     assert "The hall rent invoice came late." in page
     assert "Net proceeds: 118.20 → 18.20" in page
+
+
+def test_the_list_of_reports_owed_comes_fifty_at_a_time_the_newest_first(
+    client, tenant, statewide_inspector
+):
+    today = timezone.localdate()
+    license = tenant.organization.licenses.get()
+    ReportObligation.objects.bulk_create(
+        ReportObligation(
+            organization=tenant.organization,
+            license=license,
+            day=today - dt.timedelta(days=n),
+            due_on=today - dt.timedelta(days=n) + dt.timedelta(days=10),
+        )
+        for n in range(1, REPORTS_PER_PAGE + 6)
+    )
+    login(client, statewide_inspector)
+    url = reverse("commission_reports")
+    first = client.get(url, {"status": "", "organization": tenant.organization.pk})
+    shown = [row.obligation.day for row in first.context["page"]]
+    assert len(shown) == REPORTS_PER_PAGE and shown[0] == today - dt.timedelta(days=1)
+    assert shown == sorted(shown, reverse=True)
+    page = first.content.decode()
+    assert f"{REPORTS_PER_PAGE + 5} reports match" in page and ">Older</a>" in page
+    second = client.get(url, {"status": "", "organization": tenant.organization.pk, "page": 2})
+    assert [row.obligation.day for row in second.context["page"]] == [
+        today - dt.timedelta(days=n) for n in range(REPORTS_PER_PAGE + 1, REPORTS_PER_PAGE + 6)
+    ]
+    # The filter's query goes with the page links.
+    assert f"organization={tenant.organization.pk}" in second.content.decode().split(">Newer<")[0]
