@@ -66,6 +66,9 @@ class Occasion(models.Model):
 
     class Meta:
         ordering = ["-date"]
+        # The Commission's lists of every organization's nights, newest first: a year's 7,800
+        # occasions were joined and sorted whole for each page of 25 (19 ms; 3 with it).
+        indexes = [models.Index(fields=["date"], name="occasion_date")]
         constraints = [
             models.UniqueConstraint(fields=["organization", "date"], name="occasion_one_per_day"),
             models.CheckConstraint(
