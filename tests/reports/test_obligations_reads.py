@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from organizations.models import License, Organization
 from reports import selectors
-from reports.models import ReportObligation
+from reports.models import FinancialReport, ReportObligation
 from reports.obligations import ensure_obligations
 from tests.builders import LicenseFactory, OrganizationFactory
 from tests.conftest import login
@@ -84,3 +84,76 @@ def test_beat_sends_the_nightly_obligations_and_the_resend_of_unsent_reports():
     tasks = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert {"reports.record_obligations", "reports.resend_unsent"} <= tasks
     assert {"reports.record_obligations", "reports.resend_unsent"} <= set(app.tasks)
+
+
+def test_the_dashboards_counts_of_report_issues_are_the_lists_statuses_counted(
+    tenant, report_clock
+):
+    """``issues_by_organization`` counts in the database what ``obligations`` says of each day
+    (due, late, missing; amendments and filed reports with a difference): recorded days and
+    days not recorded yet alike."""
+    from collections import Counter
+
+    from occasions.models import Occasion
+
+    today = report_clock(at(12, day=dt.date(2026, 12, 20))).date()
+    quiet = OrganizationFactory(
+        name="Hall Not Recorded",
+        reports_from=dt.date(2026, 11, 1),
+        license__authorized_weekdays=[0, 4],
+    )
+    org = tenant.organization
+    org.reports_from = dt.date(2026, 9, 1)
+    org.save()
+    license = org.licenses.get()
+    license.authorized_weekdays = [1, 4]
+    license.save()
+    ensure_obligations([org], today - dt.timedelta(days=8))  # the last week not recorded yet
+    days = license.authorized_dates(org.reports_from, today - dt.timedelta(days=1))
+    # Every third day filed (some amended, one with a difference), every third closed unfiled.
+    occasions = Occasion.objects.bulk_create(
+        Occasion(organization=org, license=license, date=day, status=Occasion.Status.CLOSED)
+        for i, day in enumerate(days)
+        if i % 3 != 2
+    )
+    reports = []
+    for i, occasion in enumerate(occasions):
+        if i % 2:
+            continue
+        for version in (1, 2) if i % 4 == 0 else (1,):
+            reports.append(
+                FinancialReport(
+                    organization=org,
+                    occasion=occasion,
+                    version=version,
+                    reason="A count corrected." if version > 1 else "",
+                    figures={"variance": {"above_threshold": i == 2}},
+                    figures_sha256="0" * 64,
+                    filed_at=at(12, day=occasion.date + dt.timedelta(days=3)),
+                    filed_by=tenant.bookkeeper,
+                    due_on=occasion.date + dt.timedelta(days=10),
+                    chain_length=0,
+                    chain_head_hash="0" * 64,
+                )
+            )
+    FinancialReport.objects.bulk_create(reports)
+
+    issues = selectors.issues_by_organization([org, quiet])
+    for organization in (org, quiet):
+        listed = Counter(
+            row.status
+            for row in selectors.obligations([organization], limit=10_000)
+            if row.obligation.day < today
+        )
+        found = issues[organization.pk]
+        assert (found.due, found.late, found.missing) == (
+            listed["due"],
+            listed["late"],
+            listed["missing"],
+        ), organization
+    mine = issues[org.pk]
+    assert mine.due and mine.late and mine.missing and issues[quiet.pk].missing
+    assert (mine.amendments, mine.variances) == (
+        sum(1 for r in reports if r.version == 2),
+        1,
+    )
