@@ -16,6 +16,7 @@ from organizations.access import visible_organizations
 from organizations.models import License, Organization, Person, WorkerListEntry
 from organizations.selectors import licensees, practice_organizations
 from reports.occasion_totals import with_kept_figures
+from reports.selectors import ReportIssues
 
 
 def scope(user: object) -> QuerySet[Organization]:
@@ -39,8 +40,9 @@ class OrganizationRow:
     license: License | None
     last_occasion: Occasion | None
     refused: int
-    #: The row's links, by page (``dashboard_links``): the view's, not the selector's.
+    #: The row's links, by page, and its open report issues: the view's, not the selector's.
     links: dict[str, str] = field(default_factory=dict)
+    issues: ReportIssues | None = None
 
     @property
     def license_ok(self) -> bool:

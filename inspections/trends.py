@@ -78,12 +78,21 @@ def statewide_medians(start: dt.date, end: dt.date) -> Medians:
     }
 
 
-def _medians(rows: Iterable[dict[str, Any]], measure: str, months: list[dt.date]) -> tuple:
-    by_month: dict[dt.date, list[Decimal]] = defaultdict(list)
+def _medians(rows: Iterable[dict[str, Any]], months: list[dt.date]) -> dict[str, tuple]:
+    """Each measure's median per occasion, month by month: the rows grouped in one pass."""
+    by_month: dict[str, dict[dt.date, list[Decimal]]] = {
+        name: defaultdict(list) for name, _, _ in MEASURES
+    }
     for row in rows:
-        if row.get(measure) is not None:
-            by_month[month_start(row["date"])].append(Decimal(row[measure]))
-    return tuple(statistics.median(by_month[m]) if by_month.get(m) else None for m in months)
+        month = row["date"].replace(day=1)
+        for name, values in by_month.items():
+            value = row.get(name)
+            if value is not None:
+                values[month].append(value if isinstance(value, Decimal) else Decimal(value))
+    return {
+        name: tuple(statistics.median(values[m]) if values.get(m) else None for m in months)
+        for name, values in by_month.items()
+    }
 
 
 def trend_charts(
@@ -100,6 +109,7 @@ def trend_charts(
     ticks = tuple(
         f"{m:%b} ’{m:%y}" if i == 0 or m.month == 1 else f"{m:%b}" for i, m in enumerate(months)
     )
+    medians = _medians(subject_rows, months)
     return [
         Chart(
             key=name,
@@ -109,7 +119,7 @@ def trend_charts(
             labels=labels,
             ticks=ticks,
             series=(
-                Series(subject, _medians(subject_rows, name, months)),
+                Series(subject, medians[name]),
                 Series("Statewide median", tuple(statewide.get((m, name)) for m in months)),
             ),
         )

@@ -39,6 +39,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     page = occasions.get_page(request.GET.get("page"))
     rows = selectors.organization_rows(scope, flt, today)
     dashboard_links(rows)
+    issues = report_selectors.issues_by_organization([row.organization for row in rows])
+    for row in rows:
+        row.issues = issues[row.organization.pk]
     start, end = trends.period(flt.date_from, flt.date_to, today)
     if flt.organization is not None:
         subject = flt.organization.name
@@ -62,9 +65,6 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "today": today,
             "rows": rows,
             "page": page,
-            "report_issues": report_selectors.issues_by_organization(
-                [row.organization for row in rows]
-            ),
             "occasion_reports": report_selectors.reports_of_occasions(page.object_list),
             "query": query_without(request, "page"),
             "people": selectors.people_found(scope, flt.q, today),
