@@ -24,6 +24,23 @@ from tests.inspections.conftest import night, played_occasions
 URL = reverse("inspector_dashboard")
 
 
+def _listed(organization, person, identification):
+    """``person`` on ``organization``'s worker list this year, a seller (the rules applied)."""
+    return add_to_worker_list(
+        organization=organization,
+        year=timezone.localdate().year,
+        person=person,
+        roles=["seller"],
+        identification=identification,
+        compensated=False,
+        compensation_note="",
+        good_moral_character_attested=False,
+        attested_by="",
+        on=timezone.localdate(),
+        by=None,
+    )
+
+
 def test_an_inspector_lands_on_it(client, inspector):
     login(client, inspector)
     response = client.get(reverse("dashboard"))
@@ -105,7 +122,6 @@ def test_it_filters_by_organization_dates_town_and_status(client, statewide_insp
 def test_it_finds_a_person_by_name_or_worker_id_with_their_count_of_lists(
     client, tenant, statewide_inspector
 ):
-    today = timezone.localdate()
     person = None
     for n in range(4):
         org = tenant.organization if n == 0 else make_organization(f"Hall {n}")
@@ -119,19 +135,7 @@ def test_it_finds_a_person_by_name_or_worker_id_with_their_count_of_lists(
             since=dt.date(2015, 1, 1),
         )
         person = membership.person
-        add_to_worker_list(
-            organization=org,
-            year=today.year,
-            person=person,
-            roles=["seller"],
-            identification=f"S-{n}",
-            compensated=False,
-            compensation_note="",
-            good_moral_character_attested=False,
-            attested_by="",
-            on=today,
-            by=None,
-        )
+        _listed(org, person, f"S-{n}")
     login(client, statewide_inspector)
     for q in ("gallagher", "MA-W-100176"):
         response = client.get(URL, {"q": q})
@@ -144,7 +148,6 @@ def test_it_finds_a_person_by_name_or_worker_id_with_their_count_of_lists(
 def test_an_assigned_inspector_sees_the_count_but_not_the_names_outside_the_scope(
     client, tenant, other_tenant, inspector
 ):
-    today = timezone.localdate()
     for t in (tenant, other_tenant):
         membership = services.add_member(
             organization=t.organization,
@@ -154,19 +157,7 @@ def test_an_assigned_inspector_sees_the_count_but_not_the_names_outside_the_scop
             kind="member",
             since=dt.date(2015, 1, 1),
         )
-        add_to_worker_list(
-            organization=t.organization,
-            year=today.year,
-            person=membership.person,
-            roles=["seller"],
-            identification="B-1",
-            compensated=False,
-            compensation_note="",
-            good_moral_character_attested=False,
-            attested_by="",
-            on=today,
-            by=None,
-        )
+        _listed(t.organization, membership.person, "B-1")
     login(client, inspector)
     page = client.get(URL, {"q": "Rego"}).content.decode()
     assert "on 2 organizations' worker lists" in page
@@ -214,7 +205,6 @@ def test_a_search_selects_the_nights_a_person_worked_or_won_and_a_license_or_hal
     winner known as a person (by name or worker ID), a winner's name as given, the license
     number and the organization's name; one night matches none."""
     first, second, third, fourth = played_occasions(tenant, 4)
-    today = timezone.localdate()
     worker = services.add_member(
         organization=tenant.organization,
         by=None,
@@ -224,19 +214,7 @@ def test_a_search_selects_the_nights_a_person_worked_or_won_and_a_license_or_hal
         kind="member",
         since=dt.date(2015, 1, 1),
     ).person
-    entry = add_to_worker_list(
-        organization=tenant.organization,
-        year=today.year,
-        person=worker,
-        roles=["seller"],
-        identification="S-9",
-        compensated=False,
-        compensation_note="",
-        good_moral_character_attested=False,
-        attested_by="",
-        on=today,
-        by=None,
-    )
+    entry = _listed(tenant.organization, worker, "S-9")
     WorkerPresence.objects.create(
         occasion=first, entry=entry, role="seller", signed_in_at=night(first.date, 17)
     )
