@@ -145,7 +145,9 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # No JIT compilation: the pages' queries run in milliseconds, and a plan estimated costly
     # (a count over a statewide year's obligations) spent 20 ms compiling itself to save less.
     options = DATABASES["default"].setdefault("OPTIONS", {})
-    options["options"] = " ".join(filter(None, [options.get("options", ""), "-c jit=off"]))
+    given = options.get("options", "")
+    given = " ".join(given) if isinstance(given, list | tuple) else given
+    options["options"] = " ".join(filter(None, [given, "-c jit=off"]))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The cache: Redis in production, shared by every web process and server, so that what one

@@ -104,6 +104,7 @@ def people_on_several_lists(
         if entry.person_id not in people:
             people[entry.person_id] = ListedPerson(entry.person, counts[entry.person_id], limit)
         people[entry.person_id].entries.append(entry)
-    chosen.object_list = [people[person_id] for person_id in counts]
+    # (A person whose entry went between the two reads is left out of the page, not an error.)
+    chosen.object_list = [people[person_id] for person_id in counts if person_id in people]
     over = sum(1 for _pk, _name, n in counted if limit is not None and n > limit)
     return ListedPeople(limit, chosen, len(counted), over)

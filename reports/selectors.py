@@ -144,7 +144,8 @@ def obligations(
                 )
             )
         )
-        reading = limit + len(orgs)  # and at most one day each still upcoming (today's)
+        if wanted >= set(OPEN_STATUSES):
+            reading = limit + len(orgs)  # and at most one day each still upcoming (today's)
     obligations_list = list(rows.order_by("-day", "organization__name")[:reading])
     unrecorded = [
         o
@@ -152,6 +153,7 @@ def obligations(
         if o.day <= last and (start is None or o.day >= start)
     ]
     if unrecorded:
+        reading += len(unrecorded)  # these are not ruled out in the database when filed
         obligations_list = sorted(
             [*obligations_list, *unrecorded],
             key=lambda o: (-o.day.toordinal(), o.organization.name),
@@ -250,7 +252,7 @@ RECORDED = (Occasion.Status.OPEN, Occasion.Status.CLOSED, Occasion.Status.NOT_PL
 
 
 def issues_by_organization(organizations: Iterable[Organization]) -> dict[int, ReportIssues]:
-    """Each organization's open report issues, counted in the database: three queries whatever
+    """Each organization's open report issues, counted in the database: four queries whatever
     the number of organizations and days (with those owed up to today not recorded yet, as
     ``obligations`` reads them)."""
     orgs = list(organizations)
@@ -283,17 +285,22 @@ def issues_by_organization(organizations: Iterable[Organization]) -> dict[int, R
     for org_id, due, late, missing in counted:
         out[org_id].due, out[org_id].late, out[org_id].missing = due, late, missing
     _count_unrecorded(out, orgs, today)
-    for org_id, amendments, variances in (
-        FinancialReport.objects.filter(organization__in=orgs)
+    for org_id, amendments in (
+        FinancialReport.objects.filter(organization__in=orgs, version__gt=1)
         .order_by()
         .values("organization_id")
-        .annotate(
-            amendments=Count("pk", filter=Q(version__gt=1)),
-            variances=Count("pk", filter=Q(version=1, figures__variance__above_threshold=True)),
-        )
-        .values_list("organization_id", "amendments", "variances")
+        .annotate(n=Count("pk"))
+        .values_list("organization_id", "n")
     ):
-        out[org_id].amendments, out[org_id].variances = amendments, variances
+        out[org_id].amendments = amendments
+    # A first filing's differences above the threshold are a list (empty when none): read
+    # and judged as the filing judged them, not by a JSON comparison.
+    first_filings = FinancialReport.objects.filter(organization__in=orgs, version=1)
+    for org_id, above in first_filings.values_list(
+        "organization_id", "figures__variance__above_threshold"
+    ):
+        if above:
+            out[org_id].variances += 1
     return out
 
 

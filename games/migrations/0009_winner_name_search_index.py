@@ -20,13 +20,12 @@ def create(apps, schema_editor):
     try:
         with transaction.atomic(using=schema_editor.connection.alias):
             schema_editor.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+            schema_editor.execute(
+                f"CREATE INDEX IF NOT EXISTS {INDEX} ON games_winner "
+                "USING gin (UPPER(player_name::text) gin_trgm_ops)"
+            )
     except DatabaseError as error:
-        logger.warning("pg_trgm could not be created (%s): the winner search runs unindexed", error)
-        return
-    schema_editor.execute(
-        f"CREATE INDEX IF NOT EXISTS {INDEX} ON games_winner "
-        "USING gin (UPPER(player_name::text) gin_trgm_ops)"
-    )
+        logger.warning("No trigram index (%s): the winner search runs unindexed", error)
 
 
 def drop(apps, schema_editor):

@@ -127,7 +127,14 @@ def test_the_dashboards_counts_of_report_issues_are_the_lists_statuses_counted(
                     occasion=occasion,
                     version=version,
                     reason="A count corrected." if version > 1 else "",
-                    figures={"variance": {"above_threshold": i == 2}},
+                    # As a filing writes it: the differences above the threshold, a list.
+                    figures={
+                        "variance": {
+                            "above_threshold": (
+                                [{"label": "Cash counted", "value": "-40.00"}] if i == 2 else []
+                            )
+                        }
+                    },
                     figures_sha256="0" * 64,
                     filed_at=at(12, day=occasion.date + dt.timedelta(days=3)),
                     filed_by=tenant.bookkeeper,
@@ -157,3 +164,18 @@ def test_the_dashboards_counts_of_report_issues_are_the_lists_statuses_counted(
         sum(1 for r in reports if r.version == 2),
         1,
     )
+
+
+def test_one_open_status_asked_for_lists_as_many_of_it_as_there_are(tenant, report_clock):
+    """Only missing days asked for, while the newest days are due (not late yet): the list
+    still reads far enough back to find ``limit`` missing ones."""
+    today = report_clock(at(12, day=dt.date(2026, 12, 20))).date()
+    org = tenant.organization
+    org.reports_from = dt.date(2026, 6, 1)  # Fridays: Dec 18 and 11 due, the rest missing
+    org.save()
+    ensure_obligations([org], today)
+    missing = selectors.obligations([org], statuses=["missing"], limit=5)
+    assert len(missing) == 5 and {row.status for row in missing} == {"missing"}
+    assert [row.obligation.day for row in missing][0] == dt.date(2026, 12, 4)
+    due = selectors.obligations([org], statuses=["due"], limit=5)
+    assert [row.obligation.day for row in due] == [dt.date(2026, 12, 18), dt.date(2026, 12, 11)]
