@@ -176,6 +176,6 @@ def test_one_open_status_asked_for_lists_as_many_of_it_as_there_are(tenant, repo
     ensure_obligations([org], today)
     missing = selectors.obligations([org], statuses=["missing"], limit=5)
     assert len(missing) == 5 and {row.status for row in missing} == {"missing"}
-    assert [row.obligation.day for row in missing][0] == dt.date(2026, 12, 4)
+    assert missing[0].obligation.day == dt.date(2026, 12, 4)
     due = selectors.obligations([org], statuses=["due"], limit=5)
     assert [row.obligation.day for row in due] == [dt.date(2026, 12, 18), dt.date(2026, 12, 11)]
