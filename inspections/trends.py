@@ -84,7 +84,7 @@ def _medians(rows: Iterable[dict[str, Any]], months: list[dt.date]) -> dict[str,
         name: defaultdict(list) for name, _, _ in MEASURES
     }
     for row in rows:
-        month = row["date"].replace(day=1)
+        month = month_start(row["date"])
         for name, values in by_month.items():
             value = row.get(name)
             if value is not None:

@@ -76,29 +76,37 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     )
 
 
-#: The pages each organization's row of the dashboard links, and their ids (the row's
-#: organization, and for "last" its last occasion).
+#: The pages each organization's row of the dashboard links, with how many ids each takes:
+#: the row's organization, and for "last" its last occasion too.
 ROW_PAGES = {
-    "home": "organization_home",
-    "last": "occasion_record",
-    "compliance": "org_compliance_prizes",
-    "audit": "audit_log",
-    "chain": "chain_check",
+    "home": ("organization_home", 1),
+    "last": ("occasion_record", 2),
+    "compliance": ("org_compliance_prizes", 1),
+    "audit": ("audit_log", 1),
+    "chain": ("chain_check", 1),
+    "refused": ("commission_refused_actions", 0),
+    "reports": ("commission_reports", 0),
 }
+#: What the Commission-wide pages are asked for the row's organization (the reports list's
+#: status is added by the badge that links it).
+ROW_QUERIES = {"refused": "?organization={0}", "reports": "?organization={0}&status="}
 
 
 def dashboard_links(rows: list[selectors.OrganizationRow]) -> None:
     """Each row's links, each page reversed once for the table (``url_format``)."""
-    formats = {key: url_format(name, 2 if key == "last" else 1) for key, name in ROW_PAGES.items()}
-    refused = reverse("commission_refused_actions") + "?organization={0}"
-    reports = reverse("commission_reports") + "?organization={0}&status="
+    formats = {
+        key: url_format(name, ids) + ROW_QUERIES.get(key, "")
+        for key, (name, ids) in ROW_PAGES.items()
+    }
     for row in rows:
-        pk = row.organization.pk
-        row.links = {key: fmt.format(pk) for key, fmt in formats.items() if key != "last"}
-        row.links["refused"] = refused.format(pk)
-        row.links["reports"] = reports.format(pk)
+        ids = [row.organization.pk]
         if row.last_occasion is not None:
-            row.links["last"] = formats["last"].format(pk, row.last_occasion.pk)
+            ids.append(row.last_occasion.pk)
+        row.links = {
+            key: fmt.format(*ids)
+            for key, fmt in formats.items()
+            if key != "last" or row.last_occasion is not None
+        }
 
 
 @commission_view

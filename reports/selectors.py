@@ -82,6 +82,11 @@ class ObligationRow:
         return STATUS_STYLES[self.status]
 
 
+#: An occasion of these statuses recorded its day: its report unfiled past due is late, not
+#: missing.
+RECORDED = (Occasion.Status.OPEN, Occasion.Status.CLOSED, Occasion.Status.NOT_PLAYED)
+
+
 def obligation_status(
     obligation: ReportObligation,
     occasion: Occasion | None,
@@ -101,12 +106,17 @@ def obligation_status(
         return UPCOMING
     if today <= obligation.due_on:
         return DUE
-    recorded = occasion is not None and occasion.status in (
-        Occasion.Status.OPEN,
-        Occasion.Status.CLOSED,
-        Occasion.Status.NOT_PLAYED,
-    )
+    recorded = occasion is not None and occasion.status in RECORDED
     return LATE if recorded else MISSING
+
+
+def _day_filed() -> Exists:
+    """Whether an obligation's day has a filed report (any version), for its queryset."""
+    return Exists(
+        FinancialReport.objects.filter(
+            organization_id=OuterRef("organization_id"), occasion__date=OuterRef("day")
+        )
+    )
 
 
 def obligations(
@@ -137,13 +147,7 @@ def obligations(
     if wanted and not wanted & {FILED, FILED_LATE}:
         # Filed obligations are ruled out in the database when only open ones are asked for:
         # on a statewide year nearly every day is filed, and each would be read to be dropped.
-        rows = rows.exclude(
-            Exists(
-                FinancialReport.objects.filter(
-                    organization_id=OuterRef("organization_id"), occasion__date=OuterRef("day")
-                )
-            )
-        )
+        rows = rows.exclude(_day_filed())
         if wanted >= set(OPEN_STATUSES):
             reading = limit + len(orgs)  # and at most one day each still upcoming (today's)
     obligations_list = list(rows.order_by("-day", "organization__name")[:reading])
@@ -246,11 +250,6 @@ class ReportIssues:
         return bool(self.late or self.missing or self.variances)
 
 
-#: An occasion of these statuses recorded its day: its report unfiled past due is late, not
-#: missing.
-RECORDED = (Occasion.Status.OPEN, Occasion.Status.CLOSED, Occasion.Status.NOT_PLAYED)
-
-
 def issues_by_organization(organizations: Iterable[Organization]) -> dict[int, ReportIssues]:
     """Each organization's open report issues, counted in the database: four queries whatever
     the number of organizations and days (with those owed up to today not recorded yet, as
@@ -260,9 +259,6 @@ def issues_by_organization(organizations: Iterable[Organization]) -> dict[int, R
     out = {o.pk: ReportIssues() for o in orgs}
     if not orgs:
         return out
-    filed = FinancialReport.objects.filter(
-        organization_id=OuterRef("organization_id"), occasion__date=OuterRef("day")
-    )
     held = Occasion.objects.filter(
         organization_id=OuterRef("organization_id"), date=OuterRef("day"), status__in=RECORDED
     )
@@ -271,7 +267,7 @@ def issues_by_organization(organizations: Iterable[Organization]) -> dict[int, R
         ReportObligation.objects.filter(
             organization__in=orgs, day__lt=today, license__practice=False
         )
-        .annotate(filed=Exists(filed), held=Exists(held))
+        .annotate(filed=_day_filed(), held=Exists(held))
         .filter(filed=False)
         .order_by()
         .values("organization_id")
@@ -307,29 +303,27 @@ def issues_by_organization(organizations: Iterable[Organization]) -> dict[int, R
 def _count_unrecorded(
     out: dict[int, ReportIssues], orgs: list[Organization], today: dt.date
 ) -> None:
-    """The days owed up to today that the night's task has not recorded yet (a few): counted
-    as the recorded ones are, in one more query, none where there are none."""
+    """The days owed up to today that the night's task has not recorded yet (a few): judged by
+    ``obligation_status`` as the list judges them, in one more query, none where there are
+    none."""
     unrecorded = [o for o in owed.unrecorded_obligations(orgs, today) if o.day < today]
     if not unrecorded:
         return
     occasions = {
-        (org_id, day): (status, filed)
-        for org_id, day, status, filed in Occasion.objects.filter(
+        (o.organization_id, o.date): o
+        for o in Occasion.objects.filter(
             organization__in=orgs, date__in={o.day for o in unrecorded}
         )
         .annotate(filed=Exists(FinancialReport.objects.filter(occasion=OuterRef("pk"))))
-        .values_list("organization_id", "date", "status", "filed")
+        .only("id", "organization_id", "date", "status")
     }
     for ob in unrecorded:
-        status, filed = occasions.get((ob.organization_id, ob.day), (None, False))
-        if filed:
+        occasion = occasions.get((ob.organization_id, ob.day))
+        if occasion is not None and occasion.filed:
             continue
-        if today <= ob.due_on:
-            out[ob.organization_id].due += 1
-        elif status in RECORDED:
-            out[ob.organization_id].late += 1
-        else:
-            out[ob.organization_id].missing += 1
+        issues = out[ob.organization_id]
+        status = obligation_status(ob, occasion, None, today)  # due, late or missing
+        setattr(issues, status, getattr(issues, status) + 1)
 
 
 @dataclass(frozen=True)
