@@ -13,6 +13,7 @@ from django.db.models import Q, QuerySet
 from django.http import QueryDict
 
 from beano import date_filters
+from beano.widgets import QuickSelect
 from games.models import Winner
 from occasions.models import Occasion, WorkerPresence
 from organizations.models import License, Organization, Person, WorkerListEntry
@@ -25,7 +26,10 @@ class OccasionFilterForm(forms.Form):
     are offered, so an organization outside it is simply not a valid choice."""
 
     organization = forms.ModelChoiceField(
-        queryset=Organization.objects.none(), required=False, empty_label="Every organization"
+        queryset=Organization.objects.none(),
+        required=False,
+        empty_label="Every organization",
+        widget=QuickSelect,
     )
     date_from = forms.DateField(
         required=False, label="From", widget=forms.DateInput(attrs={"type": "date"})
@@ -33,7 +37,7 @@ class OccasionFilterForm(forms.Form):
     date_to = forms.DateField(
         required=False, label="To", widget=forms.DateInput(attrs={"type": "date"})
     )
-    town = forms.ChoiceField(required=False, choices=[("", "Every town")])
+    town = forms.ChoiceField(required=False, choices=[("", "Every town")], widget=QuickSelect)
     status = forms.ChoiceField(
         required=False, choices=[("", "Every status"), *Occasion.Status.choices]
     )
@@ -58,6 +62,12 @@ class OccasionFilterForm(forms.Form):
         self.today = today
         organization = cast(forms.ModelChoiceField, self.fields["organization"])
         organization.queryset = Organization.objects.filter(pk__in=[o.pk for o in organizations])
+        # Offered from the list in hand (in its order, by name), not read again; a choice made
+        # is still checked against the queryset.
+        organization.widget.choices = [
+            ("", organization.empty_label),
+            *((o.pk, str(o)) for o in organizations),
+        ]
         towns = sorted({o.town for o in organizations})
         town = cast(forms.ChoiceField, self.fields["town"])
         town.choices = [("", "Every town"), *((t, t) for t in towns)]

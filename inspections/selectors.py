@@ -43,6 +43,7 @@ class OrganizationRow:
     #: The row's links, by page, and its open report issues: the view's, not the selector's.
     links: dict[str, str] = field(default_factory=dict)
     issues: ReportIssues | None = None
+    html: str = ""  # the row as the dashboard draws it (inspections.dashboard_table)
 
     @property
     def license_ok(self) -> bool:

@@ -13,9 +13,9 @@ from django.views.decorators.http import require_safe
 
 from beano.rules.models import RefusedAction
 from beano.rules.views import RefusedFilter, refused_actions_page
-from beano.url_formats import url_format
 from inspections import selectors, trends
 from inspections.compliance_views import SECTIONS, compliance_page, query_without
+from inspections.dashboard_table import dashboard_links, organization_row
 from inspections.exports import OCCASION_EXPORTS, REFUSED_EXPORT, stream_csv
 from inspections.filters import OccasionFilter, OccasionFilterForm
 from occasions.models import Occasion
@@ -42,6 +42,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     issues = report_selectors.issues_by_organization([row.organization for row in rows])
     for row in rows:
         row.issues = issues[row.organization.pk]
+        row.html = organization_row(row)
     start, end = trends.period(flt.date_from, flt.date_to, today)
     if flt.organization is not None:
         subject = flt.organization.name
@@ -74,39 +75,6 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "practice": selectors.practice_in_scope(request.user),
         },
     )
-
-
-#: The pages each organization's row of the dashboard links, with how many ids each takes:
-#: the row's organization, and for "last" its last occasion too.
-ROW_PAGES = {
-    "home": ("organization_home", 1),
-    "last": ("occasion_record", 2),
-    "compliance": ("org_compliance_prizes", 1),
-    "audit": ("audit_log", 1),
-    "chain": ("chain_check", 1),
-    "refused": ("commission_refused_actions", 0),
-    "reports": ("commission_reports", 0),
-}
-#: What the Commission-wide pages are asked for the row's organization (the reports list's
-#: status is added by the badge that links it).
-ROW_QUERIES = {"refused": "?organization={0}", "reports": "?organization={0}&status="}
-
-
-def dashboard_links(rows: list[selectors.OrganizationRow]) -> None:
-    """Each row's links, each page reversed once for the table (``url_format``)."""
-    formats = {
-        key: url_format(name, ids) + ROW_QUERIES.get(key, "")
-        for key, (name, ids) in ROW_PAGES.items()
-    }
-    for row in rows:
-        ids = [row.organization.pk]
-        if row.last_occasion is not None:
-            ids.append(row.last_occasion.pk)
-        row.links = {
-            key: fmt.format(*ids)
-            for key, fmt in formats.items()
-            if key != "last" or row.last_occasion is not None
-        }
 
 
 @commission_view

@@ -8,12 +8,14 @@ import datetime as dt
 
 import pytest
 from django.db import connection
+from django.http import QueryDict
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from beano.rules.models import RefusedAction
 from games.models import Winner
+from inspections.filters import OccasionFilterForm
 from occasions.models import WorkerPresence
 from organizations import services
 from organizations.models import Person
@@ -258,3 +260,26 @@ def test_each_organizations_row_links_its_pages_as_reverse_names_them(
     page = response.content.decode()
     for key in ("home", "last", "compliance", "audit", "chain"):
         assert f'href="{row.links[key]}"' in page
+
+
+def test_the_filter_offers_the_organizations_in_hand_and_checks_the_one_chosen(
+    tenant, other_tenant
+):
+    organizations = [tenant.organization]
+    form = OccasionFilterForm(
+        QueryDict(f"organization={tenant.organization.pk}"),
+        organizations=organizations,
+        today=timezone.localdate(),
+    )
+    assert form.is_valid() and form.cleaned_data["organization"] == tenant.organization
+    with CaptureQueriesContext(connection) as drawn:
+        select = str(form["organization"])
+    assert len(drawn) == 0  # offered from the list in hand, not read again
+    assert f'<option value="{tenant.organization.pk}" selected>' in select
+    assert other_tenant.organization.name not in select
+    outside = OccasionFilterForm(
+        QueryDict(f"organization={other_tenant.organization.pk}"),
+        organizations=organizations,
+        today=timezone.localdate(),
+    )
+    assert not outside.is_valid() and "organization" in outside.errors
