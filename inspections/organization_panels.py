@@ -18,7 +18,9 @@ def organization_charts(organization: Organization) -> list[Chart]:
     start, end = trends.period(None, None, timezone.localdate())
     return trends.trend_charts(
         subject=organization.name,
-        subject_rows=trends.figures(Occasion.objects.filter(organization=organization), start, end),
+        subject_medians=trends.medians(
+            Occasion.objects.filter(organization=organization), start, end
+        ),
         statewide=trends.statewide_medians(start, end),
         start=start,
         end=end,

@@ -1,23 +1,22 @@
 """The figures over time for the dashboards' charts: attendance, gross receipts (door sales),
 prizes (awarded to winners) and net proceeds, by month, as the median per occasion played,
 beside the statewide median per closed occasion. Three queries whatever the number of
-occasions: the subject's closed occasions' kept figures and its open ones' computed (tonight's
-few), and the statewide medians kept per month (``reports.kept``)."""
+occasions (four while a night is open): the medians of the subject's closed occasions' kept
+figures, taken by the database (``reports.kept_medians``), its open ones' figures computed
+(tonight's few), and the statewide medians kept per month (``reports.kept``)."""
 
 from __future__ import annotations
 
 import datetime as dt
-import statistics
-from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any
 
 from django.db.models import QuerySet
 
 from inspections.charts import Chart, Series
 from occasions.models import Occasion
 from reports.kept import KEPT_STATUS
+from reports.kept_medians import medians_of, month_medians
 from reports.kept_models import KeptOccasionFigures, KeptStatewideMonth
 from reports.occasion_totals import with_figures
 
@@ -53,16 +52,26 @@ def period(
     return month_start(start), end
 
 
-def figures(occasions: QuerySet[Occasion], start: dt.date, end: dt.date) -> list[dict[str, Any]]:
-    """The played occasions in [start, end], each with its figures: the closed ones' as kept at
-    their close and filing, the open ones' computed now. Two queries."""
+def medians(occasions: QuerySet[Occasion], start: dt.date, end: dt.date) -> Medians:
+    """Each measure's median per occasion played in [start, end], by month: the closed
+    occasions' as kept at their close and filing, taken by the database
+    (``reports.kept_medians``); the open ones' computed now, and their months' medians taken
+    here with the kept rows of those months. Two queries, three when a night is open."""
     names = [name for name, _, _ in MEASURES]
     in_range = occasions.filter(date__range=(start, end))
     kept = KeptOccasionFigures.objects.filter(
         occasion__in=in_range.filter(status=KEPT_STATUS).values("pk")
-    ).values("date", *names)
-    live = with_figures(in_range.filter(status=Occasion.Status.OPEN)).values("date", *names)
-    return [*kept, *live]
+    )
+    live = [
+        row | {"month": month_start(row["date"])}
+        for row in with_figures(in_range.filter(status=Occasion.Status.OPEN)).values("date", *names)
+    ]
+    live_months = {row["month"] for row in live}
+    found = month_medians(kept.exclude(month__in=live_months), names)
+    if live_months:
+        rows = [*kept.filter(month__in=live_months).values("month", *names), *live]
+        found |= medians_of(rows, names)
+    return {key: median for key, (median, _count) in found.items()}
 
 
 Medians = Mapping[tuple[dt.date, str], Decimal | None]
@@ -78,27 +87,10 @@ def statewide_medians(start: dt.date, end: dt.date) -> Medians:
     }
 
 
-def _medians(rows: Iterable[dict[str, Any]], months: list[dt.date]) -> dict[str, tuple]:
-    """Each measure's median per occasion, month by month: the rows grouped in one pass."""
-    by_month: dict[str, dict[dt.date, list[Decimal]]] = {
-        name: defaultdict(list) for name, _, _ in MEASURES
-    }
-    for row in rows:
-        month = month_start(row["date"])
-        for name, values in by_month.items():
-            value = row.get(name)
-            if value is not None:
-                values[month].append(value if isinstance(value, Decimal) else Decimal(value))
-    return {
-        name: tuple(statistics.median(values[m]) if values.get(m) else None for m in months)
-        for name, values in by_month.items()
-    }
-
-
 def trend_charts(
     *,
     subject: str,
-    subject_rows: list[dict[str, Any]],
+    subject_medians: Medians,
     statewide: Medians,
     start: dt.date,
     end: dt.date,
@@ -109,7 +101,6 @@ def trend_charts(
     ticks = tuple(
         f"{m:%b} ’{m:%y}" if i == 0 or m.month == 1 else f"{m:%b}" for i, m in enumerate(months)
     )
-    medians = _medians(subject_rows, months)
     return [
         Chart(
             key=name,
@@ -119,7 +110,7 @@ def trend_charts(
             labels=labels,
             ticks=ticks,
             series=(
-                Series(subject, medians[name]),
+                Series(subject, tuple(subject_medians.get((m, name)) for m in months)),
                 Series("Statewide median", tuple(statewide.get((m, name)) for m in months)),
             ),
         )

@@ -50,7 +50,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         subject = "Your selection" if flt.narrows_organizations else "Organizations you inspect"
     charts = trends.trend_charts(
         subject=subject,
-        subject_rows=trends.figures(
+        subject_medians=trends.medians(
             flt.occasions(Occasion.objects.filter(organization__in=scope)), start, end
         ),
         statewide=trends.statewide_medians(start, end),

@@ -11,7 +11,6 @@ kept rows of that month."""
 from __future__ import annotations
 
 import datetime as dt
-import statistics
 from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
@@ -31,6 +30,7 @@ from occasions.sales_selectors import (
     door_from_json,
 )
 from organizations.models import WorkerListEntry
+from reports.kept_medians import MonthMedians, month_medians
 from reports.kept_models import KeptOccasionFigures, KeptStatewideMonth, KeptWinnerMatch
 from reports.occasion_totals import with_figures
 from reports.prize_review import prize_review
@@ -156,29 +156,20 @@ def kept_door(occasion: Occasion) -> DoorCounts | None:
     return door_from_json(door) if door else None
 
 
-def _month_values(months: list[dt.date]) -> dict[tuple[dt.date, str], list[Decimal]]:
-    """Each measure's values in each of ``months``, from the kept rows of every licensee's
-    closed occasions (no practice license's): one query."""
-    values: dict[tuple[dt.date, str], list[Decimal]] = {}
-    rows = KeptOccasionFigures.objects.filter(month__in=months, practice=False).values(
-        "month", *MEASURES
-    )
-    for row in rows:
-        for measure in MEASURES:
-            if row[measure] is not None:
-                values.setdefault((row["month"], measure), []).append(Decimal(row[measure]))
-    return values
+def _statewide(months: list[dt.date]) -> MonthMedians:
+    """Each measure's median in each of ``months`` over the kept rows of every licensee's
+    closed occasions (no practice license's), with how many values it is of: one query."""
+    rows = KeptOccasionFigures.objects.filter(month__in=months, practice=False)
+    return month_medians(rows, MEASURES)
 
 
 def statewide_medians(months: Iterable[dt.date]) -> dict[tuple[dt.date, str], Decimal | None]:
     """The statewide median of each measure in each of ``months``, computed from the kept rows
     (what ``keep_months`` keeps): one query."""
     wanted = sorted(set(months))
-    values = _month_values(wanted)
+    found = _statewide(wanted)
     return {
-        (month, measure): statistics.median(values[(month, measure)])
-        if (month, measure) in values
-        else None
+        (month, measure): found[(month, measure)][0] if (month, measure) in found else None
         for month in wanted
         for measure in MEASURES
     }
@@ -205,11 +196,9 @@ def keep_months(months: Iterable[dt.date]) -> None:
         .filter(month__in=wanted)
         .order_by("month", "measure")
     )
-    values = _month_values(wanted)
+    found = _statewide(wanted)
     for row in kept:
-        found = values.get((row.month, row.measure), [])
-        row.median = statistics.median(found) if found else None
-        row.occasions = len(found)
+        row.median, row.occasions = found.get((row.month, row.measure), (None, 0))
         row.kept_at = now
     KeptStatewideMonth.objects.bulk_update(kept, ["median", "occasions", "kept_at"])
 

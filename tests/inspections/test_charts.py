@@ -7,7 +7,8 @@ import datetime as dt
 from decimal import Decimal
 
 from inspections.charts import Chart, Series, nice_ceiling
-from inspections.trends import months_between, period, trend_charts
+from inspections.trends import MEASURES, months_between, period, trend_charts
+from reports.kept_medians import medians_of
 from tests.conftest import login
 
 
@@ -61,16 +62,18 @@ def test_the_period_is_the_last_twelve_months_or_the_filters():
 
 
 def test_it_compares_with_the_statewide_median_per_occasion():
-    day = dt.date(2026, 11, 6)
-    mine = [
-        {"date": day, "attendance": 80, "gross_receipts": Decimal("400"), "prizes": 1},
-        {"date": day, "attendance": 60, "gross_receipts": Decimal("300"), "prizes": 1},
-    ]
     november = dt.date(2026, 11, 1)
+    mine = [
+        {"month": november, "attendance": 80, "gross_receipts": Decimal("400"), "prizes": 1},
+        {"month": november, "attendance": 60, "gross_receipts": Decimal("300"), "prizes": 1},
+    ]
     kept = {(november, "attendance"): Decimal("70.5"), (november, "gross_receipts"): None}
     charts = trend_charts(
         subject="Post 171",
-        subject_rows=mine,
+        subject_medians={
+            key: median
+            for key, (median, _) in medians_of(mine, [m for m, _, _ in MEASURES]).items()
+        },
         statewide=kept,
         start=november,
         end=dt.date(2026, 11, 30),

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Winner
+from inspections import trends
 from occasions.models import Occasion
 from reports.kept import keep
 from reports.kept_models import KeptOccasionFigures
@@ -101,3 +102,23 @@ def test_tonights_open_occasion_is_read_live_beside_the_kept_ones(
     assert [w.occasion.pk for w in winners] == [tonight.pk, *(o.pk for o in closed)]
     charts = {c.key: c for c in client.get(reverse("inspector_dashboard")).context["charts"]}
     assert any(v == 6 for v in charts["gross_receipts"].series[0].values if v is not None)
+
+
+def test_an_open_nights_month_takes_its_median_with_the_kept_nights_of_that_month(tenant):
+    """The kept nights' medians are taken by the database; a month with a night still open is
+    taken here, its live figures with the kept ones of that month (not either alone)."""
+    before = timezone.localdate().replace(day=1) - dt.timedelta(days=40)  # two months back
+    earlier = played_occasions(tenant, 2, last=before.replace(day=20))  # kept only: $6 each
+    tonight, *closed = played_occasions(tenant, 4, last=before.replace(day=10) + dt.timedelta(31))
+    Occasion.objects.filter(pk=tonight.pk).update(status=Occasion.Status.OPEN, closed_at=None)
+    KeptOccasionFigures.objects.filter(occasion=tonight).delete()  # its $6 read live
+    for occasion, gross in zip(closed, ("10.00", "20.00", "30.00"), strict=True):
+        KeptOccasionFigures.objects.filter(occasion=occasion).update(gross_receipts=gross)
+    start, end = trends.period(None, None, timezone.localdate())
+    with CaptureQueriesContext(connection) as queries:
+        found = trends.medians(
+            Occasion.objects.filter(organization=tenant.organization), start, end
+        )
+    assert found[(tonight.date.replace(day=1), "gross_receipts")] == Decimal("15.00")  # 6,10,20,30
+    assert found[(earlier[0].date.replace(day=1), "gross_receipts")] == Decimal("6.00")
+    assert len(queries) == 3  # the live nights, the kept months' medians, the open month's rows
