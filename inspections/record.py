@@ -6,19 +6,27 @@ here, not one model and one template loop step each."""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db.models import Prefetch
 from django.utils import timezone
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from beano.rules.cards import ball_label
 from beano.rules.opening import CHECKLIST, ChecklistItem
-from games.models import BallCall, CardVerification, Claim, DrawVerification, Game, PrizePart
+from games.models import (
+    BallCall,
+    CardVerification,
+    Claim,
+    DrawVerification,
+    Game,
+    Payout,
+    PrizePart,
+    Winner,
+)
 from occasions.models import (
     CharityRedemption,
     CharityTicketSale,
@@ -78,7 +86,7 @@ class FullRecord:
     @property
     def prizes_awarded(self) -> Decimal:
         return sum(
-            (c.winner.share for g in self.games for c in g.claims.all() if _has_winner(c)), ZERO
+            (c.winner.share for g in self.games for c in g.record_claims if _has_winner(c)), ZERO
         )
 
     @property
@@ -101,27 +109,21 @@ VOIDED = (
 )
 
 
-def _clock(moment: dt.datetime) -> str:
-    """3:07:09 (the 12-hour clock, local time, as ``date:"g:i:s"``)."""
-    local = timezone.localtime(moment)
-    return f"{local.hour % 12 or 12}:{local.minute:02}:{local.second:02}"
-
-
 def _call_items(calls: list[tuple]) -> GameCalls:
-    rows = (
-        (
-            "voided" if voided_at else "",
-            sequence,
-            ball_label(number),
-            _clock(called_at),
-            format_html(VOIDED, reason, reason) if voided_at else "",
+    """The calls as list items. A thousand on a long night: written with plain string
+    formatting, not ``format_html`` each (14 microseconds a call), since only the reason for a
+    void is text someone typed (escaped); the rest are numbers, a ball's label and a clock."""
+    tz = timezone.get_current_timezone()
+    items = []
+    for sequence, number, called_at, voided_at, reason in calls:
+        local = called_at.astimezone(tz)  # 3:07:09, as ``date:"g:i:s"``
+        clock = f"{local.hour % 12 or 12}:{local.minute:02}:{local.second:02}"
+        void = format_html(VOIDED, reason, reason) if voided_at else ""
+        items.append(
+            f'<li class="{"voided" if voided_at else ""}" value="{int(sequence)}">'
+            f'<span class="ball">{ball_label(int(number))}</span> <time>{clock}</time>{void}</li>'
         )
-        for sequence, number, called_at, voided_at, reason in calls
-    )
-    items = format_html_join(
-        "", '<li class="{}" value="{}"><span class="ball">{}</span> <time>{}</time>{}</li>', rows
-    )
-    return GameCalls(len(calls), items or NO_CALL)
+    return GameCalls(len(calls), mark_safe("".join(items)) if items else NO_CALL)  # escaped above
 
 
 def _calls_of(occasion: Occasion, games: list[Game]) -> None:
@@ -149,28 +151,34 @@ RECORD_OCCASION = Occasion.objects.select_related(
 
 
 def _games_of(occasion: Occasion) -> list[Game]:
-    """The occasion's games with their prize parts and every claim with its verifications,
-    winner and payout, in a fixed number of queries; their ball calls are ``_calls_of``'s."""
-    claims = Claim.objects.select_related(
-        "part__arrangement",
-        "recorded_by",
-        "winner__person",
-        "winner__authorization",
-        "winner__recorded_by",
-        "winner__payout__paid_by",
-        "winner__payout__verified_by",
-        "winner__payout__paid_by_worker__entry__person",
-        "winner__payout__verified_by_worker__entry__person",
-    ).prefetch_related(
+    """The occasion's games with their prize parts (``record_parts``) and every claim
+    (``record_claims``) with its verifications (``record_draws``, ``record_cards``), winner and
+    payout (its Form 5754 shares, ``record_shares``), in a fixed number of queries; their ball
+    calls are ``_calls_of``'s. Prefetched into lists: a prefetch into each instance's manager
+    clones a queryset per game and per claim, 30 ms on a night of thirty games. The winners and
+    their payouts are read apart from the claims: the thirteen tables joined in one statement
+    took PostgreSQL 7 ms to plan, for 2 ms of work."""
+    winners = Winner.objects.select_related("person", "authorization", "recorded_by")
+    payouts = Payout.objects.select_related(
+        "paid_by",
+        "verified_by",
+        "paid_by_worker__entry__person",
+        "verified_by_worker__entry__person",
+    )
+    claims = Claim.objects.select_related("part__arrangement", "recorded_by").prefetch_related(
         Prefetch(
             "draw_verifications",
             queryset=DrawVerification.objects.select_related("verified_by"),
+            to_attr="record_draws",
         ),
         Prefetch(
             "card_verifications",
             queryset=CardVerification.objects.select_related("verified_by"),
+            to_attr="record_cards",
         ),
-        "winner__payout__form5754_shares",
+        Prefetch("winner", queryset=winners),
+        Prefetch("winner__payout", queryset=payouts),
+        Prefetch("winner__payout__form5754_shares", to_attr="record_shares"),
     )
     return list(
         Game.objects.filter(occasion=occasion)
@@ -179,8 +187,9 @@ def _games_of(occasion: Occasion) -> list[Game]:
             Prefetch(
                 "parts",
                 queryset=PrizePart.objects.select_related("arrangement", "announced_by"),
+                to_attr="record_parts",
             ),
-            Prefetch("claims", queryset=claims),
+            Prefetch("claims", queryset=claims, to_attr="record_claims"),
         )
         .order_by("number")
     )
