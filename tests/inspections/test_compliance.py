@@ -246,9 +246,10 @@ def test_it_reconciles_the_card_inventory_with_links_to_the_proofs(
 @pytest.mark.django_db(transaction=False)
 def test_it_flags_the_cases_the_demo_seeds(client):
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
 
-    call_command("seed_demo", "--no-pdfs", force=True)
+    from tests.demo_snapshot import seed_demo  # seeded once per process, then its copy
+
+    seed_demo()
     login(client, get_user_model().objects.get(username="inspector"))
     workers = client.get(_commission("workers")).context["people"]
     mary = next(p for p in workers if p.person.legal_name == "Mary Gallagher")

@@ -475,9 +475,9 @@ def test_bad_purchase_input_gets_a_message_and_saves_nothing(client, tenant, dat
 
 
 def test_the_seeded_demo_has_owned_and_leased_equipment_usable_today(db):
-    from django.core.management import call_command
+    from tests.demo_snapshot import seed_demo  # seeded once per process, then its copy
 
-    call_command("seed_demo", "--no-pdfs", force=True)
+    seed_demo()
     today = timezone.localdate()
     flashboard = Equipment.objects.get(
         organization__name="American Legion Post 171", kind="flashboard"
