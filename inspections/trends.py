@@ -15,7 +15,7 @@ from django.db.models import QuerySet
 
 from inspections.charts import Chart, Series
 from occasions.models import Occasion
-from reports.kept import KEPT_STATUS
+from reports.kept import KEPT_STATUS, month_start
 from reports.kept_medians import medians_of, month_medians
 from reports.kept_models import KeptOccasionFigures, KeptStatewideMonth
 from reports.occasion_totals import with_figures
@@ -29,10 +29,6 @@ MEASURES = (
     ("net_proceeds", "Net proceeds (filed reports)", "USD"),
 )
 DEFAULT_MONTHS = 12
-
-
-def month_start(day: dt.date) -> dt.date:
-    return day.replace(day=1)
 
 
 def months_between(start: dt.date, end: dt.date) -> list[dt.date]:
