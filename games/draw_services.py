@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from beano import rules
 from beano.actors import Actor
+from beano.prepared import Prepared
 from beano.rules.cards import ball_label
 from beano.rules.draw import CALL, CORRECT, BallCallFacts, CorrectionFacts, DrawGameFacts
 from beano.rules.operation import OccasionPlayFacts
@@ -51,22 +52,42 @@ def _locked_game(game: Game, organization: Any = None, *, with_chain: bool = Fal
     ``organization``: the game must be this organization's, else Game.DoesNotExist.
     ``with_chain``: the organization's audit chain head locked in the same statement
     (``game.occasion.organization.audit_chain``, for ``record_event(chain=…)``)."""
-    locked = ["self", "occasion", "occasion__organization"]
-    games = Game.objects.select_related("occasion__organization", "occasion__license")
-    if with_chain:
-        locked.append(_CHAIN)
-        games = games.select_related(_CHAIN).filter(**{f"{_CHAIN}__isnull": False})
-    games = games.select_for_update(of=tuple(locked))
+    locking = _lock_statement(with_chain, organization is not None)
+    keys = [game.pk, game.occasion_id]
     if organization is not None:
-        games = games.filter(occasion__organization=organization)
+        keys.append(getattr(organization, "pk", organization))
     try:
-        game = games.get(pk=game.pk, occasion_id=game.occasion_id)
+        game = locking.get(*keys)
     except Game.DoesNotExist:
         if not with_chain or not _made_chain(game, organization):
             raise
-        game = games.get(pk=game.pk, occasion_id=game.occasion_id)
+        game = locking.get(*keys)
     refuse_if_sealed(game.occasion)
     return game
+
+
+#: The statements that lock a game, compiled once per process: every ball called runs one.
+_LOCKING: dict[tuple[bool, bool], Prepared] = {}
+
+
+def _lock_statement(with_chain: bool, by_organization: bool) -> Prepared:
+    """The game (pk, occasion's pk, then its organization's pk when ``by_organization``) locked
+    with its occasion, license and organization and, ``with_chain``, the audit chain head."""
+    if (with_chain, by_organization) not in _LOCKING:
+
+        def build(pk: int, occasion_id: int, organization_id: int | None = None) -> Any:
+            locked = ["self", "occasion", "occasion__organization"]
+            games = Game.objects.select_related("occasion__organization", "occasion__license")
+            if with_chain:
+                locked.append(_CHAIN)
+                games = games.select_related(_CHAIN).filter(**{f"{_CHAIN}__isnull": False})
+            games = games.select_for_update(of=tuple(locked))
+            if by_organization:
+                games = games.filter(occasion__organization_id=organization_id)
+            return games.filter(pk=pk, occasion_id=occasion_id)
+
+        _LOCKING[with_chain, by_organization] = Prepared(build)
+    return _LOCKING[with_chain, by_organization]
 
 
 def _made_chain(game: Game, organization: Any) -> bool:
@@ -88,20 +109,34 @@ def _locked_game_for_call(game: Game, number: int, organization: Any) -> Game:
     the snapshot from before its wait, and a ball sent twice at once would be judged twice as
     never called."""
     game = _locked_game(game, organization, with_chain=True)
+    for name, value in _CALL_FACTS.get(game.pk, number).items():
+        setattr(game, name, value)
+    return game
+
+
+def _call_facts(game_id: int, number: int) -> Any:
     calls = BallCall.objects.filter(game=OuterRef("pk"))
     live = calls.filter(voided_at__isnull=True)
     last = calls.order_by("-sequence")
-    facts = Game.objects.filter(pk=game.pk).annotate(
-        live_sequence=Subquery(live.filter(number=number).values("sequence")[:1]),
-        last_sequence=Subquery(last.values("sequence")[:1]),
-        last_called_at=Subquery(last.values("called_at")[:1]),
-        live_count=Subquery(live.order_by().values("game").annotate(n=Count("pk")).values("n")[:1]),
-        last_live_number=Subquery(live.order_by("-sequence").values("number")[:1]),
+    return (
+        Game.objects.filter(pk=game_id)
+        .annotate(
+            live_sequence=Subquery(live.filter(number=number).values("sequence")[:1]),
+            last_sequence=Subquery(last.values("sequence")[:1]),
+            last_called_at=Subquery(last.values("called_at")[:1]),
+            live_count=Subquery(
+                live.order_by().values("game").annotate(n=Count("pk")).values("n")[:1]
+            ),
+            last_live_number=Subquery(live.order_by("-sequence").values("number")[:1]),
+        )
+        .values(
+            "live_sequence", "last_sequence", "last_called_at", "live_count", "last_live_number"
+        )
     )
-    names = ("live_sequence", "last_sequence", "last_called_at", "live_count", "last_live_number")
-    for name, value in facts.values(*names).get().items():
-        setattr(game, name, value)
-    return game
+
+
+#: What a call is judged on, compiled once per process.
+_CALL_FACTS = Prepared(_call_facts)
 
 
 def _game_facts(game: Game) -> DrawGameFacts:

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from beano import rules
 from beano.actors import Actor
+from beano.prepared import Prepared
 from beano.rules.charges import (
     ANNOUNCE_ATTENDANCE,
     RECORD_SALE,
@@ -85,12 +86,40 @@ def _wanted_lines(
     return wanted
 
 
-def _same_list(kept: Sequence[PriceListItem]) -> Q:
-    """The items of a list equal, field for field, to one of ``kept``."""
+def _same_list(kept: Sequence[Any]) -> Q:
+    """The items of a list equal, field for field, to one of ``kept`` (pk, category, label,
+    price, four values an item)."""
     same = Q(pk__in=[])
-    for item in kept:
-        same |= Q(pk=item.pk, category=item.category, label=item.label, price=item.price)
+    for index in range(0, len(kept), 4):
+        pk, category, label, price = kept[index : index + 4]
+        same |= Q(pk=pk, category=category, label=label, price=price)
     return same
+
+
+def _sale_facts(occasion_id: int, *kept: Any) -> Any:
+    """What a sale is judged on (``_locked_for_sale``), ``kept`` the door form's copy of the
+    posted list, four values an item."""
+    items = PriceListItem.objects.filter(occasion=OuterRef("pk")).order_by().values("occasion")
+    return (
+        Occasion.objects.filter(pk=occasion_id)
+        .select_related("attendance_announcement__announced_by")
+        .annotate(
+            last_sale=Subquery(
+                Sale.objects.filter(occasion=OuterRef("pk"))
+                .order_by("-number")
+                .values("number")[:1]
+            ),
+            posted_count=Subquery(items.annotate(n=Count("pk")).values("n")[:1]),
+            posted_same=Subquery(
+                items.filter(_same_list(kept)).annotate(n=Count("pk")).values("n")[:1]
+            ),
+            **count_aggregates(sale="sales", line="sales__lines__"),
+        )
+    )
+
+
+#: Compiled once per process and length of the kept list: every sale runs it.
+_SALE_FACTS = Prepared(_sale_facts)
 
 
 def _locked_for_sale(
@@ -106,24 +135,9 @@ def _locked_for_sale(
     sales at once would read the same last receipt number; the statement after it sees every
     sale committed before the lock was granted, and none can come while it is held."""
     occasion = lock_occasion(occasion, organization=organization, with_chain=True)
-    items = PriceListItem.objects.filter(occasion=OuterRef("pk")).order_by().values("occasion")
     kept = list(kept or [])
-    facts = (
-        Occasion.objects.filter(pk=occasion.pk)
-        .select_related("attendance_announcement__announced_by")
-        .annotate(
-            last_sale=Subquery(
-                Sale.objects.filter(occasion=OuterRef("pk"))
-                .order_by("-number")
-                .values("number")[:1]
-            ),
-            posted_count=Subquery(items.annotate(n=Count("pk")).values("n")[:1]),
-            posted_same=Subquery(
-                items.filter(_same_list(kept)).annotate(n=Count("pk")).values("n")[:1]
-            ),
-            **count_aggregates(sale="sales", line="sales__lines__"),
-        )
-        .get()
+    facts = _SALE_FACTS.get(
+        occasion.pk, *(v for i in kept for v in (i.pk, i.category, i.label, i.price))
     )
     occasion.last_sale = facts.last_sale  # type: ignore[attr-defined]
     occasion.counts = counts_of(facts)  # type: ignore[attr-defined]

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from beano import rules
 from beano.actors import Actor
+from beano.prepared import Prepared
 from beano.rules.charges import PackageFacts, PriceItemFact, PriceListFacts
 from beano.rules.hours import MOMENT, MomentFacts
 from beano.rules.money import PRICE, money
@@ -100,6 +101,34 @@ def kept_again_with_the_write(occasion: Occasion) -> None:
         rules.before_commit(("kept again", occasion.pk), lambda: extensions.closed(occasion))
 
 
+def _pk(organization: Any) -> Any:
+    return organization.pk if isinstance(organization, Organization) else organization
+
+
+#: The statements that lock an occasion, by what is read with it: compiled once per process,
+#: since every write at the door runs one.
+_LOCKING: dict[tuple[tuple[str, ...], bool, bool], Prepared] = {}
+
+
+def _lock_statement(related: tuple[str, ...], with_chain: bool, by_organization: bool) -> Prepared:
+    """The occasion (pk, then the organization's pk when ``by_organization``) locked, with
+    ``related`` and, ``with_chain``, its organization's audit chain head."""
+    key = (related, with_chain, by_organization)
+    if key not in _LOCKING:
+
+        def build(pk: int, organization_id: int | None = None) -> Any:
+            occasions = Occasion.objects.select_for_update().select_related(*related)
+            if with_chain:
+                path = f"organization__{CHAIN_PATH}"
+                occasions = occasions.select_related(path).filter(**{f"{path}__isnull": False})
+            if by_organization:
+                occasions = occasions.filter(organization_id=organization_id)
+            return occasions.filter(pk=pk)
+
+        _LOCKING[key] = Prepared(build)
+    return _LOCKING[key]
+
+
 def _made_chain(occasion_id: int, organization: Any) -> bool:
     """The chain of the occasion's organization made, when it had none (True): the locking
     statement then finds the occasion. False when there is no such occasion."""
@@ -130,18 +159,14 @@ def lock_occasion(
     under the lock, right after it is taken (e.g. the last receipt's number). ``with_chain``:
     the organization's audit chain head is locked in the same statement
     (``occasion.organization.audit_chain``, for ``record_event(chain=…)``)."""
-    occasions = Occasion.objects.select_for_update().select_related(*related)
-    if with_chain:
-        path = f"organization__{CHAIN_PATH}"
-        occasions = occasions.select_related(path).filter(**{f"{path}__isnull": False})
-    if organization is not None:
-        occasions = occasions.filter(organization=organization)
+    locking = _lock_statement(tuple(related), with_chain, organization is not None)
+    keys = (occasion.pk,) if organization is None else (occasion.pk, _pk(organization))
     try:
-        occasion = occasions.get(pk=occasion.pk)
+        occasion = locking.get(*keys)
     except Occasion.DoesNotExist:
         if not with_chain or not _made_chain(occasion.pk, organization):
             raise
-        occasion = occasions.get(pk=occasion.pk)
+        occasion = locking.get(*keys)
     if annotations:
         # Read after the lock is held, by a statement of its own: on PostgreSQL a subquery in
         # the locking statement keeps the snapshot from before its wait (READ COMMITTED), so

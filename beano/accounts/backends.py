@@ -20,6 +20,7 @@ from django.http import HttpRequest
 
 from beano.accounts import ceiling
 from beano.accounts.policy import FILING_ROLES
+from beano.prepared import Prepared
 from organizations import access_read
 from organizations.audit import current_request
 from organizations.models import OrganizationRole
@@ -61,38 +62,60 @@ class CeilingModelBackend(ModelBackend):
         ``policy.second_factor_required``). On an organization's page (the URL names its
         ``org_id``, resolved before the user is first read), the user is read with their
         roles there and the organization, in the same statement (``access_read.remember``),
-        which ``organizations.access.resolve_access`` then takes instead of a query."""
-        from django_otp.plugins.otp_totp.models import TOTPDevice
-
-        def device(user: Any) -> Subquery:
-            devices = TOTPDevice.objects.filter(confirmed=True, user=user).order_by("-pk")
-            return Subquery(devices.values("pk")[:1])
-
-        files = OrganizationRole.objects.filter(role__in=FILING_ROLES)
+        which ``organizations.access.resolve_access`` then takes instead of a query. Both reads
+        are compiled once per process (``beano.prepared``): every request runs one of them."""
+        if isinstance(user_id, str) and user_id.isdigit():
+            user_id = int(user_id)
+        if not isinstance(user_id, int) or isinstance(user_id, bool):
+            return None
         org_id = access_read.organization_in_url(current_request())
         if org_id is not None:
-            held = list(
-                OrganizationRole.objects.filter(user_id=user_id, organization_id=org_id)
-                .select_related("user__commission_staff", "organization")
-                .annotate(
-                    confirmed_totp_id=device(OuterRef("user_id")),
-                    files_reports=Exists(files.filter(user=OuterRef("user_id"))),
-                )
-            )
+            held = _ROLES_WITH_USER.all(user_id, org_id)
             if held:
                 user = held[0].user
                 user.confirmed_totp_id = held[0].confirmed_totp_id
                 user.files_reports = held[0].files_reports
                 access_read.remember(user, org_id, held[0].organization, {r.role for r in held})
                 return user if self.user_can_authenticate(user) else None
-        users = get_user_model()._default_manager.select_related("commission_staff")
         try:
-            user = users.annotate(
-                confirmed_totp_id=device(OuterRef("pk")),
-                files_reports=Exists(files.filter(user=OuterRef("pk"))),
-            ).get(pk=user_id)
+            user = _USER.get(user_id)
         except get_user_model().DoesNotExist:
             return None
         if org_id is not None:  # no role there: their access is the Commission's, or none
             access_read.remember(user, org_id, None, set())
         return user if self.user_can_authenticate(user) else None
+
+
+def _device(user: Any) -> Subquery:
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    devices = TOTPDevice.objects.filter(confirmed=True, user=user).order_by("-pk")
+    return Subquery(devices.values("pk")[:1])
+
+
+def _files(user: Any) -> Exists:
+    return Exists(OrganizationRole.objects.filter(role__in=FILING_ROLES, user=user))
+
+
+#: The user's roles in one organization, each with the user (their staff row, authenticator and
+#: whether they file reports anywhere) and the organization.
+_ROLES_WITH_USER = Prepared(
+    lambda user_id, org_id: (
+        OrganizationRole.objects.filter(user_id=user_id, organization_id=org_id)
+        .select_related("user__commission_staff", "organization")
+        .annotate(
+            confirmed_totp_id=_device(OuterRef("user_id")),
+            files_reports=_files(OuterRef("user_id")),
+        )
+    )
+)
+
+#: The user alone, with the same.
+_USER = Prepared(
+    lambda user_id: (
+        get_user_model()
+        ._default_manager.select_related("commission_staff")
+        .annotate(confirmed_totp_id=_device(OuterRef("pk")), files_reports=_files(OuterRef("pk")))
+        .filter(pk=user_id)
+    )
+)
