@@ -74,6 +74,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="a short run, nothing written")
     parser.add_argument("--halls", default="", help="hall counts of the paced nights: 250,1000")
     parser.add_argument("--duration", type=float, default=0, help="seconds of each phase")
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=None,
+        help="seconds of a paced night sent, not counted, before it is measured (freshly "
+        "started servers load their templates and open their connections); default 5, 10 full",
+    )
     parser.add_argument("--connections", type=int, default=64, help="closed-loop connections")
     parser.add_argument("--clients", type=int, default=0, help="client processes (default: 2)")
     parser.add_argument(
@@ -130,6 +137,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
             args.port = probe.getsockname()[1]
     if not args.duration:
         args.duration = 3 if args.quick else 60
+    if args.warmup is None:
+        args.warmup = 5.0 if args.quick else 10.0
     if not args.clients:
         args.clients = 2
     if "bench" not in urlparse(args.database_url).path:
@@ -193,6 +202,7 @@ def _specs(
                 "mode": mode,
                 "constant": constant,
                 "duration": args.duration,
+                "warmup": args.warmup if mode == "paced" else 0.0,
                 "concurrency": max(1, args.connections // k),
                 "connections": max(1, args.connections // k) if mode != "paced" else 256,
                 "halls": [halls[h] for h in indexes],
@@ -458,7 +468,9 @@ def markdown(out: dict[str, Any]) -> str:
         "",
         f"Taken {out['taken']} on {out['machine']}. Server: {out['server']}; clients: "
         f"{out['clients']} (they share the two cores with the server and PostgreSQL). "
-        f"Each phase lasts {out['duration_s']:.0f} s. Load average of the machine before and "
+        f"Each phase lasts {out['duration_s']:.0f} s; a paced night is measured after "
+        f"{out.get('warmup_s', 0):g} s of it sent uncounted, to warm the freshly started "
+        "servers. Load average of the machine before and "
         f"after: {out.get('loadavg', '?')}.",
         "",
         "A hall's people, each at their own pace: the flashboard polls every "
@@ -732,6 +744,7 @@ def main(argv: list[str]) -> int:
         "broker, persistent connections); two Celery workers",
         "clients": f"{args.clients} processes, asyncio + aiohttp, on the same machine",
         "duration_s": args.duration,
+        "warmup_s": args.warmup,
         "connections": args.connections,
         "pace": loadclient.Pace().__dict__,
         "nights": [],

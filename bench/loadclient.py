@@ -98,8 +98,9 @@ class Stat:
 
 class Caller:
     """One hall's caller and member in charge: a ball every few seconds, never one already
-    called (3.04(6)(a)), at most 75; after the game's last ball the game is finished, the next
-    one's 75 balls are confirmed (3.04(4)(b)) and it is started."""
+    called (3.04(6)(a)), at most 75; after the game's last ball the game is finished (the
+    button, then the summary's "Yes, finish" as on the page), the next one's 75 balls are
+    confirmed (3.04(4)(b)) and it is started."""
 
     def __init__(self, hall: dict[str, Any], rng: random.Random) -> None:
         self.hall = hall
@@ -131,8 +132,10 @@ class Caller:
                 left = [n for n in range(1, 76) if n not in self.called]
                 ball = self.rng.choice(left)
                 return BALL, f"{base}/draw/call/", {"ball": str(ball)}, b"called (#"
-        if self.step == "finish":
-            return GAME, f"{base}/finish/", {}, b"is finished."
+        if self.step == "finish":  # the button first shows what finishing will do
+            return GAME, f"{base}/finish/", {}, b"Yes, finish game"
+        if self.step == "finish-confirmed":  # then the summary's button finishes it
+            return GAME, f"{base}/finish/", {"confirmed": "yes"}, b"is finished."
         if self.step == "confirm":
             return GAME, f"{base}/balls/", {}, b"are in the receptacle"
         return GAME, f"{base}/start/", {}, b"has begun."
@@ -146,6 +149,8 @@ class Caller:
         if not ok:
             return
         if self.step == "finish":
+            self.step = "finish-confirmed"
+        elif self.step == "finish-confirmed":
             if self.game in self.games:
                 self.games.remove(self.game)
             self.game = self.games[0] if self.games else 0
@@ -171,6 +176,9 @@ class Client:
         self.stats: dict[str, Stat] = {k: Stat() for k in KINDS}
         self.etags: dict[int, str] = {}
         self.callers = [Caller(h, random.Random(h["occasion"])) for h in self.halls]
+        #: Requests sent before this moment (``time.perf_counter``) are not counted: a paced
+        #: night's first seconds warm the freshly started servers (``spec["warmup"]``).
+        self.measure_from = 0.0
 
     # -- one request of each kind ---------------------------------------------------------
 
@@ -202,6 +210,7 @@ class Client:
         if headers:
             h.update(headers)
         start = time.perf_counter()
+        counted = start >= self.measure_from
         try:
             async with self.http.request(
                 method, self.base + path, data=data, headers=h, allow_redirects=False
@@ -212,7 +221,8 @@ class Client:
                 got = {"ETag": etag} if etag else {}
         except Exception as error:
             ms = (time.perf_counter() - start) * 1000
-            self.stats[kind].add(ms, 599, False, f"{type(error).__name__}: {error}")
+            if counted:
+                self.stats[kind].add(ms, 599, False, f"{type(error).__name__}: {error}")
             return 599, b"", {}
         ms = (time.perf_counter() - start) * 1000
         # Stricter than "2xx or 3xx": every request of the night expects its page (200) or,
@@ -221,7 +231,8 @@ class Client:
         ok = (status == 200 and (not expect or expect in body)) or (status == 304 and kind == POLL)
         if kind == CEILING:
             ok = status == 200
-        self.stats[kind].add(ms, status, ok, body.decode("utf-8", "replace"))
+        if counted:
+            self.stats[kind].add(ms, status, ok, body.decode("utf-8", "replace"))
         return status, body, got
 
     async def poll(self, i: int) -> None:
@@ -336,7 +347,7 @@ class Client:
             now = loop.time()
             if t > now:
                 await asyncio.sleep(t - now)
-            elif now - t > 0.1:
+            elif now - t > 0.1 and time.perf_counter() >= self.measure_from:
                 self.stats[kind].late += 1
             before = loop.time()
             await act()
@@ -432,7 +443,9 @@ class Client:
                 await asyncio.sleep(delay)
             began = time.perf_counter()
             if spec["mode"] == "paced":
-                await self.paced(spec["duration"])
+                warmup = spec.get("warmup", 0.0)
+                began = self.measure_from = began + warmup
+                await self.paced(warmup + spec["duration"])
             else:
                 only = {"ceiling": CEILING, "polls": POLL}.get(spec["mode"], "")
                 await self.closed(spec["duration"], spec["concurrency"], only)
