@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from django.core.cache import cache
 from django.db.models import Case, Count, IntegerField, Max, Q, QuerySet, Value, When
 
+from beano.prepared import Prepared
 from beano.rules.cards import COLUMNS, ROWS, ball_label, column_range
 from games.models import BallCall, Flashboard, Game, PrizePart
 from occasions import live
@@ -69,7 +70,15 @@ def board_state(game: Game) -> BoardState:
 
 def prize_parts(game: Game) -> list[PrizePart]:
     """The game's prizes with their arrangements, in order (one query)."""
-    return list(PrizePart.objects.filter(game=game).select_related("arrangement").order_by("order"))
+    return _PRIZE_PARTS.all(game.pk)
+
+
+#: Compiled once per process: the flashboard reads it after every ball.
+_PRIZE_PARTS = Prepared(
+    lambda game_id: (
+        PrizePart.objects.filter(game_id=game_id).select_related("arrangement").order_by("order")
+    )
+)
 
 
 def occasion_games(occasion: Occasion) -> list[Game]:
@@ -116,11 +125,18 @@ def active_flashboard(token: str) -> Flashboard | None:
     anonymous link to a finished night stops with the close (one query)."""
     if not token or len(token) > 64:
         return None
-    return (
+    found = _ACTIVE_FLASHBOARD.all(token)
+    return found[0] if found else None
+
+
+#: The flashboards are polled every second: their reads are compiled once per process.
+_ACTIVE_FLASHBOARD = Prepared(
+    lambda token: (
         Flashboard.objects.select_related("occasion__organization")
         .filter(token=token, revoked_at__isnull=True, occasion__status="open")
-        .first()
+        .order_by("pk")[:1]
     )
+)
 
 
 @dataclass(frozen=True)
@@ -134,17 +150,8 @@ class FlashState:
 
 def flash_state(occasion_id: int) -> FlashState:
     """The current game with its fingerprint, in one query (the 304 answer needs no more)."""
-    game = (
-        current_first(Game.objects.filter(occasion_id=occasion_id))
-        .annotate(
-            last_call=Max("calls__pk"),
-            voided=Count("calls", filter=Q(calls__voided_at__isnull=False), distinct=True),
-            part_count=Count("parts", distinct=True),
-            last_part=Max("parts__pk"),
-            announced=Max("parts__announced_at"),
-        )
-        .first()
-    )
+    found = _CURRENT_GAME_STATE.all(occasion_id)
+    game = found[0] if found else None
     if game is None:
         key = f"{occasion_id}:none"
     else:
@@ -162,6 +169,17 @@ def flash_state(occasion_id: int) -> FlashState:
             )
         )
     return FlashState(game=game, etag='"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"')
+
+
+_CURRENT_GAME_STATE = Prepared(
+    lambda occasion_id: current_first(Game.objects.filter(occasion_id=occasion_id)).annotate(
+        last_call=Max("calls__pk"),
+        voided=Count("calls", filter=Q(calls__voided_at__isnull=False), distinct=True),
+        part_count=Count("parts", distinct=True),
+        last_part=Max("parts__pk"),
+        announced=Max("parts__announced_at"),
+    )[:1]
+)
 
 
 #: How long a flashboard's answer is kept in the cache at most (a change ends it sooner).

@@ -7,27 +7,42 @@ import datetime as dt
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, prefetch_related_objects
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from beano import date_filters
+from beano.prepared import Prepared
 from occasions import extensions, selectors, services
 from occasions.extras_selectors import extras_summary
 from occasions.floor_bar import floor_bar
 from occasions.forms import NotPlayedForm, PriceFormSet, ResumptionNoticeForm
 from occasions.models import Occasion, PaperRecord, ResumptionNotice
 from occasions.sales_selectors import attendance_check, door_figures
-from organizations.access import OrgAccess, OrgRequest, get_for_org, org_view
+from organizations.access import OrgAccess, OrgRequest, org_view
 from organizations.models import Role
 
 RUNS_THE_NIGHT = (Role.HEAD, Role.MEMBER_IN_CHARGE)
 
 
 def get_occasion(access: OrgAccess, pk: int) -> Occasion:
-    """An occasion of this organization, or 404."""
-    return get_for_org(Occasion.objects.select_related("license", "organization"), access, pk=pk)
+    """An occasion of this organization, or 404 (another organization's does not exist). Read
+    by a statement compiled once per process: every page and write of the night reads it."""
+    if isinstance(pk, str) and pk.isdigit():
+        pk = int(pk)
+    found = _OCCASION.all(access.organization.pk, pk) if isinstance(pk, int) else []
+    if not found:
+        raise Http404("No occasion matches the given query.")
+    access.looked_up.append((Occasion._meta.label_lower, str(found[0].pk)))
+    return found[0]
+
+
+_OCCASION = Prepared(
+    lambda organization_id, pk: Occasion.objects.select_related("license", "organization").filter(
+        organization_id=organization_id, pk=pk
+    )
+)
 
 
 def _month(request: HttpRequest, today: dt.date) -> dt.date:
