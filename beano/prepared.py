@@ -146,6 +146,8 @@ class Prepared:
         iterable = queryset._iterable_class
         if iterable not in (ModelIterable, ValuesIterable):
             raise ValueError(f"{self.build.__qualname__}: only instances or values() are prepared")
+        if queryset._prefetch_related_lookups:
+            raise ValueError(f"{self.build.__qualname__}: a prefetch is a read of its own")
         query = queryset.query
         names = None
         if iterable is ValuesIterable:

@@ -129,6 +129,17 @@ def test_a_read_whose_sql_follows_its_values_cannot_be_prepared() -> None:
         Prepared(build).all(1)
 
 
+def test_a_prefetch_or_a_list_of_values_cannot_be_prepared() -> None:
+    prefetching = Prepared(
+        lambda pk: Organization.objects.filter(pk=pk).prefetch_related("licenses")
+    )
+    with pytest.raises(ValueError, match="prefetch"):
+        prefetching.all(1)
+    flat = Prepared(lambda pk: Organization.objects.filter(pk=pk).values_list("name", flat=True))
+    with pytest.raises(ValueError, match="only instances"):
+        flat.all(1)
+
+
 def test_an_argument_left_unused_is_a_mistake_said_at_once() -> None:
     with pytest.raises(ValueError, match="not used"):
         Prepared(lambda organization_id: Organization.objects.all()).all(1)
