@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, cast
 
 from django import forms
@@ -95,6 +96,10 @@ class OccasionFilterForm(forms.Form):
         return data
 
 
+#: The most occasions a search's matches are read once for, as a list of ids.
+MATCHES_READ_ONCE = 2_000
+
+
 @dataclass(frozen=True)
 class OccasionFilter:
     """The filter as read from a valid form (an invalid field is ignored, never an error page)."""
@@ -145,8 +150,20 @@ class OccasionFilter:
         if self.status:
             queryset = queryset.filter(status=self.status)
         if self.q:
-            queryset = queryset.filter(_occasion_matches(self.q))
+            queryset = queryset.filter(self._matching_occasions)
         return queryset
+
+    @cached_property
+    def _matching_occasions(self) -> Q:
+        """The occasions the search matches: their ids, read once, when they are a few (a
+        worker's nights); else the search itself, run in each statement. A page reads the
+        filter's occasions three times (the list, its count, the trend's medians), and each
+        search reads the people, the worker lists and the winners' names."""
+        matches = _occasion_matches(self.q)
+        ids = list(
+            Occasion.objects.filter(matches).values_list("pk", flat=True)[: MATCHES_READ_ONCE + 1]
+        )
+        return Q(pk__in=ids) if len(ids) <= MATCHES_READ_ONCE else matches
 
 
 def _person_matches(q: str, prefix: str = "") -> Q:

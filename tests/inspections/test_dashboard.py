@@ -200,12 +200,15 @@ def test_it_keeps_its_query_count_from_10_to_1000_occasions(
     print(f"{label}: {len(small)} queries at 10 and 1,000 occasions")
 
 
+@pytest.mark.parametrize("read_once", [2_000, 1], ids=["ids read once", "search in each"])
 def test_a_search_selects_the_nights_a_person_worked_or_won_and_a_license_or_hall(
-    client, tenant, statewide_inspector
+    client, tenant, statewide_inspector, monkeypatch, read_once
 ):
     """Each way an occasion matches a search: a worker signed in (by name or worker ID), a
     winner known as a person (by name or worker ID), a winner's name as given, the license
-    number and the organization's name; one night matches none."""
+    number and the organization's name; one night matches none. The same whether the matches
+    are read once as ids (a few) or searched in each statement (more than ``read_once``)."""
+    monkeypatch.setattr("inspections.filters.MATCHES_READ_ONCE", read_once)
     first, second, third, fourth = played_occasions(tenant, 4)
     worker = services.add_member(
         organization=tenant.organization,
