@@ -7,6 +7,7 @@ saved and the audit event written."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from typing import Any
 
@@ -66,28 +67,24 @@ def _locked_game(game: Game, organization: Any = None, *, with_chain: bool = Fal
     return game
 
 
-#: The statements that lock a game, compiled once per process: every ball called runs one.
-_LOCKING: dict[tuple[bool, bool], Prepared] = {}
-
-
+@functools.cache
 def _lock_statement(with_chain: bool, by_organization: bool) -> Prepared:
-    """The game (pk, occasion's pk, then its organization's pk when ``by_organization``) locked
-    with its occasion, license and organization and, ``with_chain``, the audit chain head."""
-    if (with_chain, by_organization) not in _LOCKING:
+    """The statement that locks a game (pk, occasion's pk, then its organization's pk when
+    ``by_organization``) with its occasion, license and organization and, ``with_chain``, the
+    audit chain head: compiled once per process, since every ball called runs one."""
 
-        def build(pk: int, occasion_id: int, organization_id: int | None = None) -> Any:
-            locked = ["self", "occasion", "occasion__organization"]
-            games = Game.objects.select_related("occasion__organization", "occasion__license")
-            if with_chain:
-                locked.append(_CHAIN)
-                games = games.select_related(_CHAIN).filter(**{f"{_CHAIN}__isnull": False})
-            games = games.select_for_update(of=tuple(locked))
-            if by_organization:
-                games = games.filter(occasion__organization_id=organization_id)
-            return games.filter(pk=pk, occasion_id=occasion_id)
+    def build(pk: int, occasion_id: int, organization_id: int | None = None) -> Any:
+        locked = ["self", "occasion", "occasion__organization"]
+        games = Game.objects.select_related("occasion__organization", "occasion__license")
+        if with_chain:
+            locked.append(_CHAIN)
+            games = games.select_related(_CHAIN).filter(**{f"{_CHAIN}__isnull": False})
+        games = games.select_for_update(of=tuple(locked))
+        if by_organization:
+            games = games.filter(occasion__organization_id=organization_id)
+        return games.filter(pk=pk, occasion_id=occasion_id)
 
-        _LOCKING[with_chain, by_organization] = Prepared(build)
-    return _LOCKING[with_chain, by_organization]
+    return Prepared(build)
 
 
 def _made_chain(game: Game, organization: Any) -> bool:

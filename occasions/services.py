@@ -4,6 +4,7 @@ enforced before anything is saved."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
@@ -101,32 +102,22 @@ def kept_again_with_the_write(occasion: Occasion) -> None:
         rules.before_commit(("kept again", occasion.pk), lambda: extensions.closed(occasion))
 
 
-def _pk(organization: Any) -> Any:
-    return organization.pk if isinstance(organization, Organization) else organization
-
-
-#: The statements that lock an occasion, by what is read with it: compiled once per process,
-#: since every write at the door runs one.
-_LOCKING: dict[tuple[tuple[str, ...], bool, bool], Prepared] = {}
-
-
+@functools.cache
 def _lock_statement(related: tuple[str, ...], with_chain: bool, by_organization: bool) -> Prepared:
-    """The occasion (pk, then the organization's pk when ``by_organization``) locked, with
-    ``related`` and, ``with_chain``, its organization's audit chain head."""
-    key = (related, with_chain, by_organization)
-    if key not in _LOCKING:
+    """The statement that locks an occasion (pk, then the organization's pk when
+    ``by_organization``) with ``related`` and, ``with_chain``, its organization's audit chain
+    head: one for each such set, compiled once per process (every write at the door runs one)."""
 
-        def build(pk: int, organization_id: int | None = None) -> Any:
-            occasions = Occasion.objects.select_for_update().select_related(*related)
-            if with_chain:
-                path = f"organization__{CHAIN_PATH}"
-                occasions = occasions.select_related(path).filter(**{f"{path}__isnull": False})
-            if by_organization:
-                occasions = occasions.filter(organization_id=organization_id)
-            return occasions.filter(pk=pk)
+    def build(pk: int, organization_id: int | None = None) -> Any:
+        occasions = Occasion.objects.select_for_update().select_related(*related)
+        if with_chain:
+            path = f"organization__{CHAIN_PATH}"
+            occasions = occasions.select_related(path).filter(**{f"{path}__isnull": False})
+        if by_organization:
+            occasions = occasions.filter(organization_id=organization_id)
+        return occasions.filter(pk=pk)
 
-        _LOCKING[key] = Prepared(build)
-    return _LOCKING[key]
+    return Prepared(build)
 
 
 def _made_chain(occasion_id: int, organization: Any) -> bool:
@@ -160,7 +151,9 @@ def lock_occasion(
     the organization's audit chain head is locked in the same statement
     (``occasion.organization.audit_chain``, for ``record_event(chain=…)``)."""
     locking = _lock_statement(tuple(related), with_chain, organization is not None)
-    keys = (occasion.pk,) if organization is None else (occasion.pk, _pk(organization))
+    keys = [occasion.pk]
+    if organization is not None:
+        keys.append(getattr(organization, "pk", organization))
     try:
         occasion = locking.get(*keys)
     except Occasion.DoesNotExist:

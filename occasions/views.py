@@ -7,7 +7,7 @@ import datetime as dt
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, prefetch_related_objects
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
@@ -20,7 +20,7 @@ from occasions.floor_bar import floor_bar
 from occasions.forms import NotPlayedForm, PriceFormSet, ResumptionNoticeForm
 from occasions.models import Occasion, PaperRecord, ResumptionNotice
 from occasions.sales_selectors import attendance_check, door_figures
-from organizations.access import OrgAccess, OrgRequest, org_view
+from organizations.access import OrgAccess, OrgRequest, found_for_org, org_view
 from organizations.models import Role
 
 RUNS_THE_NIGHT = (Role.HEAD, Role.MEMBER_IN_CHARGE)
@@ -32,10 +32,7 @@ def get_occasion(access: OrgAccess, pk: int) -> Occasion:
     if isinstance(pk, str) and pk.isdigit():
         pk = int(pk)
     found = _OCCASION.all(access.organization.pk, pk) if isinstance(pk, int) else []
-    if not found:
-        raise Http404("No occasion matches the given query.")
-    access.looked_up.append((Occasion._meta.label_lower, str(found[0].pk)))
-    return found[0]
+    return found_for_org(found, access)
 
 
 _OCCASION = Prepared(

@@ -7,7 +7,7 @@ Commission user (inspector or admin) or by a user without the required role gets
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from functools import wraps
 from typing import Any, TypeVar
@@ -121,7 +121,20 @@ def get_for_org(
     """An object of this organization, or 404: another organization's object does not exist.
     ``via`` names the path to the organization for objects that belong to it through another
     (e.g. ``worker_list__organization``)."""
-    obj = get_object_or_404(queryset.filter(**{via: access.organization}), **lookup)
+    return _noted(
+        access, get_object_or_404(queryset.filter(**{via: access.organization}), **lookup)
+    )
+
+
+def found_for_org(found: Sequence[M], access: OrgAccess) -> M:
+    """What a read restricted to this organization found (a prepared read, ``beano.prepared``,
+    run with the organization's pk), or 404, noted as ``get_for_org`` notes it."""
+    if not found:
+        raise Http404("No record of this organization matches the given query.")
+    return _noted(access, found[0])
+
+
+def _noted(access: OrgAccess, obj: M) -> M:
     access.looked_up.append((obj._meta.label_lower, str(obj.pk)))
     return obj
 
