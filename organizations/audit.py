@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from beano.actors import Actor
 from beano.env import LEGACY_AUDIT_KEY_ID
+from beano.prepared import Prepared
 from organizations.models import GENESIS_HASH, AuditChain, AuditEvent, Organization
 from organizations.models.audit import UnknownAuditKey
 
@@ -131,6 +132,13 @@ def ensure_chain(organization_id: int) -> bool:
     return made
 
 
+#: The chain's head locked by its key: most writes that record an event without handing the
+#: head they locked run it (a sign-in, a role given, an office's change); compiled once.
+_LOCKED_HEAD = Prepared(
+    lambda key: AuditChain.objects.select_for_update().filter(key=key).order_by("pk")[:1]
+)
+
+
 def record_event(
     *,
     organization: Organization | None,
@@ -153,7 +161,7 @@ def record_event(
     if chain is not None and chain.key != key:
         raise ValueError(f"The chain given is {chain.key}'s, not {key}'s.")
     if chain is None:
-        chain = AuditChain.objects.select_for_update().filter(key=key).first()
+        chain = next(iter(_LOCKED_HEAD.all(key)), None)
     if chain is None:  # the chain's first event: made, then locked as every later writer does
         AuditChain.objects.get_or_create(key=key, defaults={"organization": organization})
         chain = AuditChain.objects.select_for_update().get(key=key)
