@@ -54,6 +54,17 @@ def test_an_inspector_finds_the_person_on_four_lists_the_late_report_and_a_night
     expect(page.get_by_role("heading", name="Inspection", exact=True)).to_be_visible()
     expect(page.get_by_role("cell", name="Knights of Columbus Council 4410")).to_be_visible()
 
+    # One organization's nights, its night from paper among them: on the hall's laptop screen
+    # the list shows every column, the paper badge wrapped within its status column.
+    page.get_by_label("Organization", exact=True).select_option(label="American Legion Post 171")
+    page.get_by_role("button", name="Filter").click()
+    expect(page.locator(".badge.from-paper").first).to_be_visible()
+    overflow = page.locator(".table-responsive").evaluate_all(
+        "wrappers => wrappers.map(w => w.scrollWidth - w.clientWidth)"
+    )
+    assert overflow and max(overflow) <= 0, overflow
+    page.get_by_role("link", name="Clear").click()
+
     # Search for the person: on four organizations' lists this year, the limit.
     page.get_by_label("Search").fill("Gallagher")
     page.get_by_role("button", name="Filter").click()
