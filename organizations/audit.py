@@ -132,11 +132,9 @@ def ensure_chain(organization_id: int) -> bool:
     return made
 
 
-#: The chain's head locked by its key: most writes that record an event without handing the
-#: head they locked run it (a sign-in, a role given, an office's change); compiled once.
-_LOCKED_HEAD = Prepared(
-    lambda key: AuditChain.objects.select_for_update().filter(key=key).order_by("pk")[:1]
-)
+#: The chain's head locked by its (unique) key: most writes that record an event without
+#: handing the head they locked run it (a sign-in, a role given, an office's change).
+_LOCKED_HEAD = Prepared(lambda key: AuditChain.objects.select_for_update().filter(key=key))
 
 
 def record_event(
@@ -161,10 +159,11 @@ def record_event(
     if chain is not None and chain.key != key:
         raise ValueError(f"The chain given is {chain.key}'s, not {key}'s.")
     if chain is None:
-        chain = next(iter(_LOCKED_HEAD.all(key)), None)
-    if chain is None:  # the chain's first event: made, then locked as every later writer does
-        AuditChain.objects.get_or_create(key=key, defaults={"organization": organization})
-        chain = AuditChain.objects.select_for_update().get(key=key)
+        found = _LOCKED_HEAD.all(key)
+        if not found:  # the chain's first event: made, then locked as every later writer does
+            AuditChain.objects.get_or_create(key=key, defaults={"organization": organization})
+            found = _LOCKED_HEAD.all(key)
+        chain = found[0]
     actor_user = acting_user(actor)
     event = AuditEvent(
         organization=organization,
