@@ -71,6 +71,28 @@ def lose_the_answer(route: Any) -> None:
     route.abort("connectionreset")
 
 
+def never_sent(route: Any) -> None:
+    """The request never reaches the server: the hall's Wi-Fi is down."""
+    route.abort("internetdisconnected")
+
+
+def network(page: Any, url: str) -> Callable[[Callable[[Any], None]], None]:
+    """The network between ``page`` and ``url``: ``fate(handler)`` makes the next request meet
+    ``handler`` (``lose_the_answer``, ``never_sent``); the others go through. The route stays in
+    place: one routed ``times=1`` is removed as soon as it is handled, and Chromium, now and then,
+    then sent the request it had just aborted after all (the sale recorded, its answer shown)."""
+    fates: list[Callable[[Any], None]] = []
+
+    def route(request_route: Any) -> None:
+        if fates:
+            fates.pop()(request_route)
+        else:
+            request_route.continue_()
+
+    page.route(url, route)
+    return fates.append
+
+
 @pytest.fixture
 def door(live_server: Any, page: Any, tenant: Any, open_occasion: Any) -> Any:
     """The door of ``open_occasion``, its seller logged in."""
@@ -159,7 +181,8 @@ def test_a_sale_the_network_dropped_is_sent_again_and_recorded_once(door, open_o
     expect(notice).to_be_hidden()
 
     # The sale reaches the server, but its answer is lost.
-    page.route(page.sale_url, lose_the_answer, times=1)
+    fate = network(page, page.sale_url)
+    fate(lose_the_answer)
     page.keyboard.type("2")
     page.keyboard.press("Enter")
     expect(page.get_by_role("alert")).to_have_text(re.compile(re.escape(DROPPED)))
@@ -178,7 +201,7 @@ def test_a_sale_the_network_dropped_is_sent_again_and_recorded_once(door, open_o
     assert Sale.objects.count() == FloorSubmission.objects.count() == 1
 
     # The next sale never leaves the laptop; Enter in the form sends it again.
-    page.route(page.sale_url, lambda route: route.abort("internetdisconnected"), times=1)
+    fate(never_sent)
     extra_regular.focus()
     page.keyboard.type("1")
     page.keyboard.press("Enter")
@@ -211,7 +234,7 @@ def test_the_caller_and_the_claims_send_again_what_the_network_dropped(
     page.keyboard.type("2")
     expect(ball).not_to_have_attribute("data-floor-touched", "")
     # I20 reaches the server, but its answer is lost; "Send again" answers with the same call.
-    page.route(address(live_server, "draw_call", **args), lose_the_answer, times=1)
+    network(page, address(live_server, "draw_call", **args))(lose_the_answer)
     ball.fill("20")
     page.keyboard.press("Enter")
     expect(notice).to_contain_text(DROPPED)
@@ -227,11 +250,7 @@ def test_the_caller_and_the_claims_send_again_what_the_network_dropped(
     page.goto(address(live_server, "game_claims", **args))
     form = page.locator("#claim")
     form.get_by_label("Player").fill("Joe Dias")
-    page.route(
-        address(live_server, "claim_record", **args),
-        lambda route: route.abort("internetdisconnected"),
-        times=1,
-    )
+    network(page, address(live_server, "claim_record", **args))(never_sent)
     form.get_by_role("button", name="Record the claim").click()
     notice = page.locator("[data-floor-unsent=claim]")
     expect(notice).to_contain_text(DROPPED)
