@@ -20,6 +20,7 @@ import io
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.core import mail
 from django.core.management import call_command
 from django.db import connection, transaction
@@ -61,15 +62,23 @@ def seed_demo(*, stdout: io.StringIO | None = None) -> object:
 
 def _key() -> tuple[Any, ...]:
     """The seeding's starting point besides the rows: the database, whether it runs inside a
-    transaction (the writes' on-commit hooks then never run), and its moment: a pinned clock's
-    exact time; the real clock's hour (the demo is laid out from today, and its practice night
-    from the time of day)."""
+    transaction (the writes' on-commit hooks then never run), the password hashers (a copy
+    seeded under the tests' fast one holds hashes no other setting reads, and the other way
+    round: the demo's logins would fail) and its moment: a pinned clock's exact time; the real
+    clock's hour (the demo is laid out from today, and its practice night from the time of
+    day)."""
     now = timezone.now()
     if timezone.now is _REAL_NOW:
         moment: Any = timezone.localtime(now).replace(minute=0, second=0, microsecond=0)
     else:
         moment = now
-    return (connection.vendor, connection.settings_dict["NAME"], connection.in_atomic_block, moment)
+    return (
+        connection.vendor,
+        connection.settings_dict["NAME"],
+        connection.in_atomic_block,
+        tuple(settings.PASSWORD_HASHERS),
+        moment,
+    )
 
 
 def _tables() -> list[str]:

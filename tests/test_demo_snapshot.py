@@ -66,3 +66,14 @@ def test_the_copy_is_not_used_from_another_starting_point(monkeypatch, tenant):
     )
     demo_snapshot.seed_demo()
     assert seeded and seeded[0][0] == before
+
+
+@pytest.mark.django_db
+def test_a_copy_seeded_under_other_password_hashers_is_not_put_back(settings):
+    """The demo's passwords are hashed by the first of the hashers set: a copy seeded under the
+    tests' fast hasher holds hashes the default ones do not read, and the other way round (the
+    demo's logins then failed in whichever module seeded second in a process)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    slow = demo_snapshot._key()
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    assert demo_snapshot._key() != slow
