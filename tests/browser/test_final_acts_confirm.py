@@ -199,6 +199,7 @@ def test_the_console_draws_every_single_line_in_turn(live_server, page, monkeypa
     seed_demo()
     game = _game_in_play(_tonight(), "single_line")
     kwargs = {"org_id": game.occasion.organization_id, "pk": game.occasion_id, "game_pk": game.pk}
+    page.clock.install()  # the page's timers, moved on below by run_for instead of waited for
     log_in(page, live_server.url + reverse("draw_console", kwargs=kwargs), "post171-mic")
 
     cycle = page.locator(".arr-cycle")
@@ -212,7 +213,7 @@ def test_the_console_draws_every_single_line_in_turn(live_server, page, monkeypa
     # Each way drawn in turn: the picture shown changes every 1.5 seconds.
     seen = {_shown(pictures)}
     for _ in range(4):
-        page.wait_for_timeout(1600)
+        page.clock.run_for(1600)
         seen.add(_shown(pictures))
     assert len(seen) >= 3, seen
     page.screenshot(path=str(_shots(tmp_path) / "console-pictures-1366x768.png"))
@@ -220,25 +221,25 @@ def test_the_console_draws_every_single_line_in_turn(live_server, page, monkeypa
     # A pointer resting on the picture holds it.
     cycle.hover()
     held = _shown(pictures)
-    page.wait_for_timeout(3200)
+    page.clock.run_for(3200)
     assert _shown(pictures) == held
     # So does the keyboard: focus holds it, and Enter holds it after the focus has left.
     page.mouse.move(0, 0)
     cycle.focus()
     held = _shown(pictures)
-    page.wait_for_timeout(3200)
+    page.clock.run_for(3200)
     assert _shown(pictures) == held
     page.keyboard.press("Enter")
     expect(cycle).to_have_attribute("aria-pressed", "true")
     page.locator("body").focus()
     cycle.evaluate("(c) => c.blur()")
     held = _shown(pictures)
-    page.wait_for_timeout(3200)
+    page.clock.run_for(3200)
     assert _shown(pictures) == held
     cycle.press(" ")
     expect(cycle).to_have_attribute("aria-pressed", "false")
     cycle.evaluate("(c) => c.blur()")
-    page.wait_for_timeout(1700)
+    page.clock.run_for(1700)
     assert _shown(pictures) != held
 
 
