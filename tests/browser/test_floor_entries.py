@@ -39,20 +39,11 @@ def address(live_server: Any, name: str, **kwargs: int) -> str:
 def held_back(page: Any, url: str) -> tuple[Callable[[], None], Callable[[], None]]:
     """Hold back the next request to ``url`` (the server is slow tonight): ``hold()`` arms it
     and ``release()`` lets it go once it was sent; later requests go straight through."""
-    armed: list[bool] = []
     held: list[Any] = []
-
-    def route(request_route: Any) -> None:
-        if armed:
-            armed.clear()
-            held.append(request_route)
-        else:
-            request_route.continue_()
-
-    page.route(url, route)
+    fate = network(page, url)
 
     def hold() -> None:
-        armed.append(True)
+        fate(held.append)
 
     def release() -> None:
         for _ in range(100):
@@ -78,7 +69,8 @@ def never_sent(route: Any) -> None:
 
 def network(page: Any, url: str) -> Callable[[Callable[[Any], None]], None]:
     """The network between ``page`` and ``url``: ``fate(handler)`` makes the next request meet
-    ``handler`` (``lose_the_answer``, ``never_sent``); the others go through. The route stays in
+    ``handler`` (``lose_the_answer``, ``never_sent``; fates asked for in turn meet requests in
+    turn); the others go through. The route stays in
     place: with one routed ``times=1`` (removed, and the page's interception switched off, as
     soon as it was handled), a CI run once saw the door get the answer of the sale it had just
     aborted (the sale shown as recorded, no alert); not seen in 12 runs alone since."""
@@ -86,7 +78,7 @@ def network(page: Any, url: str) -> Callable[[Callable[[Any], None]], None]:
 
     def route(request_route: Any) -> None:
         if fates:
-            fates.pop()(request_route)
+            fates.pop(0)(request_route)
         else:
             request_route.continue_()
 
