@@ -134,6 +134,8 @@ def keep(occasions: QuerySet[Occasion]) -> int:
             .order_by("pk")
             .values_list("pk", flat=True)
         )
+        if not ids:  # e.g. a person listed who won nothing that year: nothing to compute
+            return 0
         rows, matches = figures_rows(Occasion.objects.filter(pk__in=ids))
         KeptOccasionFigures.objects.filter(occasion_id__in=ids).delete()
         KeptOccasionFigures.objects.bulk_create(rows)

@@ -23,6 +23,7 @@ from occasions.sales_services import record_sale
 from organizations import services as org_services
 from organizations.worker_services import add_to_worker_list
 from reports import services
+from reports.kept import keep_for_listed
 from reports.kept_models import KeptOccasionFigures, KeptStatewideMonth, KeptWinnerMatch
 from reports.models import ExpenseKind
 from reports.occasion_totals import with_figures
@@ -250,6 +251,43 @@ def test_a_person_put_on_a_worker_list_is_matched_with_the_winners_kept(paper_ni
     [match] = KeptWinnerMatch.objects.all()
     assert (match.winner_id, match.certain, match.same_organization) == (winner.pk, False, True)
     assert_kept_as_recomputed(paper_night)
+
+
+def test_a_person_listed_who_won_nothing_keeps_nothing_and_computes_nothing(
+    paper_night, tenant, django_assert_num_queries, monkeypatch
+):
+    """A listing whose person matches no winner of that year's closed nights (the common case:
+    a hall signs up its crew) finds the nights to keep in one query and computes no figures."""
+    person = org_services.add_member(
+        organization=tenant.organization,
+        by=None,
+        legal_name="Nobody Who Won",
+        date_of_birth=dt.date(1975, 5, 5),
+        kind="member",
+        since=dt.date(2015, 1, 1),
+    ).person
+    entry = add_to_worker_list(
+        organization=tenant.organization,
+        year=paper_night.date.year,
+        person=person,
+        roles=["seller"],
+        identification="B-9",
+        compensated=False,
+        compensation_note="",
+        good_moral_character_attested=False,
+        attested_by="",
+        on=paper_night.date,
+        by=None,
+    )
+    before = kept(paper_night)
+
+    def computed(occasions: Any) -> None:
+        raise AssertionError("figures computed for a listing that changes none")
+
+    monkeypatch.setattr("reports.kept.figures_rows", computed)
+    with django_assert_num_queries(3):  # the nights to keep found, in a savepoint
+        keep_for_listed(entry)
+    assert kept(paper_night) == before
 
 
 def test_the_rebuild_writes_every_kept_figure_again_from_the_records(paper_night, tenant):
