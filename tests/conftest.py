@@ -25,6 +25,9 @@ pytest_plugins = [
     "tests.fixtures.floor",
     "tests.fixtures.celery_worker",
 ]
+#: The tests' password hasher: they make many users, and a deliberately slow hasher would
+#: dominate the suite's time.
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def make_user(username: str, **extra: Any) -> Any:
@@ -226,10 +229,9 @@ def seeded_demo(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
 
     from tests.demo_snapshot import seed_demo
 
-    fast = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     with (
         django_db_blocker.unblock(),
-        override_settings(PASSWORD_HASHERS=fast),
+        override_settings(PASSWORD_HASHERS=FAST_HASHERS),
         transaction.atomic(),
     ):
         load_shipped_data()  # an earlier transactional test's flush may have emptied them
@@ -282,8 +284,8 @@ def load_shipped_data() -> None:
 
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings: Any) -> None:
-    """Tests make many users; a deliberately slow hasher would dominate the suite's time."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    """The fast hasher for every test (``FAST_HASHERS``)."""
+    settings.PASSWORD_HASHERS = FAST_HASHERS
     # Occasion tests move the clock to the night of their occasion (days from the real today);
     # a session made before the clock moved must still be valid then.
     settings.SESSION_COOKIE_AGE = 60 * 60 * 24 * 60

@@ -16,12 +16,15 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db import connection, models, transaction
 from django.test import Client
+from django.test.utils import override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.urls.exceptions import Resolver404
 
 from organizations.models import Organization
-from tests.conftest import load_shipped_data, login
+from reports import control_sheets
+from tests.conftest import FAST_HASHERS, load_shipped_data, login
 from tests.demo_snapshot import seed_demo
+from tests.pdf_once import rendered_once
 
 PROJECT_APPS = ("rules", "organizations", "occasions", "games", "reports", "inspections")
 #: Rows a page view may add by design: the log of what Commission staff looked at.
@@ -206,8 +209,14 @@ def counts() -> dict[str, int]:
 @contextlib.contextmanager
 def seeded_walk(django_db_blocker: Any) -> Iterator[dict[str, Any]]:
     # The demo is seeded inside a transaction rolled back after the module, so that no other
-    # test sees it.
-    with django_db_blocker.unblock():
+    # test sees it; under the tests' fast password hasher (the module's fixture is made before
+    # each test's own setting), so that it is the same copy of the demo as ``seeded_demo``'s.
+    # The walk reaches the control sheets, a PDF: rendered once (tests/pdf_once.py).
+    with (
+        django_db_blocker.unblock(),
+        override_settings(PASSWORD_HASHERS=FAST_HASHERS),
+        rendered_once(control_sheets, "_pdf"),
+    ):
         outer = transaction.atomic()
         outer.__enter__()
         load_shipped_data()  # an earlier transactional test's flush may have emptied them

@@ -7,7 +7,9 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from organizations.models import AuditEvent, Membership, Organization
+from reports import control_sheets
 from tests.conftest import login
+from tests.pdf_once import rendered_once
 
 # Every page under /org/<org_id>/: (url name, the fixture giving the object its <pk> names, or
 # None, and whether the page exists only to write). Add each new organization URL here; the first
@@ -166,6 +168,14 @@ ORG_PAGES = [
 
 #: Fixtures that name no object of the organization (a day, a year): nothing to look up.
 NO_OBJECT = {"authorized_day", "year_kwargs", "w2g_year"}
+
+
+@pytest.fixture(autouse=True)
+def _pdfs_rendered_once():
+    """The matrix asks who may reach each page, not what a PDF shows: the control sheets are
+    rendered once (tests/pdf_once.py)."""
+    with rendered_once(control_sheets, "_pdf"):
+        yield
 
 
 @pytest.fixture

@@ -26,6 +26,7 @@ from tests.conftest import PASSWORD
 from tests.fixtures.floor import on_floor
 from tests.fixtures.night import open_for_tests
 from tests.occasions.conftest import clock, ready  # noqa: F401  (nights closed late)
+from tests.pdf_once import rendered_once
 
 NIGHT = dt.date(2026, 12, 4)
 
@@ -249,30 +250,16 @@ def expense_kwargs(expense: Any) -> dict[str, int]:
 
 
 #: The first financial report's PDF rendered in this process (``rendered_report_kwargs``).
-_FIRST_PDF: list[bytes] = []
-
-
 @pytest.fixture
-def rendered_report_kwargs(
-    filed_report: Any, media_root: Any, monkeypatch: pytest.MonkeyPatch
-) -> dict[str, int]:
+def rendered_report_kwargs(filed_report: Any, media_root: Any) -> dict[str, int]:
     """``filed_report`` made by the worker's task, its PDF saved and recorded. The tests that
     take it need a PDF in place (its download, its check, the Commission's zip, the view
     matrix), not what it shows: WeasyPrint runs for the first of them in a process, and the
-    others are given that PDF (half a second each saved; what a PDF shows is the PDF tests'
-    own, tests/reports/test_pdf*.py)."""
+    others are given that PDF (tests/pdf_once.py)."""
     from reports import pdf
     from reports.tasks import render
 
-    real = pdf.render_pdf
-
-    def first_pdf(document: Any, **kwargs: Any) -> bytes:
-        if not _FIRST_PDF:
-            _FIRST_PDF.append(real(document, **kwargs))
-        return _FIRST_PDF[0]
-
-    with monkeypatch.context() as patched:
-        patched.setattr(pdf, "render_pdf", first_pdf)
+    with rendered_once(pdf, "render_pdf"):
         render("financial", filed_report.pk)
     return {"report_id": filed_report.pk}
 
