@@ -3,6 +3,7 @@ an inspector (assigned and Commission-wide) and a Commission admin."""
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.test.utils import ContextList
 
 from organizations import services
 from organizations.models import CommissionStaff, Organization, Role
@@ -289,6 +291,27 @@ def _fast_password_hashing(settings: Any) -> None:
     # Occasion tests move the clock to the night of their occasion (days from the real today);
     # a session made before the clock moved must still be valid then.
     settings.SESSION_COOKIE_AGE = 60 * 60 * 24 * 60
+
+
+def _store_the_page_context_only(
+    store: dict[str, Any], signal: Any, sender: Any, template: Any, context: Any, **kwargs: Any
+) -> None:
+    """Django's test client records every template a request renders with a copy of its
+    context (``response.templates``, ``response.context``): a copy per template, and a page's
+    form renders a template per field and widget, a tenth or more of a page's time in the tests.
+    The templates are all recorded; the context is copied for the first, the page the view
+    rendered, whose context holds everything the view passed (what the tests read)."""
+    store.setdefault("templates", []).append(template)
+    if "context" not in store:
+        store["context"] = ContextList([copy.copy(context)])
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _page_context_only() -> Iterator[None]:
+    from unittest import mock
+
+    with mock.patch("django.test.client.store_rendered_templates", _store_the_page_context_only):
+        yield
 
 
 @pytest.fixture(autouse=True)
