@@ -224,20 +224,19 @@ def test_a_late_close_keeps_the_nights_figures(tenant, forgotten):  # noqa: F811
     assert_kept_as_recomputed(closed)
 
 
-def test_a_person_put_on_a_worker_list_is_matched_with_the_winners_kept(paper_night, tenant):
-    winner = Winner.objects.filter(claim__game__occasion=paper_night).order_by("pk").first()
-    assert not KeptWinnerMatch.objects.exists()
+def listed(tenant: Any, night: Occasion, legal_name: str) -> Any:
+    """A new member named ``legal_name`` put on the worker list of ``night``'s year."""
     person = org_services.add_member(
         organization=tenant.organization,
         by=None,
-        legal_name=winner.player_name.upper(),  # the name matched whatever its case
+        legal_name=legal_name,
         date_of_birth=dt.date(1975, 5, 5),
         kind="member",
         since=dt.date(2015, 1, 1),
     ).person
-    add_to_worker_list(
+    return add_to_worker_list(
         organization=tenant.organization,
-        year=paper_night.date.year,
+        year=night.date.year,
         person=person,
         roles=["seller"],
         identification="B-9",
@@ -245,9 +244,15 @@ def test_a_person_put_on_a_worker_list_is_matched_with_the_winners_kept(paper_ni
         compensation_note="",
         good_moral_character_attested=False,
         attested_by="",
-        on=paper_night.date,
+        on=night.date,
         by=None,
     )
+
+
+def test_a_person_put_on_a_worker_list_is_matched_with_the_winners_kept(paper_night, tenant):
+    winner = Winner.objects.filter(claim__game__occasion=paper_night).order_by("pk").first()
+    assert not KeptWinnerMatch.objects.exists()
+    listed(tenant, paper_night, winner.player_name.upper())  # matched whatever its case
     [match] = KeptWinnerMatch.objects.all()
     assert (match.winner_id, match.certain, match.same_organization) == (winner.pk, False, True)
     assert_kept_as_recomputed(paper_night)
@@ -258,33 +263,13 @@ def test_a_person_listed_who_won_nothing_keeps_nothing_and_computes_nothing(
 ):
     """A listing whose person matches no winner of that year's closed nights (the common case:
     a hall signs up its crew) finds the nights to keep in one query and computes no figures."""
-    person = org_services.add_member(
-        organization=tenant.organization,
-        by=None,
-        legal_name="Nobody Who Won",
-        date_of_birth=dt.date(1975, 5, 5),
-        kind="member",
-        since=dt.date(2015, 1, 1),
-    ).person
-    entry = add_to_worker_list(
-        organization=tenant.organization,
-        year=paper_night.date.year,
-        person=person,
-        roles=["seller"],
-        identification="B-9",
-        compensated=False,
-        compensation_note="",
-        good_moral_character_attested=False,
-        attested_by="",
-        on=paper_night.date,
-        by=None,
-    )
     before = kept(paper_night)
 
     def computed(occasions: Any) -> None:
         raise AssertionError("figures computed for a listing that changes none")
 
     monkeypatch.setattr("reports.kept.figures_rows", computed)
+    entry = listed(tenant, paper_night, "Nobody Who Won")
     with django_assert_num_queries(3):  # the nights to keep found, in a savepoint
         keep_for_listed(entry)
     assert kept(paper_night) == before
