@@ -29,7 +29,7 @@ pytest_plugins = [
 ]
 #: The tests' password hasher: they make many users, and a deliberately slow hasher would
 #: dominate the suite's time.
-FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+FAST_HASHERS = ("django.contrib.auth.hashers.MD5PasswordHasher",)
 
 
 def make_user(username: str, **extra: Any) -> Any:

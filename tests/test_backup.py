@@ -113,14 +113,12 @@ def exports(django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: Any)
     """The demo seeded, both organizations exported, and everything rolled back."""
 
     from organizations.models import Organization
-    from tests.conftest import load_shipped_data
+    from tests.conftest import FAST_HASHERS, load_shipped_data
 
     root = tmp_path_factory.mktemp("backup")
-    fast = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
     with (
         django_db_blocker.unblock(),
-        override_settings(MEDIA_ROOT=root / "media", PASSWORD_HASHERS=fast),
+        override_settings(MEDIA_ROOT=root / "media", PASSWORD_HASHERS=FAST_HASHERS),
         transaction.atomic(),
     ):
         load_shipped_data()  # as migrated, with their ids (a no-op unless a flush removed them)

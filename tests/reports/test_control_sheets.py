@@ -33,7 +33,7 @@ from organizations import services as org_services
 from organizations.models import CommissionStaff
 from organizations.worker_services import add_to_worker_list, remove_from_worker_list
 from reports import control_sheets
-from tests.conftest import load_shipped_data, login, make_tenant, make_user
+from tests.conftest import FAST_HASHERS, load_shipped_data, login, make_tenant, make_user
 from tests.fixtures.games import start_sample_series
 
 #: pytest-django makes the test database only for a session that has tests marked as using it.
@@ -168,7 +168,7 @@ def printed(django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: Any)
     pdf = tmp_path_factory.mktemp("sheets") / "control-sheets.pdf"
     with (
         django_db_blocker.unblock(),
-        override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]),
+        override_settings(PASSWORD_HASHERS=FAST_HASHERS),
     ):
         outer = transaction.atomic()
         outer.__enter__()
