@@ -70,10 +70,10 @@ def never_sent(route: Any) -> None:
 def network(page: Any, url: str) -> Callable[[Callable[[Any], None]], None]:
     """The network between ``page`` and ``url``: ``fate(handler)`` makes the next request meet
     ``handler`` (``lose_the_answer``, ``never_sent``; fates asked for in turn meet requests in
-    turn); the others go through. The route stays in
-    place: with one routed ``times=1`` (removed, and the page's interception switched off, as
-    soon as it was handled), a CI run once saw the door get the answer of the sale it had just
-    aborted (the sale shown as recorded, no alert); not seen in 12 runs alone since."""
+    turn); the others go through. The route stays in place: with one routed ``times=1``
+    (removed, and the page's interception switched off, as soon as it was handled), a CI run
+    once saw the door get the answer of the sale it had just aborted (the sale shown as
+    recorded, no alert); not seen in 12 runs alone since."""
     fates: list[Callable[[Any], None]] = []
 
     def route(request_route: Any) -> None:

@@ -249,7 +249,6 @@ def expense_kwargs(expense: Any) -> dict[str, int]:
     return {"pk": expense.occasion_id, "expense_id": expense.pk}
 
 
-#: The first financial report's PDF rendered in this process (``rendered_report_kwargs``).
 @pytest.fixture
 def rendered_report_kwargs(filed_report: Any, media_root: Any) -> dict[str, int]:
     """``filed_report`` made by the worker's task, its PDF saved and recorded. The tests that
