@@ -9,7 +9,7 @@ from django import forms
 
 from beano.rules.workers import WorkerRole
 from organizations.forms import DateInput, _CrispyForm
-from organizations.models import Membership, Organization, Person
+from organizations.models import Membership, Organization, Person, WorkerListEntry
 
 
 def _people(organization: Organization) -> forms.ModelChoiceField:
@@ -79,7 +79,22 @@ class AddWorkerForm(WorkerEntryForm):
     def __init__(self, *args: Any, organization: Organization, year: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.year = year
-        self.fields["person"] = _people(organization)
+        person = self.fields["person"] = _people(organization)
+        # Someone on the year's list now is not offered again; someone taken off it this year is
+        # (the services put the same entry back).
+        listed = WorkerListEntry.objects.filter(
+            worker_list__organization=organization,
+            worker_list__year=year,
+            removed_on__isnull=True,
+        )
+        person.queryset = person.queryset.exclude(pk__in=listed.values("person_id"))
+        person.help_text = (
+            f"A member who is not already on the {year} worker list (961 CMR 3.04(1)(b)). "
+            "Someone new goes on the membership list first."
+        )
+        person.error_messages["invalid_choice"] = (
+            f"Choose a member of the organization who is not already on the {year} worker list."
+        )
         self.order_fields(self.field_order)
 
     def clean_added_on(self) -> dt.date:

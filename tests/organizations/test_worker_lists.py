@@ -357,6 +357,35 @@ def test_the_member_in_charge_adds_a_person_from_the_page(client, tenant, member
     assert entry.roles == ["seller"] and entry.worker_list.year == timezone.localdate().year
 
 
+def test_add_a_person_offers_only_members_not_on_the_years_list(
+    client, tenant, other_tenant, member
+):
+    """Someone already on the year's list is not offered again; someone taken off it this year
+    is (the same entry is put back), even while on another organization's list; a post naming
+    someone on the list is refused by the form with a message that says why, and saves
+    nothing."""
+    year = timezone.localdate().year
+    on_list = join(tenant.organization, "Ann Listed").person
+    taken_off = join(tenant.organization, "Bea Removed").person
+    assert join(other_tenant.organization, "Bea Removed").person == taken_off
+    add(other_tenant.organization, taken_off, on=dt.date(year, 1, 2))
+    add(tenant.organization, on_list, on=dt.date(year, 1, 2))
+    removed = add(tenant.organization, taken_off, on=dt.date(year, 1, 2))
+    remove_from_worker_list(entry=removed, on=dt.date(year, 1, 3), by=tenant.head)
+    login(client, tenant.head)
+    url = reverse("worker_add", args=[tenant.organization.pk]) + f"?year={year}"
+    offered = client.get(url).context["form"].fields["person"].queryset
+    assert list(offered) == [taken_off, member.person]  # by legal name
+    before = counts()
+    response = client.post(url, _add_form(on_list))
+    assert response.status_code == 200
+    assert (
+        f"Choose a member of the organization who is not already on the {year} worker list."
+        in response.content.decode()
+    )
+    assert counts() == before
+
+
 def test_a_form_refused_by_a_rule_shows_each_citation_and_saves_nothing(client, tenant, member):
     login(client, tenant.member_in_charge)
     before = counts()
