@@ -1,6 +1,6 @@
 """The hall's two writes alone: a ball call at the caller's console and a sale at the door, each
 an htmx POST through Django's test client in this process (every middleware, no HTTP), on a
-night built by bench/halls.py. Prints the queries of one request of each (``--sql`` lists them)
+night built by bench/halls.py; and the flashboard's poll that follows a ball, the whole board. Prints the queries of one request of each (``--sql`` lists them)
 and the server time of many, median and p95, with the machine's load average before and after.
 
     python bench/floor_writes.py                 # SQLite and the cache in the process
@@ -183,6 +183,18 @@ def main(argv: list[str]) -> int:
             args.profile,
         ),
     ]
+    # The board's poll that follows a ball (one in six at a ball every six seconds): the whole
+    # board from the cached copy, as the load test's "flashboard poll, after a ball".
+    board = Client(HTTP_HOST=HOST, HTTP_X_FORWARDED_PROTO="https", HTTP_HX_REQUEST="true")
+    figures.append(
+        time_requests(
+            "board poll (after a ball)",
+            lambda: board.get(f"/flash/{hall.token}/board/"),
+            args.runs,
+            args.sql,
+            args.profile,
+        )
+    )
     after = load_average()
     db = "PostgreSQL, Redis, DEBUG off" if args.production else "SQLite, locmem cache, DEBUG on"
     print(f"{machine()}; {db}; {args.halls} hall(s); load average {before} → {after}")

@@ -1,6 +1,7 @@
 """The caller's console draws every way the game's arrangement wins, as the flashboard does and
-with the same template (games/_pictures.html) and script (static/js/pictures.js): "any single
-line" is its five rows, five columns and two diagonals, not the top row alone."""
+with the same tag (``pictures`` in games/templatetags/draw_tags.py) and script
+(static/js/pictures.js): "any single line" is its five rows, five columns and two diagonals, not
+the top row alone."""
 
 from __future__ import annotations
 
@@ -116,3 +117,18 @@ def test_a_two_line_game_draws_twelve_of_its_ways_evenly_spread(caller, draw_gam
     assert len(drawn) == MOST_PICTURES and len(set(drawn)) == MOST_PICTURES
     assert set(drawn) <= _ways(two_lines)
     assert f"{len(two_lines.variants)} ways to win, shown in turn" in page
+
+
+def test_pictures_kept_between_answers_follow_the_arrangement_and_escape_its_name(
+    caller, draw_game
+):
+    """The pictures are drawn once per process for an arrangement as it stands: a changed name or
+    way is drawn again at the next answer, and the name is escaped."""
+    arrangement = draw_game.parts.get().arrangement
+    assert len(_drawn(caller.get(_console(draw_game)).content.decode())) == 12
+    Arrangement.objects.filter(pk=arrangement.pk).update(
+        name="Top <line>", variants=[["B1", "I1", "N1", "G1", "O1"]]
+    )
+    page = caller.get(_console(draw_game)).content.decode()
+    assert _drawn(page) == [frozenset({"B1", "I1", "N1", "G1", "O1", "N3"})]
+    assert 'role="img" aria-label="Top &lt;line&gt;"' in page and "<line>" not in page

@@ -57,6 +57,7 @@ def test_anyone_with_the_link_sees_the_board_without_logging_in(
     assert "Game 1" in page and "Any single line" in page and "$50" in page
     assert 'class="flash-last"' in page and ">N42<" in page
     assert page.count('class="flash-ball') == 75 and page.count("is-called") == 1
+    assert '<span role="cell" class="flash-ball is-called is-last">42</span>' in page
     assert 'hx-trigger="every 1s"' in page and _board(flash) in page
     assert "no-cache" in response["Cache-Control"]
 
