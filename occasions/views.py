@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from beano import date_filters
 from beano.prepared import Prepared
 from occasions import extensions, selectors, services
-from occasions.extras_selectors import extras_summary
+from occasions.extras_selectors import extras_totals
 from occasions.floor_bar import floor_bar
 from occasions.forms import NotPlayedForm, PriceFormSet, ResumptionNoticeForm
 from occasions.models import Occasion, PaperRecord, ResumptionNotice
@@ -126,7 +126,7 @@ def occasion_detail(request: OrgRequest, pk: int) -> HttpResponse:
             "can_run": access.has_role(*RUNS_THE_NIGHT),
             "not_played_form": NotPlayedForm(),
             "door": (door, attendance_check(occasion, door)),
-            "extras": extras_summary(occasion),
+            "extras": extras_totals(occasion),
             # The cards of the apps above (games, the report), each with the data it shows.
             "sections": extensions.sections(request, occasion),
             "floor": floor_bar(occasion),

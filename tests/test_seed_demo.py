@@ -312,3 +312,29 @@ def test_seed_demo_keeps_the_figures_of_its_closed_nights_and_checkpoints_its_ch
     org = Organization.objects.get(user_roles__user=head)
     page = client.get(reverse("audit_log", args=[org.pk])).content.decode()
     assert "Checked now from event" in page and "The whole chain was last verified" in page
+
+
+def test_the_occasion_pages_extras_card_totals_what_the_extras_page_lists(
+    seeded_demo, db, django_assert_num_queries
+):
+    """The card's totals, read in one query, are the sums of the rows the extras page lists, on
+    every night of the demo (a night with each kind recorded among them)."""
+    from occasions.extras_selectors import extras_summary, extras_totals
+    from occasions.models import Occasion
+
+    names = (
+        "door_prize_limit",
+        "door_prizes_total",
+        "raffle_tickets_total",
+        "charity_sales_total",
+        "other_sales_total",
+        "police_total",
+    )
+    every_kind = 0
+    for occasion in Occasion.objects.all():
+        listed = extras_summary(occasion)
+        with django_assert_num_queries(1):
+            totals = extras_totals(occasion)
+        assert [getattr(totals, n) for n in names] == [getattr(listed, n) for n in names]
+        every_kind += all(getattr(totals, n) for n in names[1:])
+    assert every_kind
