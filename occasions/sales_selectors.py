@@ -306,3 +306,14 @@ def forget_posted_items(occasion_id: int) -> None:
 
     forget(_posted_key(occasion_id))
     transaction.on_commit(partial(forget, _posted_key(occasion_id)), robust=True)
+
+
+def occasion_door(occasion: Occasion) -> tuple[DoorCounts, AttendanceCheck]:
+    """The door's counts and the attendance as the occasion page shows them: a closed night's
+    counts as kept with its figures; any other's as the door screens keep them in the shared
+    cache (``kept_counts``: no query while the door's number stands)."""
+    if occasion.status == Occasion.Status.CLOSED:
+        kept = extensions.kept_door(occasion)
+        if kept is not None:
+            return kept, attendance_check(occasion, kept)
+    return kept_counts(occasion)

@@ -19,7 +19,7 @@ from occasions.extras_selectors import extras_totals
 from occasions.floor_bar import floor_bar
 from occasions.forms import NotPlayedForm, PriceFormSet, ResumptionNoticeForm
 from occasions.models import Occasion, PaperRecord, ResumptionNotice
-from occasions.sales_selectors import attendance_check, door_figures
+from occasions.sales_selectors import occasion_door
 from organizations.access import OrgAccess, OrgRequest, found_for_org, org_view
 from organizations.models import Role
 
@@ -115,7 +115,6 @@ def occasion_detail(request: OrgRequest, pk: int) -> HttpResponse:
         [occasion],
         Prefetch("paper_records", queryset=PaperRecord.objects.select_related("entered_by")),
     )
-    door = door_figures(occasion)  # a closed night's as kept with its figures
     return render(
         request,
         "occasions/occasion_detail.html",
@@ -125,7 +124,7 @@ def occasion_detail(request: OrgRequest, pk: int) -> HttpResponse:
             "occasion": occasion,
             "can_run": access.has_role(*RUNS_THE_NIGHT),
             "not_played_form": NotPlayedForm(),
-            "door": (door, attendance_check(occasion, door)),
+            "door": occasion_door(occasion),
             "extras": extras_totals(occasion),
             # The cards of the apps above (games, the report), each with the data it shows.
             "sections": extensions.sections(request, occasion),

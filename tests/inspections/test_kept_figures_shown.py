@@ -147,11 +147,16 @@ def _night_pages(occasion: Occasion) -> dict[str, str]:
     }
 
 
-#: Where each page finds the door's counts, to render it as it was: counted from the sales.
+def _counted_with_attendance(occasion: Occasion) -> tuple:
+    return sales_selectors.door_counts(occasion), sales_selectors.attendance_check(occasion)
+
+
+#: Where each page finds the door's counts, and what renders it as it was: counted from the
+#: sales (the occasion page reads the counts with the attendance).
 COUNTED = {
-    "occasion page": "occasions.views.door_figures",
-    "full record": "inspections.record.door_figures",
-    "door": "occasions.sales_selectors.door_figures",
+    "occasion page": ("occasions.views.occasion_door", _counted_with_attendance),
+    "full record": ("inspections.record.door_figures", sales_selectors.door_counts),
+    "door": ("occasions.sales_selectors.door_figures", sales_selectors.door_counts),
 }
 
 
@@ -171,7 +176,7 @@ def test_a_nights_page_shows_the_door_as_counted(
         counted = 'SUM("occasions_saleline"."quantity")' in sql
         assert counted == (occasion != varied), (page, occasion.status)
         with monkeypatch.context() as m:
-            m.setattr(COUNTED[page], sales_selectors.door_counts)
+            m.setattr(*COUNTED[page])
             assert _same_page(client.get(url)) == _same_page(kept)
     assert sales_selectors.door_figures(varied) == sales_selectors.door_counts(varied)
     door = sales_selectors.door_figures(varied)
