@@ -1,7 +1,8 @@
 """The hall's two writes alone: a ball call at the caller's console and a sale at the door, each
 an htmx POST through Django's test client in this process (every middleware, no HTTP), on a
-night built by bench/halls.py; and the flashboard's poll that follows a ball, the whole board. Prints the queries of one request of each (``--sql`` lists them)
-and the server time of many, median and p95, with the machine's load average before and after.
+night built by bench/halls.py; and the flashboard's poll that follows a ball, the whole board.
+Prints the queries of one request of each (``--sql`` lists them) and the server time of many,
+median and p95, with the machine's load average before and after.
 
     python bench/floor_writes.py                 # SQLite and the cache in the process
     python bench/floor_writes.py --production    # PostgreSQL, Redis, DEBUG off (the load test's)

@@ -177,10 +177,11 @@ def record_ball_call(
     letter, value = read_ball(number)
     game = _locked_game_for_call(game, value, organization)
     occasion = game.occasion
-    called_at = moment_of(occasion, at, by=by, act="calling a ball")
+    limits = rules.limits_in_force(occasion.date)  # read once, for every judgment of the call
+    called_at = moment_of(occasion, at, by=by, act="calling a ball", limits=limits)
     game_facts = _game_facts(game)
     enforce = {"on": occasion.date, "actor": by, "organization": occasion.organization}
-    enforce["limits"] = rules.limits_in_force(occasion.date)  # read once, for both judgments
+    enforce["limits"] = limits
     ball = BallCallFacts(value, letter, game.live_sequence)
     playing = [
         OccasionPlayFacts(occasion_status=status_at(occasion, called_at)),

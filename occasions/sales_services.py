@@ -203,7 +203,8 @@ def record_sale(
     it (``sale.occasion.counts``) and the attendance announced."""
     wanted = _wanted_lines(lines)
     occasion, posted = _locked_for_sale(occasion, organization, posted_list)
-    moment = moment_of(occasion, at, by=by, act="selling")
+    limits = rules.limits_in_force(occasion.date)  # read once, for both judgments
+    moment = moment_of(occasion, at, by=by, act="selling", limits=limits)
     facts_lines = _line_facts(wanted, posted)
     receipt = None
     if admission_receipt is not None:
@@ -221,6 +222,7 @@ def record_sale(
         on=occasion.date,
         actor=by,
         organization=occasion.organization,
+        limits=limits,
     )
     sale = Sale.objects.create(
         occasion=occasion,

@@ -178,12 +178,19 @@ def lock_occasion(
 
 
 def moment_of(
-    occasion: Occasion, at: dt.datetime | None, *, by: Actor = None, act: str = ""
+    occasion: Occasion,
+    at: dt.datetime | None,
+    *,
+    by: Actor = None,
+    act: str = "",
+    limits: rules.Limits | None = None,
 ) -> dt.datetime:
     """The moment of an act at an occasion: now, or the time stated for it (a night entered
     from its control sheets, or recorded afterwards as the demo does). Never in the future; on
     the occasion's day or, for a night that runs past midnight, the morning after (961 CMR
-    3.04(7)); from paper, stated, and within the part of the night the sheets cover."""
+    3.04(7)); from paper, stated, and within the part of the night the sheets cover.
+    ``limits``: the figures in force on the occasion's date, when the caller has read them for
+    its own judgment (a hall's write reads them once)."""
     from occasions import paper as paper_entry
 
     now = timezone.now()
@@ -216,6 +223,7 @@ def moment_of(
         on=occasion.date,
         actor=by,
         organization=occasion.organization,
+        limits=limits,
     )
     return at
 

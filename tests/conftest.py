@@ -84,6 +84,23 @@ def totp_code(device: Any) -> str:
     return str(token).zfill(device.digits)
 
 
+@pytest.fixture
+def limit_reads(monkeypatch: Any) -> list[int]:
+    """Each read of the legal figures in force (``beano.rules.limits._limit_rows``: the cache,
+    else the table), counted as it happens."""
+    from beano.rules import limits
+
+    reads: list[int] = []
+    real = limits._limit_rows
+
+    def read() -> Any:
+        reads.append(1)
+        return real()
+
+    monkeypatch.setattr(limits, "_limit_rows", read)
+    return reads
+
+
 def refusal_shown(page: str, message: str) -> bool:
     """Whether ``page`` shows the refusal ``message`` (written as the rules give it, citation
     first) as the pages show one: its plain words, then its citation in the quieter span."""

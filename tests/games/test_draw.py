@@ -458,3 +458,10 @@ def test_the_occasion_does_not_close_with_a_game_in_play(tenant, draw_game):
         floor_services.close_occasion(occasion=draw_game.occasion, by=tenant.member_in_charge)
     draw_game.occasion.refresh_from_db()
     assert draw_game.occasion.status == "open"
+
+
+def test_a_ball_call_reads_the_figures_in_force_once_for_all_its_judgments(
+    tenant, draw_game, limit_reads
+):
+    services.record_ball_call(game=draw_game, number="N42", by=tenant.worker)
+    assert len(limit_reads) == 1

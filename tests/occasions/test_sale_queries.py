@@ -161,3 +161,15 @@ def test_another_organizations_price_list_is_never_read_for_the_form(
 
     assert sales_selectors.posted_items(tenant.organization, open_occasion.pk)
     assert sales_selectors.posted_items(other_tenant.organization, open_occasion.pk) == []
+
+
+def test_a_sale_reads_the_figures_in_force_once_for_all_its_judgments(
+    open_occasion, tenant, limit_reads
+):
+    from occasions.sales_services import record_sale
+
+    admission = open_occasion.price_items.get(category="admission")
+    record_sale(
+        occasion=open_occasion, lines=[(admission, 1)], admission_receipt=None, by=tenant.worker
+    )
+    assert len(limit_reads) == 1
