@@ -360,10 +360,8 @@ def test_the_member_in_charge_adds_a_person_from_the_page(client, tenant, member
 def test_add_a_person_offers_only_members_not_on_the_years_list(
     client, tenant, other_tenant, member
 ):
-    """Someone already on the year's list is not offered again; someone taken off it this year
-    is (the same entry is put back), even while on another organization's list; a post naming
-    someone on the list is refused by the form with a message that says why, and saves
-    nothing."""
+    """Not offered: someone on the year's list (a post naming them says why, saves nothing).
+    Offered: someone taken off it this year, even while on another organization's list."""
     year = timezone.localdate().year
     on_list = join(tenant.organization, "Ann Listed").person
     taken_off = join(tenant.organization, "Bea Removed").person
