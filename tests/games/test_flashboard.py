@@ -230,6 +230,12 @@ def test_the_link_stops_when_the_occasion_closes(client, flash, open_occasion, t
     floor_services.close_occasion(occasion=open_occasion, by=tenant.member_in_charge)
     assert client.get(_board(flash)).status_code == 404
     assert client.get(reverse("flashboard", args=[flash.token])).status_code == 404
+    # The closed night's page offers no link that would answer 404, nor a new one.
+    login(client, tenant.member_in_charge)
+    detail = reverse("occasion_detail", args=[tenant.organization.pk, open_occasion.pk])
+    page = client.get(detail).content.decode()
+    assert "shown only while the occasion is open" in page
+    assert "Open the flashboard" not in page and "Make the flashboard link" not in page
 
 
 # The poll's answer kept in the cache
