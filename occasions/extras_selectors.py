@@ -243,6 +243,9 @@ def extras_totals(occasion: Occasion) -> ExtrasTotals:
     return ExtrasTotals(door_prize_limit=door_prize_limit(occasion), **cents)
 
 
+_MONEY = DecimalField(max_digits=14, decimal_places=2)
+
+
 def _total(model: type, path: str, amount: Any) -> Subquery:
     """The sum of ``amount`` over ``model``'s rows of the outer occasion."""
     rows = (
@@ -254,8 +257,6 @@ def _total(model: type, path: str, amount: Any) -> Subquery:
     )
     return Subquery(rows, output_field=_MONEY)
 
-
-_MONEY = DecimalField(max_digits=14, decimal_places=2)
 
 #: Read on every view of the occasion page: compiled once per process.
 _EXTRAS_TOTALS = Prepared(

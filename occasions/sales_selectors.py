@@ -148,15 +148,19 @@ def door_from_json(data: dict[str, Any]) -> DoorCounts:
     return counts_of(row)
 
 
+def _closed_door(occasion: Occasion) -> DoorCounts | None:
+    """A closed occasion's counts as kept with its figures at its close, filing and amendment
+    (``occasions.extensions.kept_door``); None for any other, or one not kept yet."""
+    if occasion.status != Occasion.Status.CLOSED:
+        return None
+    return extensions.kept_door(occasion)
+
+
 def door_figures(occasion: Occasion) -> DoorCounts:
-    """The door's counts as the occasion's pages show them: a closed occasion's as kept with
-    its figures at its close, filing and amendment (``occasions.extensions.kept_door``), any
+    """The door's counts as the occasion's pages show them: a closed occasion's as kept, any
     other's (or one not kept yet) counted now. One query either way."""
-    if occasion.status == Occasion.Status.CLOSED:
-        kept = extensions.kept_door(occasion)
-        if kept is not None:
-            return kept
-    return door_counts(occasion)
+    kept = _closed_door(occasion)
+    return kept if kept is not None else door_counts(occasion)
 
 
 @dataclass(frozen=True)
@@ -312,8 +316,7 @@ def occasion_door(occasion: Occasion) -> tuple[DoorCounts, AttendanceCheck]:
     """The door's counts and the attendance as the occasion page shows them: a closed night's
     counts as kept with its figures; any other's as the door screens keep them in the shared
     cache (``kept_counts``: no query while the door's number stands)."""
-    if occasion.status == Occasion.Status.CLOSED:
-        kept = extensions.kept_door(occasion)
-        if kept is not None:
-            return kept, attendance_check(occasion, kept)
+    kept = _closed_door(occasion)
+    if kept is not None:
+        return kept, attendance_check(occasion, kept)
     return kept_counts(occasion)

@@ -6,6 +6,7 @@ an arrangement) cost more than the rest of the answer."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -44,8 +45,7 @@ def prize(part: PrizePart) -> str:
 MOST_PICTURES = 12
 
 
-@register.filter
-def variant_pictures(variants: list[list[str]]) -> list[list[list[str]]]:
+def variant_pictures(variants: Sequence[Sequence[str]]) -> list[list[list[str]]]:
     """The 5×5 picture of each way an arrangement wins ("any single line": the five rows, the
     five columns and both diagonals), at most ``MOST_PICTURES`` of them, evenly spread."""
     from games.draw_selectors import picture
@@ -70,7 +70,7 @@ def pictures(arrangement: Any, size: str) -> SafeString:
 def _pictures(name: str, variants: tuple[tuple[str, ...], ...], size: str) -> SafeString:
     """Drawn once per process for each arrangement as it stands (its name and its ways are the
     key: an arrangement changed is drawn again)."""
-    drawn = variant_pictures([list(v) for v in variants])
+    drawn = variant_pictures(variants)
     if len(drawn) > 1:
         opening = format_html(
             '<div class="arr-cycle" role="button" tabindex="0" aria-pressed="false" '

@@ -1,6 +1,7 @@
-"""The door page's refresh of its counts reads the copy kept for every door screen of the night:
-a fixed and small number of queries after ten sales as after a hundred, none of them over the
-sales, and the new counts as soon as a sale, a void or the attendance changes them."""
+"""The door page's refresh of its counts, and the occasion page's door card, read the copy kept
+for every door screen of the night: a fixed and small number of queries after ten sales as after
+a hundred, none of them over the sales, and the new counts as soon as a sale, a void or the
+attendance changes them."""
 
 from __future__ import annotations
 
@@ -44,6 +45,16 @@ def _sell(occasion, tenant) -> Sale:
     )
 
 
+def _void(sale: Sale, tenant) -> None:
+    services.void_sale(
+        sale=sale,
+        reason="Rang twice",
+        witness=on_floor(tenant.head, sale.occasion),
+        witness_secret=PASSWORD,
+        by=tenant.member_in_charge,
+    )
+
+
 @pytest.mark.parametrize("sold", [10, 100])
 def test_the_kept_counts_cost_no_query_over_the_sales(seller, open_occasion, tenant, sold):
     _sold_before(open_occasion, tenant.worker, sold)
@@ -60,17 +71,29 @@ def test_a_sale_a_void_and_the_attendance_show_at_the_next_refresh(seller, open_
     assert 'data-count="admission">10<' in _poll(seller, open_occasion)[0]
     sale = _sell(open_occasion, tenant)
     assert 'data-count="admission">11<' in _poll(seller, open_occasion)[0]
-    witness = on_floor(tenant.head, open_occasion)
-    services.void_sale(
-        sale=sale,
-        reason="Rang twice",
-        witness=witness,
-        witness_secret=PASSWORD,
-        by=tenant.member_in_charge,
-    )
+    _void(sale, tenant)
     assert 'data-count="admission">10<' in _poll(seller, open_occasion)[0]
     services.announce_attendance(occasion=open_occasion, players=10, by=tenant.member_in_charge)
     assert "attendance announced <strong" in _poll(seller, open_occasion)[0]
+
+
+def test_the_occasion_page_reads_the_door_as_the_screens_keep_it_and_follows_each_change(
+    seller, open_occasion, tenant, sale
+):
+    """The occasion page's door card comes from the same kept counts: no door query while
+    nothing changed, and a sale, a void and the attendance each show at the next view."""
+    url = reverse("occasion_detail", args=[open_occasion.organization_id, open_occasion.pk])
+    page = seller.get(url).content.decode()
+    assert "1 receipt, 0 voided" in page and "attendance not yet announced" in page
+    with CaptureQueriesContext(connection) as seen:
+        seller.get(url)
+    assert not [q for q in seen.captured_queries if "occasions_saleline" in q["sql"]]
+    second = _sell(open_occasion, tenant)
+    assert "2 receipts, 0 voided" in seller.get(url).content.decode()
+    _void(second, tenant)
+    assert "1 receipt, 1 voided" in seller.get(url).content.decode()
+    services.announce_attendance(occasion=open_occasion, players=1, by=tenant.member_in_charge)
+    assert "attendance announced: 1 players" in seller.get(url).content.decode()
 
 
 def test_another_organizations_counts_are_a_404(client, other_tenant, open_occasion):

@@ -339,36 +339,6 @@ def test_the_occasion_page_shows_the_door_card(in_charge, open_occasion, sale):
     assert "$4.00" in page
 
 
-def test_the_occasion_page_reads_the_door_as_the_screens_keep_it_and_follows_each_change(
-    in_charge, tenant, open_occasion, sale
-):
-    """The page's door card comes from the counts the door screens keep: no door query while
-    nothing changed, and a sale, a void and the attendance each show at the next view."""
-    url = _url("occasion_detail", open_occasion)
-    page = in_charge.get(url).content.decode()
-    assert "1 receipt, 0 voided" in page and "attendance not yet announced" in page
-    with CaptureQueriesContext(connection) as seen:
-        in_charge.get(url)
-    assert not [q for q in seen.captured_queries if "occasions_saleline" in q["sql"]]
-    second = services.record_sale(
-        occasion=open_occasion,
-        lines=[(_items(open_occasion)["admission"], 1)],
-        admission_receipt=None,
-        by=tenant.worker,
-    )
-    assert "2 receipts, 0 voided" in in_charge.get(url).content.decode()
-    services.void_sale(
-        sale=second,
-        reason="rang up wrong",
-        witness=on_floor(tenant.head, open_occasion),
-        witness_secret=PASSWORD,
-        by=tenant.member_in_charge,
-    )
-    assert "1 receipt, 1 voided" in in_charge.get(url).content.decode()
-    in_charge.post(_url("attendance_announce", open_occasion), {"players": "1"})
-    assert "attendance announced: 1 players" in in_charge.get(url).content.decode()
-
-
 def _bulk_sales(occasion, seller, count):
     """``count`` sales straight into the tables, an admission and two extras each, so the pages
     are measured against a full door without a night of service calls."""
