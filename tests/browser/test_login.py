@@ -1,6 +1,7 @@
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.conftest import PASSWORD
 
@@ -29,4 +30,5 @@ def test_a_wrong_password_is_refused_with_a_message(live_server, page, tenant):
     page.fill("input[name=username]", tenant.head.username)
     page.fill("input[name=password]", "wrong-password")
     page.click("button[type=submit]")
-    assert page.locator("text=Please enter a correct username and password").is_visible()
+    # Waited for: the click returns before the answer to the form is shown.
+    expect(page.locator("text=Please enter a correct username and password")).to_be_visible()
