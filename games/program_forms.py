@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.safestring import SafeString, mark_safe
 
 from beano.rules.money import PRIZE, MoneyField, QuantityField
+from beano.widgets import QuickSelect
 from games.models import Arrangement, Game, PrizePart
 from occasions.models import Occasion
 
@@ -23,8 +25,8 @@ class PrizePartForm(forms.Form):
     """The arrangement offered are those authorized on the occasion's date; another one sent is
     passed on, for the rules to refuse with their citation."""
 
-    arrangement = forms.CharField(label="Arrangement", max_length=12, widget=forms.Select)
-    kind = forms.ChoiceField(choices=PrizePart.Kind.choices, label="Prize")
+    arrangement = forms.CharField(label="Arrangement", max_length=12, widget=QuickSelect)
+    kind = forms.ChoiceField(choices=PrizePart.Kind.choices, label="Prize", widget=QuickSelect)
     amount = MoneyField(kind=PRIZE, label="Amount")
     description = forms.CharField(max_length=200, required=False, label="Merchandise")
     donated = forms.BooleanField(required=False, label="Donated")
@@ -49,6 +51,62 @@ class PrizePartForm(forms.Form):
         if found is None:
             raise forms.ValidationError("Choose an arrangement.")
         return found
+
+
+#: The prefix the blank form is drawn under, put in each game's place: Django writes it only at
+#: the start of a name or an id (``name="gGAME-amount"``, ``id="id_gGAME-amount"``), and
+#: nothing escaped can hold the quote before it, so an arrangement's name is never touched.
+_DRAWN_AS = "gGAME"
+
+
+class _DrawnField:
+    def __init__(self, html: str, id_for_label: str) -> None:
+        self.html, self.id_for_label = mark_safe(html), id_for_label
+
+    def __html__(self) -> SafeString:
+        return self.html
+
+    __str__ = __html__
+
+
+class DrawnForm:
+    """A game's blank form as the template reads it: ``f.amount``, ``f.amount.id_for_label``,
+    ``f.is_bound``."""
+
+    is_bound = False
+
+    def __init__(self, fields: dict[str, _DrawnField]) -> None:
+        self._fields = fields
+
+    def __getitem__(self, name: str) -> _DrawnField:
+        return self._fields[name]
+
+
+class BlankPartForms:
+    """The unbound "add a prize" form of each planned game, drawn once for the page: Django
+    draws a form's fields a template each (19 planned games made 114 a view); the games' forms
+    differ only by their prefix, ``g<game>``."""
+
+    def __init__(self, authorized: list[Arrangement]) -> None:
+        form = PrizePartForm(authorized=authorized, prefix=_DRAWN_AS)
+        self._drawn = {name: (str(form[name]), form[name].id_for_label) for name in form.fields}
+
+    def of(self, game_pk: int) -> DrawnForm:
+        prefix = f"g{game_pk}"
+
+        def put(text: str) -> str:
+            return text.replace(f'"{_DRAWN_AS}-', f'"{prefix}-').replace(
+                f'"id_{_DRAWN_AS}-', f'"id_{prefix}-'
+            )
+
+        return DrawnForm(
+            {
+                name: _DrawnField(
+                    put(html), f"id_{prefix}-" + label.removeprefix(f"id_{_DRAWN_AS}-")
+                )
+                for name, (html, label) in self._drawn.items()
+            }
+        )
 
 
 class CopyProgramForm(forms.Form):

@@ -21,7 +21,13 @@ from games import program_services as services
 from games.finish_summary import finish_summary
 from games.lookups import get_game
 from games.models import Game, PrizePart
-from games.program_forms import CopyProgramForm, GameForm, PrizePartForm
+from games.program_forms import (
+    BlankPartForms,
+    CopyProgramForm,
+    DrawnForm,
+    GameForm,
+    PrizePartForm,
+)
 from occasions.confirm import Confirmation, confirmed
 from occasions.floor_bar import floor_bar
 from occasions.models import Occasion
@@ -83,9 +89,17 @@ def _context(
     editable = occasion.status in services.EDITABLE and can_run
     in_play = next((g for g in games if g.status == Game.Status.IN_PLAY), None)
     next_game = next((g for g in games if g.status == Game.Status.PLANNED), None)
+    # Each planned game's "add a prize" form, shown where the program can still be planned.
+    blank = BlankPartForms(authorized) if editable else None
     rows = []
     for game in games:
         parts = list(game.parts.all())
+        if part_form is not None and part_form_game == game.pk:
+            form: PrizePartForm | DrawnForm | None = part_form
+        elif blank is not None and game.status == Game.Status.PLANNED:
+            form = blank.of(game.pk)
+        else:
+            form = None
         rows.append(
             {
                 "game": game,
@@ -98,9 +112,7 @@ def _context(
                 "prize": sum((p.amount for p in parts if not p.is_bonus), selectors.ZERO),
                 "bonus": sum((p.amount for p in parts if p.is_bonus), selectors.ZERO),
                 "any_announced": any(p.announced_at for p in parts),
-                "part_form": part_form
-                if part_form is not None and part_form_game == game.pk
-                else PrizePartForm(authorized=authorized, prefix=f"g{game.pk}"),
+                "part_form": form,
             }
         )
     has_wta = any(g.kind == Game.Kind.WINNER_TAKE_ALL for g in games)
