@@ -45,6 +45,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--halls", type=int, default=1)
     parser.add_argument("--sql", action="store_true", help="list the queries of each request")
     parser.add_argument(
+        "--pages",
+        action="store_true",
+        help="also the occasion and program pages, whole (as the bookkeeper, the member in charge)",
+    )
+    parser.add_argument(
         "--profile", action="store_true", help="profile the timed requests (cProfile, top 30)"
     )
     args = parser.parse_args(argv)
@@ -74,9 +79,16 @@ def environment(args: argparse.Namespace) -> None:
             DB_CONN_MAX_AGE="60",
             CACHE_URL=args.redis_url,
             CELERY_BROKER_URL=args.redis_url,
+            # The pages' {% static %} reads the manifest of the collected files (--pages).
+            STATIC_ROOT=str(ROOT / "var" / "bench" / "static"),
         )
     else:
         os.environ["DEBUG"] = "on"
+
+
+def slug(name: str) -> str:
+    """A request's name as part of a file name: "ball call (htmx POST)" → "ball-call-htmx-post"."""
+    return "-".join("".join(c if c.isalnum() else " " for c in name.lower()).split())
 
 
 def time_requests(
@@ -111,7 +123,7 @@ def time_requests(
         print(f"--- {name}: profile of {runs} requests (the times below include its cost)")
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
         pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
-        profiler.dump_stats(Path(tempfile.gettempdir()) / f"floor_writes-{name.split()[0]}.prof")
+        profiler.dump_stats(Path(tempfile.gettempdir()) / f"floor_writes-{slug(name)}.prof")
     return {
         "request": name,
         "queries": count,
@@ -122,6 +134,37 @@ def time_requests(
         "cpu_median_ms": round(statistics.median(cpu), 2),
         "bytes": len(response.content),
     }
+
+
+def pages(hall: Any, occasion: str, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The night's two costly pages, loaded whole (no htmx): as the bookkeeper, as the load
+    test loads them, and the program page as the member in charge, who has its forms."""
+    import django_otp
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    figures = []
+    for who in ("books", "mic"):
+        user = get_user_model().objects.get(username=f"hall{hall.org}-{who}")
+        c = Client(HTTP_HOST=HOST, HTTP_X_FORWARDED_PROTO="https")
+        c.force_login(user)
+        device, _ = TOTPDevice.objects.get_or_create(user=user, name="bench", confirmed=True)
+        session = c.session
+        session[django_otp.DEVICE_ID_SESSION_KEY] = device.persistent_id
+        session.save()
+        wanted = (("occasion page", ""), ("program page", "games/"))
+        for name, path in wanted if who == "books" else wanted[1:]:
+            figures.append(
+                time_requests(
+                    f"{name} ({who})",
+                    lambda c=c, path=path: c.get(f"{occasion}{path}"),
+                    args.runs,
+                    args.sql,
+                    args.profile,
+                )
+            )
+    return figures
 
 
 def main(argv: list[str]) -> int:
@@ -196,6 +239,12 @@ def main(argv: list[str]) -> int:
             args.profile,
         )
     )
+    if args.pages:
+        if args.production:
+            from bench.pg import collect_static
+
+            collect_static(Path(settings.STATIC_ROOT))
+        figures += pages(hall, occasion, args)
     after = load_average()
     db = "PostgreSQL, Redis, DEBUG off" if args.production else "SQLite, locmem cache, DEBUG on"
     print(f"{machine()}; {db}; {args.halls} hall(s); load average {before} → {after}")
