@@ -66,8 +66,8 @@ def _claims(request: HttpRequest, occasion: Occasion) -> claims_selectors.Claims
 
 
 def _draw(request: HttpRequest, occasion: Occasion) -> dict[str, Any] | None:
-    """The game being played and the flashboard link (two queries); no card for a day on which
-    Beano was not played."""
+    """The game being played and the flashboard link (two queries; a third for a game with no
+    ball entered, ``_from_paper``); no card for a day on which Beano was not played."""
     if occasion.status == Occasion.Status.NOT_PLAYED:
         return None
     current = (
@@ -79,7 +79,20 @@ def _draw(request: HttpRequest, occasion: Occasion) -> dict[str, Any] | None:
     link = ""
     if board is not None:
         link = request.build_absolute_uri(reverse("flashboard", args=[board.token]))
-    return {"current": current, "flashboard": board, "link": link}
+    on_paper = current is not None and current.balls == 0 and _from_paper(occasion, current)
+    return {"current": current, "flashboard": board, "link": link, "on_paper": on_paper}
+
+
+def _from_paper(occasion: Occasion, game: Game) -> bool:
+    """Whether the game was played in a part of the night entered from its control sheets (the
+    whole night, or a part whose times hold the game's start): its balls may be on the sheets
+    only (one query, asked only of a game with no ball entered)."""
+    for record in occasion.paper_records.all():
+        if record.starts_at is None or record.ends_at is None:
+            return True
+        if game.started_at is not None and record.starts_at <= game.started_at <= record.ends_at:
+            return True
+    return False
 
 
 SECTIONS = (
