@@ -98,6 +98,20 @@ def test_an_htmx_post_answers_the_receipt_counts_and_recent_sales_but_never_the_
     assert Sale.objects.get(number=2).admission_sale == sale
 
 
+def test_the_attendance_step_comes_with_a_sale_only_to_whoever_announces_it(
+    seller, open_occasion, tenant, client
+):
+    """A sale moves the players the member in charge would announce (the admissions sold);
+    a seller's door has no such step to move, and its answer carries none."""
+    data = _qty(open_occasion, admission=1)
+    page = seller.post(_url("sale_record", open_occasion), data, **HTMX).content.decode()
+    assert 'id="door-counts" ' in page and 'id="door-halves"' not in page
+    login(client, tenant.member_in_charge)
+    page = client.post(_url("sale_record", open_occasion), data, **HTMX).content.decode()
+    assert '<div id="door-halves" class="card" hx-swap-oob="true">' in page
+    assert 'name="players" value="2"' in page
+
+
 def test_an_htmx_refusal_shows_its_citation_names_the_boxes_and_saves_nothing(
     seller, open_occasion, sale
 ):
