@@ -117,8 +117,7 @@ def sale_counts(request: OrgRequest, pk: int) -> HttpResponse:
 
 def _sold(request: OrgRequest, sale: Sale) -> HttpResponse:
     """The door's answer to a sale recorded: its delta (the receipt, the counts, the attendance
-    step to whoever announces it, the receipt's line in the recent sales), swapped out of
-    band."""
+    step, the receipt's line in the recent sales), swapped out of band."""
     access = request.access
     occasion = sale.occasion
     counts = occasion.counts  # read under the service's lock, this sale added
@@ -128,9 +127,7 @@ def _sold(request: OrgRequest, sale: Sale) -> HttpResponse:
         "occasion": occasion,
         "counts": counts,
         "attendance": selectors.attendance_check(occasion, counts, read=False),
-        "attendance_form": AttendanceForm(initial={"players": counts.admissions})
-        if can_run
-        else None,
+        "attendance_form": AttendanceForm(initial={"players": counts.admissions}),
         "s": sale,
         "sold": _sale_summary(sale),
         "witnesses": list(selectors.witnesses(occasion)) if can_run else [],

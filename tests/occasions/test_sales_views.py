@@ -98,20 +98,6 @@ def test_an_htmx_post_answers_the_receipt_counts_and_recent_sales_but_never_the_
     assert Sale.objects.get(number=2).admission_sale == sale
 
 
-def test_the_attendance_step_comes_with_a_sale_only_to_whoever_announces_it(
-    seller, open_occasion, tenant, client
-):
-    """A sale moves the players the member in charge would announce (the admissions sold);
-    a seller's door has no such step to move, and its answer carries none."""
-    data = _qty(open_occasion, admission=1)
-    page = seller.post(_url("sale_record", open_occasion), data, **HTMX).content.decode()
-    assert 'id="door-counts" ' in page and 'id="door-halves"' not in page
-    login(client, tenant.member_in_charge)
-    page = client.post(_url("sale_record", open_occasion), data, **HTMX).content.decode()
-    assert '<div id="door-halves" class="card" hx-swap-oob="true">' in page
-    assert 'name="players" value="2"' in page
-
-
 def test_an_htmx_refusal_shows_its_citation_names_the_boxes_and_saves_nothing(
     seller, open_occasion, sale
 ):
@@ -345,6 +331,19 @@ def test_attendance_then_the_halves_from_the_page(in_charge, tenant, open_occasi
     assert "players, announced" in page and "Start the second half" not in page
     response = in_charge.post(second_half)
     assert response.status_code == 200 and "The second half started at" in response.content.decode()
+
+
+def test_a_sellers_next_sale_brings_the_halves_as_they_now_stand(seller, open_occasion, sale):
+    """The halves' card has no poll of its own: a sale's answer is how the seller's card learns
+    that play or the second half began."""
+    moment = timezone.now()
+    Occasion.objects.filter(pk=open_occasion.pk).update(
+        play_started_at=moment, second_half_started_at=moment
+    )
+    data = _qty(open_occasion, admission=1)
+    page = seller.post(_url("sale_record", open_occasion), data, **HTMX).content.decode()
+    halves = page[page.index('<div id="door-halves" class="card" hx-swap-oob="true">') :]
+    assert halves.count("<span>started ") == 2 and "not started" not in halves
 
 
 def test_the_occasion_page_shows_the_door_card(in_charge, open_occasion, sale):
