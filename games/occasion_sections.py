@@ -66,8 +66,8 @@ def _claims(request: HttpRequest, occasion: Occasion) -> claims_selectors.Claims
 
 
 def _draw(request: HttpRequest, occasion: Occasion) -> dict[str, Any] | None:
-    """The game being played and the flashboard link (two queries; a third for a game with no
-    ball entered, ``_from_paper``); no card for a day on which Beano was not played."""
+    """The game being played and the flashboard link (two queries), and whether a game with no
+    ball entered was played from paper; no card for a day on which Beano was not played."""
     if occasion.status == Occasion.Status.NOT_PLAYED:
         return None
     current = (
@@ -84,15 +84,9 @@ def _draw(request: HttpRequest, occasion: Occasion) -> dict[str, Any] | None:
 
 
 def _from_paper(occasion: Occasion, game: Game) -> bool:
-    """Whether the game was played in a part of the night entered from its control sheets (the
-    whole night, or a part whose times hold the game's start): its balls may be on the sheets
-    only (one query, asked only of a game with no ball entered)."""
-    for record in occasion.paper_records.all():
-        if record.starts_at is None or record.ends_at is None:
-            return True
-        if game.started_at is not None and record.starts_at <= game.started_at <= record.ends_at:
-            return True
-    return False
+    """Whether the game was played in a part of the night entered from its control sheets, so
+    that its balls may be on the sheets only (the occasion page has its paper records read)."""
+    return any(record.holds(game.started_at) for record in occasion.paper_records.all())
 
 
 SECTIONS = (

@@ -6,6 +6,8 @@ that every page and report that shows the night can say so."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -62,6 +64,14 @@ class PaperRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.period_label} from paper — {self.occasion}"
+
+    def holds(self, moment: dt.datetime | None) -> bool:
+        """Whether ``moment`` is in the part of the night this record entered from paper: any
+        moment for the whole night; for a part, its first to its last moment (None: unknown,
+        so not shown to be in it)."""
+        if self.scope == self.Scope.WHOLE:
+            return True
+        return moment is not None and self.starts_at <= moment <= self.ends_at
 
     @property
     def period_label(self) -> str:

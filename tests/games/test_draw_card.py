@@ -4,11 +4,13 @@ sheets instead of "0 balls called"."""
 
 from __future__ import annotations
 
+import pytest
 from django.urls import reverse
 
 from games.models import Game
 from occasions import paper
 from tests.conftest import login
+from tests.fixtures.games import at_night
 
 
 def _card(client, occasion) -> str:
@@ -45,3 +47,27 @@ def test_a_live_game_without_a_ball_yet_says_so(client, tenant, open_occasion):
     login(client, tenant.member_in_charge)
     card = _card(client, open_occasion)
     assert "Game 1 in play: <strong>0</strong> balls called." in card
+
+
+@pytest.mark.parametrize(("started", "on_paper"), [(19, True), (21, False)])
+def test_a_part_from_paper_holds_the_games_begun_in_it(client, tenant, occasion, started, on_paper):
+    paper.begin(
+        occasion=occasion,
+        sheets="Door sheet 2",
+        reason="The Wi-Fi dropped",
+        by=tenant.bookkeeper,
+        starts_at=at_night(occasion, 18, 30),
+        ends_at=at_night(occasion, 20, 0),
+    )
+    Game.objects.create(
+        occasion=occasion,
+        number=1,
+        half=1,
+        kind="regular",
+        status="finished",
+        started_at=at_night(occasion, started, 15),
+    )
+    login(client, tenant.bookkeeper)
+    card = _card(client, occasion)
+    assert ("its balls are on the paper sheets" in card) is on_paper
+    assert ("<strong>0</strong> balls called." in card) is not on_paper
