@@ -22,9 +22,11 @@ repeated requests and the queries each runs. The target is a p95 of 200 ms or le
 from __future__ import annotations
 
 import argparse
+import cProfile
 import datetime as dt
 import json
 import os
+import pstats
 import random
 import sys
 import tempfile
@@ -74,6 +76,14 @@ def parse(argv: list[str]) -> argparse.Namespace:
         default=os.environ.get("BENCH_PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres"),
     )
     parser.add_argument("--keep", action="store_true", help="time the data of --database-url again")
+    parser.add_argument(
+        "--only", default="", help="time only the pages whose name contains this text (with --keep)"
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="profile each page's timed requests (cProfile, top 30; a file for each page)",
+    )
     args = parser.parse_args(argv)
     args.drop = not args.database_url
     if args.keep and args.drop:
@@ -959,7 +969,7 @@ def pages() -> list[tuple[str, str, Callable[[], str]]]:
     ]
 
 
-def time_pages(runs: int) -> list[dict[str, Any]]:
+def time_pages(runs: int, only: str = "", profile: bool = False) -> list[dict[str, Any]]:
     from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test import Client
@@ -981,6 +991,8 @@ def time_pages(runs: int) -> list[dict[str, Any]]:
     session.save()
     out = []
     for name, _who, url in pages():
+        if only not in name:
+            continue
         path = url()
         queries: list[str] = []
 
@@ -993,12 +1005,19 @@ def time_pages(runs: int) -> list[dict[str, Any]]:
         with connection.execute_wrapper(count):
             client.get(path)
         times: list[float] = []
+        profiler = cProfile.Profile() if profile else None
         budget = time.perf_counter() + 20  # a slow page gets fewer requests, five at least
         while len(times) < runs and (len(times) < 5 or time.perf_counter() < budget):
             start = time.perf_counter()
+            if profiler is not None:
+                profiler.enable()
             client.get(path)
+            if profiler is not None:
+                profiler.disable()
             times.append((time.perf_counter() - start) * 1000)
         times.sort()
+        if profiler is not None:
+            show_profile(name, profiler)
         figure = {
             "page": name,
             "url": path,
@@ -1016,6 +1035,15 @@ def time_pages(runs: int) -> list[dict[str, Any]]:
             f" ms  queries {figure['queries']:>3}{met}"
         )
     return out
+
+
+def show_profile(name: str, profiler: cProfile.Profile) -> None:
+    """The page's profile, printed and written to a file named after it (``--profile``)."""
+    print(f"--- {name}: profile (the times include its cost)")
+    pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
+    slug = "-".join("".join(c if c.isalnum() else " " for c in name.lower()).split())
+    profiler.dump_stats(Path(tempfile.gettempdir()) / f"statewide-{slug}.prof")
 
 
 def markdown(out: dict[str, Any]) -> str:
@@ -1131,8 +1159,8 @@ def main(argv: list[str]) -> int:
             f"{time.perf_counter() - started:.0f} s in all with the migrations)"
         )
     loadavg = load_average()
-    figures = time_pages(args.runs)
-    if not args.quick and not args.keep:
+    figures = time_pages(args.runs, args.only, args.profile)
+    if not args.quick and not args.keep and not args.only:
         from bench.results import save
 
         out = {

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from django import forms
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy
 
 from beano.widgets import QuickSelect
 
@@ -23,6 +25,31 @@ def test_the_value_chosen_is_selected_and_everything_is_escaped():
     assert '<option value="A &amp; B" selected>A &amp; B</option>' in html
     assert "Every &lt;town&gt;" in html and 'value="x&quot;y"' in html
     assert html.count(" selected") == 1
+
+
+def test_html_and_lazy_labels_and_an_options_own_attributes_are_drawn_as_django_draws_them():
+    def create_option(self: forms.Select, *args: object, **kwargs: object) -> dict:
+        option = forms.Select.create_option(self, *args, **kwargs)
+        if option["value"] == "x":
+            option["attrs"]["disabled"] = True
+            option["attrs"]["data-note"] = 'a "note"'
+        return option
+
+    WithAttributes = type("WithAttributes", (QuickSelect,), {"create_option": create_option})
+    DjangoWithAttributes = type("DjangoWith", (forms.Select,), {"create_option": create_option})
+
+    choices = [
+        ("", gettext_lazy("Every status")),
+        ("s", mark_safe("<b>Safe</b> & sound")),
+        ("x", "X"),
+    ]
+    for value in ("", "s", "x"):
+        quick = WithAttributes(choices=choices).render("status", value)
+        django = DjangoWithAttributes(choices=choices).render("status", value)
+        assert quick == "".join(line.strip() for line in django.splitlines())
+    drawn = WithAttributes(choices=choices).render("status", "x")
+    assert "<b>Safe</b> &amp; sound" not in drawn and "<b>Safe</b> & sound" in drawn
+    assert 'value="x" selected disabled data-note="a &quot;note&quot;"' in drawn
 
 
 def test_a_select_with_groups_is_drawn_by_djangos_templates():
