@@ -52,15 +52,19 @@ def medians(occasions: QuerySet[Occasion], start: dt.date, end: dt.date) -> Medi
     """Each measure's median per occasion played in [start, end], by month: the closed
     occasions' as kept at their close and filing, taken by the database
     (``reports.kept_medians``); the open ones' computed now, and their months' medians taken
-    here with the kept rows of those months. Two queries, three when a night is open."""
+    here with the kept rows of those months. Two queries, four when a night is open."""
     names = [name for name, _, _ in MEASURES]
     in_range = occasions.filter(date__range=(start, end))
     kept = KeptOccasionFigures.objects.filter(
         occasion__in=in_range.filter(status=KEPT_STATUS).values("pk")
     )
+    open_nights = in_range.filter(status=Occasion.Status.OPEN)
     live = [
         row | {"month": month_start(row["date"])}
-        for row in with_figures(in_range.filter(status=Occasion.Status.OPEN)).values("date", *names)
+        # (asked first: most views find no night open, and the figures' read is long to build)
+        for row in (
+            with_figures(open_nights).values("date", *names) if open_nights.exists() else ()
+        )
     ]
     live_months = {row["month"] for row in live}
     found = month_medians(kept.exclude(month__in=live_months), names)

@@ -121,4 +121,8 @@ def test_an_open_nights_month_takes_its_median_with_the_kept_nights_of_that_mont
         )
     assert found[(tonight.date.replace(day=1), "gross_receipts")] == Decimal("15.00")  # 6,10,20,30
     assert found[(earlier[0].date.replace(day=1), "gross_receipts")] == Decimal("6.00")
-    assert len(queries) == 3  # the live nights, the kept months' medians, the open month's rows
+    # whether a night is open, the live nights, the kept months' medians, the open month's rows
+    assert len(queries) == 4
+    with CaptureQueriesContext(connection) as queries:
+        trends.medians(Occasion.objects.filter(pk__in=[o.pk for o in closed]), start, end)
+    assert len(queries) == 2  # no night open: asked, then the kept months' medians alone
