@@ -9,6 +9,7 @@ import copy
 import re
 from collections import deque
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -16,7 +17,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db import connection, models, transaction
 from django.test import Client
-from django.test.utils import override_settings
+from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.urls.exceptions import Resolver404
 
@@ -36,6 +37,37 @@ FIELD = re.compile(r"""<(?:input|select|textarea)\b[^>]*\bname=["']([^"']+)["'][
 MAX_PAGES = 600
 #: The fields of the forms met on the walk, by the path they post to.
 FIELDS: dict[str, list[str]] = {}
+#: A statement that writes, with the table it writes.
+WRITE = re.compile(r"""^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+["`]?(\w+)""", re.I)
+#: The tables a GET may write: the session, and the Commission staff's page-view log.
+BY_DESIGN = {"django_session", "inspections_recordview", "organizations_recordview"}
+#: The links a reader follows (GET): the read-only walk's.
+READ_LINK = re.compile(r"""(?:href|hx-get)=["']([^"'#]+)["']""")
+
+
+@dataclass(frozen=True)
+class Read:
+    """A page as the walk's GET found it: the writes it sent outside the tables written by design
+    (the first GET of the page on the demo: a page writing when first read shows here), and the
+    links a reader follows from it (none unless it answered with a page)."""
+
+    writes: list[str]
+    links: list[str]
+
+
+def read(client: Client, url: str) -> tuple[Any, Read]:
+    """GET ``url``: the response, and what it wrote and links to."""
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    writes = []
+    for query in queries.captured_queries:
+        match = WRITE.match(query["sql"])
+        if match and match.group(1).lower() not in BY_DESIGN:
+            writes.append(query["sql"][:160])
+    links: list[str] = []
+    if response.status_code == 200 and "html" in response.get("Content-Type", ""):
+        links = READ_LINK.findall(response.content.decode())
+    return response, Read(writes, links)
 
 
 def org_patterns(resolver: URLResolver | None = None, prefix: str = "") -> dict[str, str]:
@@ -70,8 +102,11 @@ def form_fields(html: str) -> dict[str, list[str]]:
     return out
 
 
-def _walk(client: Client, org: Organization) -> dict[str, tuple[str, dict[str, Any]]]:
-    """One concrete URL per pattern name reached from the organization's pages."""
+def _walk(
+    client: Client, org: Organization, reads: dict[str, Read]
+) -> dict[str, tuple[str, dict[str, Any]]]:
+    """One concrete URL per pattern name reached from the organization's pages; each page's
+    GET recorded in ``reads``."""
     start = f"/org/{org.pk}/"
     seen: dict[str, tuple[str, dict[str, Any]]] = {}
     queue: deque[str] = deque([start])
@@ -81,7 +116,7 @@ def _walk(client: Client, org: Organization) -> dict[str, tuple[str, dict[str, A
         if path in visited:
             continue
         visited.add(path)
-        response = client.get(path)
+        response, reads[path] = read(client, path)
         if response.status_code != 200 or "html" not in response.get("Content-Type", ""):
             continue
         html = response.content.decode()
@@ -230,36 +265,41 @@ def seeded_walk(django_db_blocker: Any) -> Iterator[dict[str, Any]]:
             "post": users.get(username="post171-head"),
             "stanne": users.get(username="stanne-head"),
         }
-        urls = _WALKED.get(id(demo)) or _walk_as_heads(orgs, heads)
-        _WALKED[id(demo)] = urls
+        urls, reads = _WALKED.get(id(demo)) or _walk_as_heads(orgs, heads)
+        _WALKED[id(demo)] = urls, reads
         try:
             yield {
                 "orgs": orgs,
                 "heads": heads,
                 "urls": copy.deepcopy(urls),
                 "fields": dict(FIELDS),
+                "reads": reads,
             }
         finally:
             transaction.set_rollback(True)
             outer.__exit__(None, None, None)
 
 
-#: The URLs walked, by the demo's copy they were walked on (its ids are the same each time it is
-#: put back): the isolation walk, the read-only walk and the form fuzzing share one walk when
-#: they run in the same process.
-_WALKED: dict[int, dict[str, dict[str, str]]] = {}
+#: The URLs walked and each head's reads, by the demo's copy they were walked on (its ids are
+#: the same each time it is put back): the isolation walk, the read-only walk and the form
+#: fuzzing share one walk when they run in the same process.
+_WALKED: dict[int, tuple[dict[str, dict[str, str]], dict[str, dict[str, Read]]]] = {}
 
 
-def _walk_as_heads(orgs: dict[str, Any], heads: dict[str, Any]) -> dict[str, dict[str, str]]:
+def _walk_as_heads(
+    orgs: dict[str, Any], heads: dict[str, Any]
+) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, Read]]]:
     urls: dict[str, dict[str, str]] = {}
+    reads: dict[str, dict[str, Read]] = {}
     for key, org in orgs.items():
         client = Client()
         login(client, heads[key])
-        found = _walk(client, org)
+        reads[key] = {}
+        found = _walk(client, org, reads[key])
         urls[key] = {name: link for name, (link, _) in found.items()}
         for name, route in org_patterns().items():
             if name not in urls[key]:
                 filled = _fill(name, route, org, found)
                 if filled:
                     urls[key][name] = filled
-    return urls
+    return urls, reads

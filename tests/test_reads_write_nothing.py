@@ -3,12 +3,13 @@ there) and as a Commission inspector, sends no INSERT, UPDATE or DELETE to the d
 
 The pages are those the site walk reaches (tests/site_walk.py: every URL pattern under
 ``/org/<id>/`` of both demo organizations) and every page a link leads to from the home and
-the inspector's dashboard. Two writes are a GET's by design: the session's own row (the idle
+the inspector's dashboard. The site walk reads its pages as each organization's head, the first
+GET of each on the demo: what it found (the writes, the links) is taken for the head's pass,
+which reads only the pages the walk did not. Two writes are a GET's by design: the session's own row (the idle
 timer, django.contrib.sessions) and the log of what the Commission's staff looked at."""
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from typing import Any
 from urllib.parse import urlsplit
@@ -20,12 +21,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from tests.conftest import login
-from tests.site_walk import seeded_walk
+from tests.site_walk import WRITE, Read, read, seeded_walk
 
-WRITE = re.compile(r"""^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+["`]?(\w+)""", re.I)
-#: The tables a GET may write: the session, and the Commission staff's page-view log.
-BY_DESIGN = {"django_session", "inspections_recordview", "organizations_recordview"}
-LINK = re.compile(r"""(?:href|hx-get)=["']([^"'#]+)["']""")
 #: Links a walk does not follow: the sign-out, the admin (Django's own), files to download.
 SKIP = ("/accounts/logout/", "/admin/", "/static/", "/media/")
 
@@ -36,39 +33,27 @@ def walked(django_db_setup: Any, django_db_blocker: Any) -> Any:
         yield walk
 
 
-def get_and_writes(client: Client, url: str) -> tuple[Any, list[str]]:
-    """GET ``url``: the response, and the writes it sent outside the tables written by design."""
-    with CaptureQueriesContext(connection) as queries:
-        response = client.get(url)
-    found = []
-    for query in queries.captured_queries:
-        match = WRITE.match(query["sql"])
-        if match and match.group(1).lower() not in BY_DESIGN:
-            found.append(query["sql"][:160])
-    return response, found
-
-
 def writes_of(client: Client, url: str) -> list[str]:
-    return get_and_writes(client, url)[1]
+    return read(client, url)[1].writes
 
 
 def reachable(
-    client: Client, starts: list[str], most: int = 400
+    client: Client, starts: list[str], most: int = 400, known: dict[str, Read] | None = None
 ) -> tuple[list[str], list[tuple[str, list[str]]]]:
     """The pages reached from ``starts`` by GET links, breadth first, and the writes each GET
-    sent (one GET a page: the walk is the check)."""
+    sent (one GET a page: the walk is the check). A page in ``known`` (the site walk's reads,
+    as the same user) is taken as that GET found it, not read again."""
+    known = known or {}
     queue, seen, failures = deque(starts), [], []
     while queue and len(seen) < most:
         url = queue.popleft()
         if url in seen:
             continue
         seen.append(url)
-        response, writes = get_and_writes(client, url)
-        if writes:
-            failures.append((url, writes))
-        if response.status_code != 200 or "html" not in response.get("Content-Type", ""):
-            continue
-        for link in LINK.findall(response.content.decode()):
+        found = known[url] if url in known else read(client, url)[1]
+        if found.writes:
+            failures.append((url, found.writes))
+        for link in found.links:
             path = urlsplit(link)
             if path.netloc or not path.path.startswith("/") or path.path.startswith(SKIP):
                 continue
@@ -93,7 +78,10 @@ def test_no_page_writes_when_the_organizations_head_reads_it(walked):
     for key, urls in walked["urls"].items():
         head = Client()
         login(head, walked["heads"][key])
-        seen, failures_seen = reachable(head, ["/", urls["organization_home"]])
+        # (the pages the site walk read as this head are taken as it found them)
+        seen, failures_seen = reachable(
+            head, ["/", urls["organization_home"]], known=walked["reads"][key]
+        )
         pages = set(urls.values()) | set(seen)
         assert len(pages) > 40, "the walk found too few pages to prove anything"
         failures += failures_seen + _write_failures(head, sorted(pages - set(seen)))
@@ -127,3 +115,29 @@ def test_the_check_sees_the_database_s_writes(walked):
         "organizations_organization",
         "organizations_organization",
     ]
+
+
+@pytest.mark.django_db
+def test_a_read_that_writes_is_recorded_with_its_links(walked):
+    """What the site walk records of each GET (and the head's walk takes as found) holds a
+    write the request sent, and the page's links."""
+    from django.core.signals import request_started
+
+    from organizations.models import Organization
+
+    post = walked["orgs"]["post"]
+
+    def rename(**_: Any) -> None:
+        Organization.objects.filter(pk=post.pk).update(name="American Legion Post 171")
+
+    head = Client()
+    login(head, walked["heads"]["post"])
+    home = walked["urls"]["post"]["organization_home"]
+    assert walked["reads"]["post"][home].writes == []
+    request_started.connect(rename)
+    try:
+        _, found = read(head, home)
+    finally:
+        request_started.disconnect(rename)
+    assert [WRITE.match(w).group(1) for w in found.writes] == ["organizations_organization"]
+    assert found.links == walked["reads"]["post"][home].links and len(found.links) > 10
