@@ -6,7 +6,8 @@
    recent sales out of band): a box typed in while a sale was saving is marked by floor.js
    (data-floor-touched) and belongs to the next player, so only the other boxes are readied
    (one admission, the rest blank). Enter pressed during the save, after typing the next sale,
-   sends it as soon as the one before is recorded. */
+   sends it as soon as the one before is recorded. The attendance typed by the member in charge
+   stays in its box through the sales' answers until it is announced. */
 (function () {
   "use strict";
 
@@ -69,10 +70,14 @@
   }
 
   // Where the cursor goes after an answer: where the seller asked for it (the first extra box,
-  // or the first box refused), unless they moved on or typed meanwhile: then it stays put.
+  // or the first box refused), unless they moved on or typed meanwhile, in the form or in a box
+  // outside it (the attendance): then it stays put.
   function mayMoveFocus() {
     var f = form();
     var active = document.activeElement;
+    if (active && !f.contains(active) && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName)) {
+      return false;
+    }
     if (!active || !f.contains(active) || active.tagName === "BUTTON") return true;
     return active === focusAtSend && !active.hasAttribute(TOUCHED);
   }
@@ -174,6 +179,41 @@
     var hidden = header.getBoundingClientRect().bottom - panel.getBoundingClientRect().top;
     if (hidden > 0) window.scrollBy(0, -(hidden + 8));
   }
+
+  // The card of the halves comes again with every sale's answer, its attendance box holding the
+  // admissions sold so far. A number the member in charge typed there (the players counted in
+  // the hall) is theirs until announced: it is carried into the new card, marked typed so the
+  // next answer carries it too, and the cursor stays in the box if it was there.
+  var PLAYERS = "id_players";
+  var TYPED = "data-door-typed";
+  var playersFocus = null;
+
+  document.addEventListener("input", function (event) {
+    if (event.target.id === PLAYERS) event.target.setAttribute(TYPED, "");
+  });
+
+  document.body.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail.target || detail.target.id !== "door-halves" || !detail.fragment) return;
+    var box = document.getElementById(PLAYERS);
+    var incoming = detail.fragment.querySelector("#" + PLAYERS);
+    playersFocus = null;
+    if (!box || !incoming || !box.hasAttribute(TYPED)) return;
+    incoming.setAttribute("value", box.value);
+    incoming.setAttribute(TYPED, "");
+    if (document.activeElement === box) {
+      playersFocus = [box.selectionStart, box.selectionEnd];
+    }
+  });
+
+  document.body.addEventListener("htmx:oobAfterSwap", function () {
+    var box = document.getElementById(PLAYERS);
+    if (!playersFocus || !box) return;
+    var caret = playersFocus;
+    playersFocus = null;
+    box.focus();
+    try { box.setSelectionRange(caret[0], caret[1]); } catch (e) { /* a number box has none */ }
+  });
 
   document.body.addEventListener("htmx:afterSwap", refresh);
   refresh();
