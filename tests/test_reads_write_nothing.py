@@ -5,8 +5,9 @@ The pages are those the site walk reaches (tests/site_walk.py: every URL pattern
 ``/org/<id>/`` of both demo organizations) and every page a link leads to from the home and
 the inspector's dashboard. The site walk reads its pages as each organization's head, the first
 GET of each on the demo: what it found (the writes, the links) is taken for the head's pass,
-which reads only the pages the walk did not. Two writes are a GET's by design: the session's own row (the idle
-timer, django.contrib.sessions) and the log of what the Commission's staff looked at."""
+which reads only the pages the walk did not. Two writes are a GET's by design: the session's
+own row (the idle timer, django.contrib.sessions) and the log of what the Commission's staff
+looked at."""
 
 from __future__ import annotations
 
