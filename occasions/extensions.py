@@ -14,8 +14,9 @@ registry here, and the app above fills it from its ``AppConfig.ready()``:
   for it, so that no template tag runs a query behind the page's view;
 - ``FLOOR_GAMES``: where the night's games stand, for the floor bar on every page of the night
   and for the summary shown before the close;
-- ``KEPT_DOOR``: a closed occasion's door counts as kept with its figures (``reports.kept``),
-  which its pages read instead of totalling its sale lines again."""
+- ``KEPT_PAGE``: a closed occasion's door counts and the totals of its prizes and other sales
+  as kept with its figures (``reports.kept``), which its pages read instead of totalling its
+  sale lines and extras again."""
 
 from __future__ import annotations
 
@@ -123,20 +124,33 @@ def closed(occasion: Occasion) -> None:
         hook(occasion)
 
 
-#: A closed occasion's door counts as kept (an ``occasions.sales_selectors.DoorCounts``), or
-#: None when none are kept (they are then counted from the sales).
-KeptDoorReader = Callable[[Occasion], Any]
-KEPT_DOOR: list[KeptDoorReader] = []
+@dataclass(frozen=True)
+class KeptPage:
+    """What a closed occasion's pages read as kept with its figures, in one read: its door's
+    counts (an ``occasions.sales_selectors.DoorCounts``) and the totals of its prizes and other
+    sales (``occasions.extras_selectors.EXTRAS_TOTALS``, Decimals by name); each None when not
+    kept (kept before it was: counted from the records)."""
+
+    door: Any
+    extras: dict[str, Any] | None
 
 
-def add_kept_door(reader: KeptDoorReader) -> None:
-    if reader not in KEPT_DOOR:
-        KEPT_DOOR.append(reader)
+#: A closed occasion's ``KeptPage``, or None when nothing is kept for it.
+KeptPageReader = Callable[[Occasion], KeptPage | None]
+KEPT_PAGE: list[KeptPageReader] = []
 
 
-def kept_door(occasion: Occasion) -> Any:
-    """The closed occasion's door counts as the app keeping them kept them, or None."""
-    for reader in KEPT_DOOR:
+def add_kept_page(reader: KeptPageReader) -> None:
+    if reader not in KEPT_PAGE:
+        KEPT_PAGE.append(reader)
+
+
+def kept_page(occasion: Occasion) -> KeptPage | None:
+    """A closed occasion's figures as the app keeping them kept them (one query), or None: for
+    an occasion not closed (its figures are counted now), or none kept."""
+    if occasion.status != Occasion.Status.CLOSED:
+        return None
+    for reader in KEPT_PAGE:
         return reader(occasion)
     return None
 

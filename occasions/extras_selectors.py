@@ -235,12 +235,44 @@ class ExtrasTotals:
     police_total: Decimal
 
 
-def extras_totals(occasion: Occasion) -> ExtrasTotals:
-    """The card's totals in one query (``extras_summary`` reads every row of twelve kinds, for
-    the extras page that lists them); the same sums, tested against it."""
-    row = _EXTRAS_TOTALS.all(occasion.pk)[0]
-    cents = {k: Decimal(str(v or 0)).quantize(ZERO) for k, v in row.items()}
-    return ExtrasTotals(door_prize_limit=door_prize_limit(occasion), **cents)
+#: The totals of ``ExtrasTotals`` read from the records (and kept with a closed night's figures).
+EXTRAS_TOTALS = (
+    "door_prizes_total",
+    "raffle_tickets_total",
+    "charity_sales_total",
+    "other_sales_total",
+    "police_total",
+)
+
+
+def extras_totals(occasion: Occasion, kept: Any = None) -> ExtrasTotals:
+    """The card's totals: a closed night's as kept with its figures (``kept``, an
+    ``occasions.extensions.KeptPage`` the page has read), else totalled in one query
+    (``extras_summary`` reads every row of twelve kinds, for the extras page that lists them;
+    the same sums, tested against it)."""
+    totals = kept.extras if kept is not None and kept.extras is not None else None
+    if totals is None:
+        totals = _cents(_EXTRAS_TOTALS.all(occasion.pk)[0])
+    return ExtrasTotals(door_prize_limit=door_prize_limit(occasion), **totals)
+
+
+def extras_totals_of(occasions: QuerySet[Occasion]) -> dict[int, dict[str, Decimal]]:
+    """Each occasion's totals, in one query whatever their number (what ``reports.kept``
+    keeps)."""
+    return {row.pop("pk"): _cents(row) for row in occasions.order_by().values("pk", **_totals())}
+
+
+def extras_as_json(totals: dict[str, Decimal]) -> dict[str, str]:
+    return {name: str(totals[name]) for name in EXTRAS_TOTALS}
+
+
+def extras_from_json(data: dict[str, str]) -> dict[str, Decimal] | None:
+    """The totals kept by ``extras_as_json``; None when none were kept."""
+    return {name: Decimal(data[name]) for name in EXTRAS_TOTALS} if data else None
+
+
+def _cents(row: dict[str, Any]) -> dict[str, Decimal]:
+    return {name: Decimal(str(row[name] or 0)).quantize(ZERO) for name in EXTRAS_TOTALS}
 
 
 _MONEY = DecimalField(max_digits=14, decimal_places=2)
@@ -258,13 +290,17 @@ def _total(model: type, path: str, amount: Any) -> Subquery:
     return Subquery(rows, output_field=_MONEY)
 
 
-#: Read on every view of the occasion page: compiled once per process.
+def _totals() -> dict[str, Subquery]:
+    return {
+        "door_prizes_total": _total(DoorPrize, "occasion", "value"),
+        "raffle_tickets_total": _total(RaffleTicketSale, "raffle__occasion", "amount"),
+        "charity_sales_total": _total(CharityTicketSale, "occasion", F("price") * F("quantity")),
+        "other_sales_total": _total(OtherSale, "occasion", "amount"),
+        "police_total": _total(PoliceDetail, "occasion", "amount"),
+    }
+
+
+#: Read on every view of an open occasion's page: compiled once per process.
 _EXTRAS_TOTALS = Prepared(
-    lambda occasion_id: Occasion.objects.filter(pk=occasion_id).values(
-        door_prizes_total=_total(DoorPrize, "occasion", "value"),
-        raffle_tickets_total=_total(RaffleTicketSale, "raffle__occasion", "amount"),
-        charity_sales_total=_total(CharityTicketSale, "occasion", F("price") * F("quantity")),
-        other_sales_total=_total(OtherSale, "occasion", "amount"),
-        police_total=_total(PoliceDetail, "occasion", "amount"),
-    )
+    lambda occasion_id: Occasion.objects.filter(pk=occasion_id).values(**_totals())
 )

@@ -148,12 +148,12 @@ def door_from_json(data: dict[str, Any]) -> DoorCounts:
     return counts_of(row)
 
 
-def _closed_door(occasion: Occasion) -> DoorCounts | None:
+def _closed_door(occasion: Occasion, kept: Any = None) -> DoorCounts | None:
     """A closed occasion's counts as kept with its figures at its close, filing and amendment
-    (``occasions.extensions.kept_door``); None for any other, or one not kept yet."""
-    if occasion.status != Occasion.Status.CLOSED:
-        return None
-    return extensions.kept_door(occasion)
+    (``occasions.extensions.kept_page``, or ``kept`` if the page has read it); None for any
+    other, or one not kept yet."""
+    page = kept if kept is not None else extensions.kept_page(occasion)
+    return page.door if page is not None else None
 
 
 def door_figures(occasion: Occasion) -> DoorCounts:
@@ -312,11 +312,12 @@ def forget_posted_items(occasion_id: int) -> None:
     transaction.on_commit(partial(forget, _posted_key(occasion_id)), robust=True)
 
 
-def occasion_door(occasion: Occasion) -> tuple[DoorCounts, AttendanceCheck]:
+def occasion_door(occasion: Occasion, kept: Any = None) -> tuple[DoorCounts, AttendanceCheck]:
     """The door's counts and the attendance as the occasion page shows them: a closed night's
-    counts as kept with its figures; any other's as the door screens keep them in the shared
-    cache (``kept_counts``: no query while the door's number stands)."""
-    kept = _closed_door(occasion)
+    counts as kept with its figures (``kept``: the ``occasions.extensions.KeptPage`` the page
+    has read, if it has); any other's as the door screens keep them in the shared cache
+    (``kept_counts``: no query while the door's number stands)."""
+    kept = _closed_door(occasion, kept)
     if kept is not None:
         return kept, attendance_check(occasion, kept)
     return kept_counts(occasion)

@@ -115,6 +115,7 @@ def occasion_detail(request: OrgRequest, pk: int) -> HttpResponse:
         [occasion],
         Prefetch("paper_records", queryset=PaperRecord.objects.select_related("entered_by")),
     )
+    kept = extensions.kept_page(occasion)  # a closed night's door and extras, read once
     return render(
         request,
         "occasions/occasion_detail.html",
@@ -124,8 +125,8 @@ def occasion_detail(request: OrgRequest, pk: int) -> HttpResponse:
             "occasion": occasion,
             "can_run": access.has_role(*RUNS_THE_NIGHT),
             "not_played_form": NotPlayedForm(),
-            "door": occasion_door(occasion),
-            "extras": extras_totals(occasion),
+            "door": occasion_door(occasion, kept),
+            "extras": extras_totals(occasion, kept),
             # The cards of the apps above (games, the report), each with the data it shows.
             "sections": extensions.sections(request, occasion),
             "floor": floor_bar(occasion),

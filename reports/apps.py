@@ -9,17 +9,17 @@ class ReportsConfig(AppConfig):
         """The occasion page shows the occasion's report (``occasions.extensions``) and the
         organization's pages the reports it owes (``organizations.extensions``). A license's
         change brings its organization's report obligations up to date (``license_hooks``); the
-        close keeps the occasion's figures (``reports.kept``), whose door counts the occasion's
-        pages read."""
+        close keeps the occasion's figures (``reports.kept``), whose door counts and extras'
+        totals the occasion's pages read."""
         from occasions import extensions as occasion_pages
         from organizations import extensions as organization_pages
         from reports import license_hooks
-        from reports.kept import keep_for_listed, keep_occasion, kept_door
+        from reports.kept import keep_for_listed, keep_occasion, kept_page
         from reports.occasion_sections import SECTIONS
         from reports.organization_panels import PANELS
 
         occasion_pages.add_close_hook(keep_occasion)
-        occasion_pages.add_kept_door(kept_door)
+        occasion_pages.add_kept_page(kept_page)
         organization_pages.add_listed_hook(keep_for_listed)
         for section in SECTIONS:
             occasion_pages.add_section(section)

@@ -21,10 +21,11 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from games.models import Winner
+from occasions.extensions import KeptPage
+from occasions.extras_selectors import extras_as_json, extras_from_json, extras_totals_of
 from occasions.models import Occasion
 from occasions.sales_selectors import (
     NO_SALES,
-    DoorCounts,
     door_as_json,
     door_counts_of,
     door_from_json,
@@ -69,11 +70,12 @@ def _totals(occasions: QuerySet[Occasion]) -> dict[int, dict[str, Any]]:
 
 def figures_rows(occasions: QuerySet[Occasion]) -> tuple[list[KeptOccasionFigures], list]:
     """The kept rows of ``occasions`` computed from the records (unsaved): their figures and
-    their winners matched against the worker lists. Nine queries, whatever their number."""
+    their winners matched against the worker lists. Ten queries, whatever their number."""
     now = timezone.now()
     totals = _totals(occasions)
     prizes = {p.occasion.pk: p for p in prize_review(occasions)}
     doors = door_counts_of(occasions)
+    extras = extras_totals_of(occasions)
     rows = []
     for pk, t in totals.items():
         review = prizes[pk]
@@ -104,6 +106,7 @@ def figures_rows(occasions: QuerySet[Occasion]) -> tuple[list[KeptOccasionFigure
                 prize_problems=list(review.problems),
                 flagged=bool(review.problems),
                 door=door_as_json(doors.get(pk, NO_SALES)),
+                extras=extras_as_json(extras[pk]),
                 kept_at=now,
             )
         )
@@ -149,13 +152,15 @@ def keep_occasion(occasion: Occasion) -> None:
     keep(Occasion.objects.filter(pk=occasion.pk))
 
 
-def kept_door(occasion: Occasion) -> DoorCounts | None:
-    """The closed occasion's door counts as kept (``occasions.extensions.KEPT_DOOR``): one
-    query; None when not kept (or kept before the door was), to be counted from the sales."""
-    door = (
-        KeptOccasionFigures.objects.filter(occasion=occasion).values_list("door", flat=True).first()
-    )
-    return door_from_json(door) if door else None
+def kept_page(occasion: Occasion) -> KeptPage | None:
+    """The closed occasion's door counts and extras' totals as kept
+    (``occasions.extensions.KEPT_PAGE``): one query; None when not kept, and each None when
+    kept before it was (then counted from the records)."""
+    row = KeptOccasionFigures.objects.filter(occasion=occasion).values("door", "extras").first()
+    if row is None:
+        return None
+    door = door_from_json(row["door"]) if row["door"] else None
+    return KeptPage(door=door, extras=extras_from_json(row["extras"]))
 
 
 def _statewide(months: list[dt.date]) -> MonthMedians:

@@ -20,8 +20,9 @@ class KeptOccasionFigures(models.Model):
     """One closed occasion's figures as the inspector's pages show them: the door's admissions
     and gross receipts (voided sales left out), the prizes awarded to winners, the games, the
     attendance announced, the net proceeds of the current version of its filed report, its
-    prizes game by game judged against the limits in force on its date (961 CMR 3.04(8)), and
-    the door's counts by category that the occasion's pages show (961 CMR 3.04(4)(d)2)."""
+    prizes game by game judged against the limits in force on its date (961 CMR 3.04(8)), the
+    door's counts by category that the occasion's pages show (961 CMR 3.04(4)(d)2), and the
+    totals of its prizes and other sales that the occasion page shows."""
 
     occasion = models.OneToOneField(
         Occasion, primary_key=True, on_delete=models.CASCADE, related_name="kept_figures"
@@ -54,6 +55,13 @@ class KeptOccasionFigures(models.Model):
         blank=True,
         help_text="The door's counts: receipts, voided receipts, and each category's quantity "
         "and amount, voided sales left out (empty: kept before they were; counted live).",
+    )
+    extras = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The totals the occasion page shows of its prizes and other sales (door "
+        "prizes, raffle tickets, charity sales, other sales, police details), as strings (empty: "
+        "kept before they were; totalled live).",
     )
     kept_at = models.DateTimeField()
 

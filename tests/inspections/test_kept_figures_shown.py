@@ -147,7 +147,7 @@ def _night_pages(occasion: Occasion) -> dict[str, str]:
     }
 
 
-def _counted_with_attendance(occasion: Occasion) -> tuple:
+def _counted_with_attendance(occasion: Occasion, kept: object = None) -> tuple:
     return sales_selectors.door_counts(occasion), sales_selectors.attendance_check(occasion)
 
 

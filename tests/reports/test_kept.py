@@ -17,6 +17,7 @@ from django.core.management import call_command
 
 from games.models import Winner
 from occasions import floor_services as floor
+from occasions.extras_selectors import extras_from_json, extras_totals_of
 from occasions.models import Occasion
 from occasions.sales_selectors import door_counts, door_from_json
 from occasions.sales_services import record_sale
@@ -55,6 +56,7 @@ def recomputed(occasion: Occasion) -> dict[str, Any]:
         "prize_games": [(g.number, g.kind, g.regular, g.bonus) for g in prizes.games],
         "prize_problems": prizes.problems,
         "door": door_counts(occasion),
+        "extras": extras_totals_of(only)[occasion.pk],
         "matches": sorted(
             (w.winner.pk, m.entry.pk, m.certain, m.same_organization)
             for w in workers_among_winners(only)
@@ -79,6 +81,7 @@ def kept(occasion: Occasion) -> dict[str, Any]:
         ],
         "prize_problems": row.prize_problems,
         "door": door_from_json(row.door),
+        "extras": extras_from_json(row.extras),
         "matches": sorted(
             KeptWinnerMatch.objects.filter(figures=row).values_list(
                 "winner_id", "entry_id", "certain", "same_organization"
