@@ -108,6 +108,7 @@ def test_a_police_detail_recorded_after_the_close_is_kept_with_it(
     assert page.context["extras"] == extras_totals(closed)  # as totalled now
     kept_reads = [q for q in queries.captured_queries if "reports_keptoccasionfigures" in q["sql"]]
     assert len(kept_reads) == 1
+    assert not [q for q in queries.captured_queries if "occasions_policedetail" in q["sql"]]
 
 
 def test_a_police_detail_refused_after_the_close_keeps_nothing_again(
