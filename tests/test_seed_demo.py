@@ -267,8 +267,15 @@ def test_seed_demo_files_a_report_and_an_amendment_with_pdf_a(seeded_demo, db, t
     info = subprocess.run(["pdfinfo", str(out)], capture_output=True, text=True, check=True)
     assert "PDF subtype:    PDF/A-3b" in info.stdout
     post = original.organization
-    statuses = {r.status for r in selectors.obligations([post])}
-    assert {selectors.LATE, selectors.MISSING, selectors.FILED} <= statuses
+    by_day = {r.obligation.day: r for r in selectors.obligations([post])}
+    last = amendment.occasion.date
+    assert by_day[last].status == selectors.FILED
+    assert by_day[last - dt.timedelta(days=14)].status == selectors.LATE  # not played, not filed
+    # The week between, nothing recorded: missing once its due date has passed, due before it
+    # (the demo is laid out from today: from a Saturday to a Monday its due date is still ahead).
+    between = by_day[last - dt.timedelta(days=7)]
+    past_due = django.utils.timezone.localdate() > between.obligation.due_on
+    assert between.status == (selectors.MISSING if past_due else selectors.DUE)
 
 
 def test_seed_demo_gives_every_login_an_address_and_sends_a_reminder(seeded_demo, db):

@@ -25,6 +25,7 @@ def give_emails(usernames: Iterable[str]) -> None:
 
 def send_demo_reminders(today: dt.date) -> int:
     """Today's reminders of the demo's organizations (a report late among them: the demo keeps
-    one late and one missing); once each, so seeding again sends nothing new."""
+    one late, and one missing or due by the day of the week); once each, so seeding again sends
+    nothing new."""
     names = [spec["name"] for spec in ORGANIZATIONS]
     return send_reminders(today=today, organizations=Organization.objects.filter(name__in=names))

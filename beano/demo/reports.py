@@ -1,6 +1,7 @@
 """The reports' demo data: Post 171's last night closed out, filed and amended (both PDFs made),
 the authorized day two weeks before recorded as not played and its report left late, the week
-between left with nothing recorded (missing), the night three weeks before brought in from a
+between left with nothing recorded (missing once its due date has passed; from a Saturday to a
+Monday, with the ten days of 3.05(1)(a), still due), the night three weeks before brought in from a
 night file (docs/formats/night-example.json: played on paper, as a hall moving to the
 application brings its past nights), and this year's Lawful Purpose disbursements.
 Idempotent; the days are relative to ``today`` like the rest of the demo."""
