@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import cProfile
 import os
-import pstats
 import secrets
 import statistics
 import subprocess
@@ -30,6 +29,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.profiling import show_profile  # noqa: E402
+
 HOST = "bench.beano.test"
 
 
@@ -86,11 +88,6 @@ def environment(args: argparse.Namespace) -> None:
         os.environ["DEBUG"] = "on"
 
 
-def slug(name: str) -> str:
-    """A request's name as part of a file name: "ball call (htmx POST)" → "ball-call-htmx-post"."""
-    return "-".join("".join(c if c.isalnum() else " " for c in name.lower()).split())
-
-
 def time_requests(
     name: str, request: Any, runs: int, show_sql: bool, profile: bool = False
 ) -> dict[str, Any]:
@@ -120,10 +117,7 @@ def time_requests(
         times.append((time.perf_counter() - start) * 1000)
     times.sort()
     if profiler is not None:
-        print(f"--- {name}: profile of {runs} requests (the times below include its cost)")
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
-        pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
-        profiler.dump_stats(Path(tempfile.gettempdir()) / f"floor_writes-{slug(name)}.prof")
+        show_profile("floor_writes", name, profiler)
     return {
         "request": name,
         "queries": count,

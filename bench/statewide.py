@@ -26,7 +26,6 @@ import cProfile
 import datetime as dt
 import json
 import os
-import pstats
 import random
 import sys
 import tempfile
@@ -40,6 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.pg import collect_static  # noqa: E402
+from bench.profiling import show_profile  # noqa: E402
 from bench.results import load_average, machine, now, percentile  # noqa: E402
 
 WEEKS = 52
@@ -1020,7 +1020,7 @@ def time_pages(runs: int, only: str = "", profile: bool = False) -> list[dict[st
         times.sort()
         cpu.sort()
         if profiler is not None:
-            show_profile(name, profiler)
+            show_profile("statewide", name, profiler)
         figure = {
             "page": name,
             "url": path,
@@ -1040,15 +1040,6 @@ def time_pages(runs: int, only: str = "", profile: bool = False) -> list[dict[st
             f" ms  CPU p50 {figure['cpu_p50_ms']:>6.1f} ms  queries {figure['queries']:>3}{met}"
         )
     return out
-
-
-def show_profile(name: str, profiler: cProfile.Profile) -> None:
-    """The page's profile, printed and written to a file named after it (``--profile``)."""
-    print(f"--- {name}: profile (the times include its cost)")
-    pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
-    pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
-    slug = "-".join("".join(c if c.isalnum() else " " for c in name.lower()).split())
-    profiler.dump_stats(Path(tempfile.gettempdir()) / f"statewide-{slug}.prof")
 
 
 def markdown(out: dict[str, Any]) -> str:

@@ -13,6 +13,7 @@ from django.db.models import DecimalField, F, OuterRef, QuerySet, Subquery, Sum
 from beano.prepared import Prepared
 from beano.rules import LimitName, limits_in_force
 from beano.rules.names import same_person
+from occasions.extensions import KeptPage
 from occasions.models import (
     CharityRedemption,
     CharityTicketSale,
@@ -236,21 +237,14 @@ class ExtrasTotals:
 
 
 #: The totals of ``ExtrasTotals`` read from the records (and kept with a closed night's figures).
-EXTRAS_TOTALS = (
-    "door_prizes_total",
-    "raffle_tickets_total",
-    "charity_sales_total",
-    "other_sales_total",
-    "police_total",
-)
+EXTRAS_TOTALS = tuple(name for name in ExtrasTotals.__dataclass_fields__ if name.endswith("_total"))
 
 
-def extras_totals(occasion: Occasion, kept: Any = None) -> ExtrasTotals:
-    """The card's totals: a closed night's as kept with its figures (``kept``, an
-    ``occasions.extensions.KeptPage`` the page has read), else totalled in one query
-    (``extras_summary`` reads every row of twelve kinds, for the extras page that lists them;
-    the same sums, tested against it)."""
-    totals = kept.extras if kept is not None and kept.extras is not None else None
+def extras_totals(occasion: Occasion, kept: KeptPage | None = None) -> ExtrasTotals:
+    """The card's totals: a closed night's as kept with its figures (``kept``: what the page has
+    read of them), else totalled in one query (``extras_summary`` reads every row of twelve
+    kinds, for the extras page that lists them; the same sums, tested against it)."""
+    totals = kept.extras if kept is not None else None
     if totals is None:
         totals = _cents(_EXTRAS_TOTALS.all(occasion.pk)[0])
     return ExtrasTotals(door_prize_limit=door_prize_limit(occasion), **totals)

@@ -14,6 +14,7 @@ from django.core.cache import cache
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
 from occasions import extensions
+from occasions.extensions import KeptPage
 from occasions.models import AttendanceAnnouncement, Occasion, PriceListItem, Sale, SaleLine
 
 CENT = Decimal("0.01")
@@ -148,7 +149,7 @@ def door_from_json(data: dict[str, Any]) -> DoorCounts:
     return counts_of(row)
 
 
-def _closed_door(occasion: Occasion, kept: Any = None) -> DoorCounts | None:
+def _closed_door(occasion: Occasion, kept: KeptPage | None = None) -> DoorCounts | None:
     """A closed occasion's counts as kept with its figures at its close, filing and amendment
     (``occasions.extensions.kept_page``, or ``kept`` if the page has read it); None for any
     other, or one not kept yet."""
@@ -312,7 +313,9 @@ def forget_posted_items(occasion_id: int) -> None:
     transaction.on_commit(partial(forget, _posted_key(occasion_id)), robust=True)
 
 
-def occasion_door(occasion: Occasion, kept: Any = None) -> tuple[DoorCounts, AttendanceCheck]:
+def occasion_door(
+    occasion: Occasion, kept: KeptPage | None = None
+) -> tuple[DoorCounts, AttendanceCheck]:
     """The door's counts and the attendance as the occasion page shows them: a closed night's
     counts as kept with its figures (``kept``: the ``occasions.extensions.KeptPage`` the page
     has read, if it has); any other's as the door screens keep them in the shared cache
