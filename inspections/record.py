@@ -27,6 +27,7 @@ from games.models import (
     PrizePart,
     Winner,
 )
+from occasions.extensions import kept_page
 from occasions.models import (
     CharityRedemption,
     CharityTicketSale,
@@ -48,7 +49,7 @@ from occasions.models import (
     VaryingPrizesAnnouncement,
     WorkerPresence,
 )
-from occasions.sales_selectors import AttendanceCheck, DoorCounts, attendance_check, door_figures
+from occasions.sales_selectors import AttendanceCheck, DoorCounts, attendance_check, door_counts
 
 ZERO = Decimal("0.00")
 
@@ -82,9 +83,14 @@ class FullRecord:
     other_sales: list[OtherSale]
     police: list[PoliceDetail]
     transportation: list[TransportationArrangement]
+    kept_prizes: Decimal | None  # a closed night's, as kept with its figures
 
     @property
     def prizes_awarded(self) -> Decimal:
+        """A closed night's as kept with its figures; any other's (or one not kept) summed
+        from its winners' shares."""
+        if self.kept_prizes is not None:
+            return self.kept_prizes
         return sum(
             (c.winner.share for g in self.games for c in g.record_claims if _has_winner(c)), ZERO
         )
@@ -200,7 +206,8 @@ def full_record(occasion: Occasion) -> FullRecord:
         c.item: c
         for c in OpeningCheck.objects.filter(occasion=occasion).select_related("confirmed_by")
     }
-    counts = door_figures(occasion)  # a closed night's as kept with its figures
+    kept = kept_page(occasion)  # a closed night's door and prizes as kept: one read
+    counts = kept.door if kept is not None and kept.door is not None else door_counts(occasion)
     games = _games_of(occasion)
     _calls_of(occasion, games)
     return FullRecord(
@@ -259,4 +266,5 @@ def full_record(occasion: Occasion) -> FullRecord:
                 "authorization"
             )
         ),
+        kept_prizes=kept.prizes if kept is not None else None,
     )

@@ -14,15 +14,16 @@ registry here, and the app above fills it from its ``AppConfig.ready()``:
   for it, so that no template tag runs a query behind the page's view;
 - ``FLOOR_GAMES``: where the night's games stand, for the floor bar on every page of the night
   and for the summary shown before the close;
-- ``KEPT_PAGE``: a closed occasion's door counts and the totals of its prizes and other sales
-  as kept with its figures (``reports.kept``), which its pages read instead of totalling its
-  sale lines and extras again."""
+- ``KEPT_PAGE``: a closed occasion's door counts, the totals of its prizes and other sales and
+  the prizes awarded to its winners as kept with its figures (``reports.kept``), which its
+  pages read instead of totalling its sale lines, extras and winners again."""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.http import HttpRequest
@@ -127,12 +128,14 @@ def closed(occasion: Occasion) -> None:
 @dataclass(frozen=True)
 class KeptPage:
     """What a closed occasion's pages read as kept with its figures, in one read: its door's
-    counts (an ``occasions.sales_selectors.DoorCounts``) and the totals of its prizes and other
-    sales (``occasions.extras_selectors.EXTRAS_TOTALS``, Decimals by name); each None when not
-    kept (kept before it was: counted from the records)."""
+    counts (an ``occasions.sales_selectors.DoorCounts``), the totals of its prizes and other
+    sales (``occasions.extras_selectors.EXTRAS_TOTALS``, Decimals by name), each None when not
+    kept (kept before it was: counted from the records), and the prizes awarded to its
+    winners."""
 
     door: Any
     extras: dict[str, Any] | None
+    prizes: Decimal
 
 
 #: A closed occasion's ``KeptPage``, or None when nothing is kept for it.

@@ -153,14 +153,18 @@ def keep_occasion(occasion: Occasion) -> None:
 
 
 def kept_page(occasion: Occasion) -> KeptPage | None:
-    """The closed occasion's door counts and extras' totals as kept
-    (``occasions.extensions.KEPT_PAGE``): one query; None when not kept, and each None when
-    kept before it was (then counted from the records)."""
-    row = KeptOccasionFigures.objects.filter(occasion=occasion).values("door", "extras").first()
+    """The closed occasion's door counts, extras' totals and prizes as kept
+    (``occasions.extensions.KEPT_PAGE``): one query; None when not kept, and the counts and
+    totals each None when kept before they were (then counted from the records)."""
+    row = (
+        KeptOccasionFigures.objects.filter(occasion=occasion)
+        .values("door", "extras", "prizes")
+        .first()
+    )
     if row is None:
         return None
     door = door_from_json(row["door"]) if row["door"] else None
-    return KeptPage(door=door, extras=extras_from_json(row["extras"]))
+    return KeptPage(door=door, extras=extras_from_json(row["extras"]), prizes=row["prizes"])
 
 
 def _statewide(months: list[dt.date]) -> MonthMedians:

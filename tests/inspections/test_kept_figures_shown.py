@@ -152,10 +152,11 @@ def _counted_with_attendance(occasion: Occasion, kept: object = None) -> tuple:
 
 
 #: Where each page finds the door's counts, and what renders it as it was: counted from the
-#: sales (the occasion page reads the counts with the attendance).
+#: sales (the occasion page reads the counts with the attendance; the full record finds its
+#: prizes in the same read, summed from the winners when nothing is kept).
 COUNTED = {
     "occasion page": ("occasions.views.occasion_door", _counted_with_attendance),
-    "full record": ("inspections.record.door_figures", sales_selectors.door_counts),
+    "full record": ("inspections.record.kept_page", lambda occasion: None),
     "door": ("occasions.sales_selectors.door_figures", sales_selectors.door_counts),
 }
 
@@ -197,6 +198,22 @@ def test_a_nights_page_costs_as_many_queries_at_10_times_the_sales(client, tenan
     assert response.status_code == 200
     assert len(large) == len(small), [q["sql"][:120] for q in large.captured_queries]
     print(f"{page}: {len(small)} queries at 5 and 50 more receipts")
+
+
+def test_the_full_record_shows_the_prizes_awarded_as_kept(client, inspector, nights):
+    """A closed night's prizes awarded as kept with its figures (the kept row altered here to
+    tell the two apart), read with its door's counts; an open night's and a closed one not kept
+    summed from its winners' shares."""
+    tonight, varied, unkept, *_ = nights
+    KeptOccasionFigures.objects.filter(occasion=varied).update(prizes=Decimal("49.00"))
+    login(client, inspector)
+
+    def prizes(occasion: Occasion) -> str:
+        page = client.get(_night_pages(occasion)["full record"]).content.decode()
+        return re.search(r"<dt>Prizes awarded</dt><dd>\$([\d,.]+)</dd>", page)[1]
+
+    assert prizes(varied) == "49.00"
+    assert prizes(unkept) == prizes(tonight) == "50.00"
 
 
 def test_workers_among_winners_matches_no_winner_live_when_no_night_is_open(
