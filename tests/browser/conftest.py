@@ -111,3 +111,13 @@ def second_factor(page: Any, username: str) -> None:
     expect(page.get_by_role("heading", name="Your two-factor code")).to_be_visible()
     page.get_by_label("Code from your authenticator app").fill(totp_code(device))
     page.get_by_role("button", name="Verify").click()
+
+
+@pytest.fixture
+def wifi(live_server: Any) -> Iterator[Any]:
+    """The hall's Wi-Fi between the browser and the live server (``tests.browser.wifi``)."""
+    from tests.browser.wifi import Wifi
+
+    network = Wifi(live_server)
+    yield network
+    network.restore()

@@ -9,14 +9,16 @@ import pytest
 from playwright.sync_api import expect
 
 from occasions.models import AttendanceAnnouncement
-from tests.browser.test_floor_entries import address, held_back, log_in
+from tests.browser.test_floor_entries import address, log_in
+from tests.browser.wifi import held_back
 
 
 @pytest.fixture
-def mic_door(live_server, page, tenant, open_occasion):
+def mic_door(live_server, page, tenant, open_occasion, wifi):
     args = {"org_id": open_occasion.organization_id, "pk": open_occasion.pk}
     log_in(page, address(live_server, "door_sales", **args), tenant.member_in_charge)
     page.sale_url = address(live_server, "sale_record", **args)
+    page.wifi = wifi
     return page
 
 
@@ -46,7 +48,7 @@ def test_the_attendance_typed_stays_through_the_sales_until_it_is_announced(
     expect(players).to_have_value("3")
 
     # The answer to a sale comes while the member in charge types in the box: both stay.
-    hold, release = held_back(page, page.sale_url)
+    hold, release = held_back(page.wifi, page.sale_url)
     hold()
     page.get_by_label("Extra regular card").fill("1")
     page.get_by_label("Extra regular card").press("Enter")

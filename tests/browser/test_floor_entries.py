@@ -4,12 +4,12 @@ At the door, the next player's quantities are typed while the previous sale is s
 (its request held back by the test): they stay in their boxes, and the counts show every card
 sold. A sale whose answer the network loses, and one whose request never leaves, are kept with
 "Not sent: the connection dropped" and "Send again", and recorded once. The caller's console
-and the claims page do the same. The ORM then checks what was recorded."""
+and the claims page do the same. The ORM then checks what was recorded. The network's faults
+are played by the live server (``tests.browser.wifi``)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 from games.models import BallCall, Claim
 from occasions.models import FloorSubmission, Sale
 from occasions.sales_selectors import door_counts
+from tests.browser.wifi import held_back, lose_the_answer, never_sent
 from tests.conftest import PASSWORD
 
 DROPPED = "Not sent: the connection dropped. Your entry is kept."
@@ -36,62 +37,13 @@ def address(live_server: Any, name: str, **kwargs: int) -> str:
     return live_server.url + reverse(name, kwargs=kwargs)
 
 
-def held_back(page: Any, url: str) -> tuple[Callable[[], None], Callable[[], None]]:
-    """Hold back the next request to ``url`` (the server is slow tonight): ``hold()`` arms it
-    and ``release()`` lets it go once it was sent; later requests go straight through."""
-    held: list[Any] = []
-    fate = network(page, url)
-
-    def hold() -> None:
-        fate(held.append)
-
-    def release() -> None:
-        for _ in range(100):
-            if held:
-                break
-            page.wait_for_timeout(50)
-        assert held, "the request was never sent"
-        held.pop().continue_()
-
-    return hold, release
-
-
-def lose_the_answer(route: Any) -> None:
-    """The request reaches the server, which records it; its answer is lost on the way back."""
-    route.fetch()
-    route.abort("connectionreset")
-
-
-def never_sent(route: Any) -> None:
-    """The request never reaches the server: the hall's Wi-Fi is down."""
-    route.abort("internetdisconnected")
-
-
-def network(page: Any, url: str) -> Callable[[Callable[[Any], None]], None]:
-    """The network between ``page`` and ``url``: ``fate(handler)`` makes the next request meet
-    ``handler`` (``lose_the_answer``, ``never_sent``; fates asked for in turn meet requests in
-    turn); the others go through. The route stays in place: with one routed ``times=1``
-    (removed, and the page's interception switched off, as soon as it was handled), a CI run
-    once saw the door get the answer of the sale it had just aborted (the sale shown as
-    recorded, no alert); not seen in 12 runs alone since."""
-    fates: list[Callable[[Any], None]] = []
-
-    def route(request_route: Any) -> None:
-        if fates:
-            fates.pop(0)(request_route)
-        else:
-            request_route.continue_()
-
-    page.route(url, route)
-    return fates.append
-
-
 @pytest.fixture
-def door(live_server: Any, page: Any, tenant: Any, open_occasion: Any) -> Any:
+def door(live_server: Any, page: Any, tenant: Any, open_occasion: Any, wifi: Any) -> Any:
     """The door of ``open_occasion``, its seller logged in."""
     args = {"org_id": open_occasion.organization_id, "pk": open_occasion.pk}
     log_in(page, address(live_server, "door_sales", **args), tenant.worker)
     page.sale_url = address(live_server, "sale_record", **args)
+    page.wifi = wifi
     return page
 
 
@@ -111,7 +63,7 @@ def test_the_next_players_cards_typed_while_a_sale_saves_are_sold_too(
     extra_regular = page.get_by_label("Extra regular card")
     bonus = page.get_by_label("Bonus card")
     special = page.get_by_label("Special game card")
-    hold, release = held_back(page, page.sale_url)
+    hold, release = held_back(page.wifi, page.sale_url)
     expect(extra_regular).to_be_focused()
 
     # Receipt 1 saves slowly; meanwhile the next player asks for a bonus card.
@@ -174,7 +126,7 @@ def test_a_sale_the_network_dropped_is_sent_again_and_recorded_once(door, open_o
     expect(notice).to_be_hidden()
 
     # The sale reaches the server, but its answer is lost.
-    fate = network(page, page.sale_url)
+    fate = page.wifi.fate(page.sale_url)
     fate(lose_the_answer)
     page.keyboard.type("2")
     page.keyboard.press("Enter")
@@ -210,7 +162,7 @@ def test_a_sale_the_network_dropped_is_sent_again_and_recorded_once(door, open_o
 
 @pytest.mark.browser
 def test_the_caller_and_the_claims_send_again_what_the_network_dropped(
-    live_server, page, tenant, game_in_play, tmp_path
+    live_server, page, tenant, game_in_play, tmp_path, wifi
 ):
     game = game_in_play
     args = {"org_id": game.occasion.organization_id, "pk": game.occasion_id, "game_pk": game.pk}
@@ -227,7 +179,7 @@ def test_the_caller_and_the_claims_send_again_what_the_network_dropped(
     page.keyboard.type("2")
     expect(ball).not_to_have_attribute("data-floor-touched", "")
     # I20 reaches the server, but its answer is lost; "Send again" answers with the same call.
-    network(page, address(live_server, "draw_call", **args))(lose_the_answer)
+    wifi.fate(address(live_server, "draw_call", **args))(lose_the_answer)
     ball.fill("20")
     page.keyboard.press("Enter")
     expect(notice).to_contain_text(DROPPED)
@@ -243,7 +195,7 @@ def test_the_caller_and_the_claims_send_again_what_the_network_dropped(
     page.goto(address(live_server, "game_claims", **args))
     form = page.locator("#claim")
     form.get_by_label("Player").fill("Joe Dias")
-    network(page, address(live_server, "claim_record", **args))(never_sent)
+    wifi.fate(address(live_server, "claim_record", **args))(never_sent)
     form.get_by_role("button", name="Record the claim").click()
     notice = page.locator("[data-floor-unsent=claim]")
     expect(notice).to_contain_text(DROPPED)
