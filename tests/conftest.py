@@ -266,15 +266,20 @@ _kept_rows: dict[str, str] = {}
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup: Any, django_db_blocker: Any) -> None:
-    """The test database as migrated, and a copy of its shipped rows kept by id."""
+def django_db_setup(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
+    """The test database as migrated, a copy of its shipped rows kept by id, and a quick flush
+    after each transactional test (``tests.quick_flush``)."""
     from django.apps import apps
     from django.core import serializers
+
+    from tests.quick_flush import installed
 
     with django_db_blocker.unblock():
         for label in KEPT_BY_ID:
             rows = apps.get_model(label)._base_manager.order_by("pk")
             _kept_rows[label] = serializers.serialize("json", rows)
+    with installed():
+        yield
 
 
 def load_shipped_data() -> None:
