@@ -49,7 +49,7 @@ from occasions.models import (
     VaryingPrizesAnnouncement,
     WorkerPresence,
 )
-from occasions.sales_selectors import AttendanceCheck, DoorCounts, attendance_check, door_counts
+from occasions.sales_selectors import AttendanceCheck, DoorCounts, attendance_check, door_figures
 
 ZERO = Decimal("0.00")
 
@@ -207,7 +207,7 @@ def full_record(occasion: Occasion) -> FullRecord:
         for c in OpeningCheck.objects.filter(occasion=occasion).select_related("confirmed_by")
     }
     kept = kept_page(occasion)  # a closed night's door and prizes as kept: one read
-    counts = kept.door if kept is not None and kept.door is not None else door_counts(occasion)
+    counts = door_figures(occasion, kept)
     games = _games_of(occasion)
     _calls_of(occasion, games)
     return FullRecord(

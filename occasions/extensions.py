@@ -24,6 +24,7 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
+from enum import Enum
 from typing import Any
 
 from django.http import HttpRequest
@@ -156,6 +157,20 @@ def kept_page(occasion: Occasion) -> KeptPage | None:
     for reader in KEPT_PAGE:
         return reader(occasion)
     return None
+
+
+class _NotRead(Enum):
+    NOT_READ = "not read"
+
+
+#: What a page passes for the ``KeptPage`` it has not read: None is an answer (nothing kept).
+NOT_READ = _NotRead.NOT_READ
+MaybeRead = KeptPage | None | _NotRead
+
+
+def kept_page_once(occasion: Occasion, kept: MaybeRead) -> KeptPage | None:
+    """``kept`` as the page read it, or read now if it has not been."""
+    return kept_page(occasion) if kept is NOT_READ else kept
 
 
 def add_section(section: Section) -> None:

@@ -14,7 +14,7 @@ from django.core.cache import cache
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
 from occasions import extensions
-from occasions.extensions import KeptPage
+from occasions.extensions import NOT_READ, MaybeRead
 from occasions.models import AttendanceAnnouncement, Occasion, PriceListItem, Sale, SaleLine
 
 CENT = Decimal("0.01")
@@ -149,19 +149,20 @@ def door_from_json(data: dict[str, Any]) -> DoorCounts:
     return counts_of(row)
 
 
-def _closed_door(occasion: Occasion, kept: KeptPage | None = None) -> DoorCounts | None:
+def _closed_door(occasion: Occasion, kept: MaybeRead = NOT_READ) -> DoorCounts | None:
     """A closed occasion's counts as kept with its figures at its close, filing and amendment
     (``occasions.extensions.kept_page``, or ``kept`` if the page has read it); None for any
     other, or one not kept yet."""
-    page = kept if kept is not None else extensions.kept_page(occasion)
+    page = extensions.kept_page_once(occasion, kept)
     return page.door if page is not None else None
 
 
-def door_figures(occasion: Occasion) -> DoorCounts:
+def door_figures(occasion: Occasion, kept: MaybeRead = NOT_READ) -> DoorCounts:
     """The door's counts as the occasion's pages show them: a closed occasion's as kept, any
-    other's (or one not kept yet) counted now. One query either way."""
-    kept = _closed_door(occasion)
-    return kept if kept is not None else door_counts(occasion)
+    other's (or one not kept yet) counted now. One query either way (``kept``: the
+    ``occasions.extensions.KeptPage`` the page has read, if it has)."""
+    counts = _closed_door(occasion, kept)
+    return counts if counts is not None else door_counts(occasion)
 
 
 @dataclass(frozen=True)
@@ -314,13 +315,13 @@ def forget_posted_items(occasion_id: int) -> None:
 
 
 def occasion_door(
-    occasion: Occasion, kept: KeptPage | None = None
+    occasion: Occasion, kept: MaybeRead = NOT_READ
 ) -> tuple[DoorCounts, AttendanceCheck]:
     """The door's counts and the attendance as the occasion page shows them: a closed night's
     counts as kept with its figures (``kept``: the ``occasions.extensions.KeptPage`` the page
     has read, if it has); any other's as the door screens keep them in the shared cache
     (``kept_counts``: no query while the door's number stands)."""
-    kept = _closed_door(occasion, kept)
-    if kept is not None:
-        return kept, attendance_check(occasion, kept)
+    counts = _closed_door(occasion, kept)
+    if counts is not None:
+        return counts, attendance_check(occasion, counts)
     return kept_counts(occasion)

@@ -200,6 +200,18 @@ def test_a_nights_page_costs_as_many_queries_at_10_times_the_sales(client, tenan
     print(f"{page}: {len(small)} queries at 5 and 50 more receipts")
 
 
+@pytest.mark.parametrize("page", list(COUNTED))
+def test_a_closed_night_with_nothing_kept_asks_once(client, inspector, nights, page):
+    """Nothing kept is an answer too: the page that asked for the kept figures and found none
+    counts the night live without asking again."""
+    unkept = nights[2]
+    login(client, inspector)
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(_night_pages(unkept)[page]).status_code == 200
+    asked = [q for q in captured.captured_queries if "reports_keptoccasionfigures" in q["sql"]]
+    assert len(asked) == 1, [q["sql"][:120] for q in asked]
+
+
 def test_the_full_record_shows_the_prizes_awarded_as_kept(client, inspector, nights):
     """A closed night's prizes awarded as kept with its figures (the kept row altered here to
     tell the two apart), read with its door's counts; an open night's and a closed one not kept
