@@ -15,6 +15,13 @@ SQL depends on its arguments' values, or that transforms them (``__contains`` wr
 ``%``), fails that check on its first use: it cannot be prepared, and says so. Arguments are
 ints, strings or Decimals, already what the lookups compare (a model's pk, not the model).
 
+On PostgreSQL the statement is also prepared by the server, once per connection (psycopg's
+prepared statements, through a cursor that binds its parameters on the server): the database
+then plans it once instead of at every request. The rest of the project's statements are sent
+as Django sends them (the parameters bound in the client, planned each time). A connection
+pooler in front of PostgreSQL must keep prepared statements (PgBouncer 1.21 and later, with
+``max_prepared_statements``), or ``DB_PREPARED_STATEMENTS=off`` turns this off.
+
 The shape of the arguments (their count and types) is part of the key, so a queryset built from
 a list (one ``Q`` per item) is kept once per length. A read is kept for the database its
 queryset chose when first built (this project has one). Nothing is kept across a restart.
@@ -88,7 +95,7 @@ class Prepared:
             raise TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction."
             )
-        with connection.cursor() as cursor:
+        with _cursor(connection) as cursor:
             cursor.execute(compiled.sql, compiled.parameters(arguments))
             rows = cursor.fetchall()
         results = compiled.compiler.results_iter(results=[rows])
@@ -162,6 +169,65 @@ class Prepared:
             model=queryset.model,
             values_names=names,
         )
+
+
+def _cursor(connection: Any) -> Any:
+    """Django's cursor, or on PostgreSQL (when its connection prepares statements: the
+    ``prepare_threshold`` option, set by the settings) Django's wrapper around a cursor that
+    binds on the server and prepares what it runs: counted, logged and wrapped as every other
+    statement (what ``connection.cursor()`` does, with that cursor)."""
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    raw_connection = connection.connection
+    if raw_connection.prepare_threshold is None:
+        return connection.cursor()
+    from django.db.backends.postgresql.base import TIMESTAMPTZ_OID
+    from django.db.backends.postgresql.psycopg_any import register_tzloader
+    from psycopg.pq import Format
+
+    with connection.wrap_database_errors:
+        raw = _preparing_cursor_class()(raw_connection)
+        loader = raw_connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT)
+        if connection.timezone != getattr(loader, "timezone", None):
+            register_tzloader(connection.timezone, raw)
+        return connection._prepare_cursor(raw)
+
+
+def _preparing_cursor_class() -> type:
+    global _PREPARING
+    if _PREPARING is None:
+        from django.db.backends.postgresql.base import ServerBindingCursor
+
+        class PreparingCursor(ServerBindingCursor):  # type: ignore[misc, valid-type]
+            def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
+                result = super().execute(query, params, prepare=True, **kwargs)
+                self._query = _Shown(self.connection, query, params)
+                return result
+
+        _PREPARING = PreparingCursor
+    return _PREPARING
+
+
+_PREPARING: type | None = None
+
+
+class _Shown:
+    """The statement as Django shows what it ran (its values in place), for its log and the
+    queries a test captures: written only when read (``last_executed_query`` reads the
+    cursor's ``_query.query``, which psycopg leaves unset for a prepared statement)."""
+
+    __slots__ = ("connection", "params", "sql")
+
+    def __init__(self, connection: Any, sql: str, params: Any) -> None:
+        self.connection, self.sql, self.params = connection, sql, params
+
+    @property
+    def query(self) -> bytes:
+        from psycopg import ClientCursor
+
+        return ClientCursor(self.connection).mogrify(self.sql, self.params).encode()
 
 
 def _instances(compiled: _Compiled, rows: Any) -> Any:

@@ -164,3 +164,40 @@ def test_a_locking_read_outside_a_transaction_is_refused_as_django_refuses_it() 
         assert captured[0]["sql"].rstrip().endswith("FOR UPDATE")
     with pytest.raises(TransactionManagementError):
         read.get(organization.pk)
+
+
+def _server_prepared(table: str) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s",
+            [f'%FROM "{table}"%'],
+        )
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL prepares statements")
+def test_on_postgresql_the_server_prepares_the_read_once_and_it_is_shown_with_its_values() -> None:
+    organization = OrganizationFactory(name="Prepared Post")
+    read = Prepared(lambda pk: Organization.objects.filter(pk=pk).only("name"))
+    assert _server_prepared("organizations_organization") == 0
+    with CaptureQueriesContext(connection) as captured:
+        for _ in range(3):
+            assert read.get(organization.pk).name == "Prepared Post"
+    assert _server_prepared("organizations_organization") == 1  # planned once, run three times
+    assert len(captured) == 3  # each run counted as Django counts its own statements
+    assert f'WHERE "organizations_organization"."id" = {organization.pk} ' in captured[0]["sql"]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL prepares statements")
+def test_with_prepared_statements_turned_off_the_read_is_sent_as_django_sends_it() -> None:
+    organization = OrganizationFactory(name="Unprepared Post")
+    read = Prepared(lambda pk: Organization.objects.filter(pk=pk).only("name"))
+    connection.ensure_connection()
+    threshold = connection.connection.prepare_threshold
+    connection.connection.prepare_threshold = None  # what DB_PREPARED_STATEMENTS=off sets
+    try:
+        for _ in range(3):
+            assert read.get(organization.pk).name == "Unprepared Post"
+    finally:
+        connection.connection.prepare_threshold = threshold
+    assert _server_prepared("organizations_organization") == 0

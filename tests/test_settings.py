@@ -130,3 +130,19 @@ def test_the_embedded_default_makes_its_audit_key_once_and_prints_it_nowhere(
     assert key not in first.stdout + first.stderr
     again = run_manage(["shell", "--no-imports", "-c", show], {}, tmp_path)
     assert again.stdout == first.stdout and key_file.read_text().strip() == key
+
+
+@pytest.mark.parametrize(("setting", "threshold"), [(None, "5"), ("off", "None"), ("on", "5")])
+def test_postgresql_prepares_the_nights_reads_unless_told_not_to(
+    tmp_path: Path, setting: str | None, threshold: str
+) -> None:
+    env = {"DATABASE_URL": PRODUCTION["DATABASE_URL"]}
+    if setting is not None:
+        env["DB_PREPARED_STATEMENTS"] = setting
+    shown = (
+        "from django.conf import settings as s; "
+        "print(s.DATABASES['default']['OPTIONS'].get('prepare_threshold'))"
+    )
+    result = run_manage(["shell", "--no-imports", "-c", shown], env, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == threshold
