@@ -15,9 +15,11 @@ SQL depends on its arguments' values, or that transforms them (``__contains`` wr
 ``%``), fails that check on its first use: it cannot be prepared, and says so. Arguments are
 ints, strings or Decimals, already what the lookups compare (a model's pk, not the model).
 
-On PostgreSQL the statement is also prepared by the server, once per connection (psycopg's
-prepared statements, through a cursor that binds its parameters on the server): the database
-then plans it once instead of at every request. The rest of the project's statements are sent
+On PostgreSQL the statement is also prepared by the server once it has run a few times on a
+connection (psycopg's prepared statements, ``prepare_threshold`` times, through a cursor that
+binds its parameters on the server): a connection kept between requests (``DB_CONN_MAX_AGE``)
+then has it planned once instead of at every request, and a connection that lives for one
+request pays nothing more. The rest of the project's statements are sent
 as Django sends them (the parameters bound in the client, planned each time). A connection
 pooler in front of PostgreSQL must keep prepared statements (PgBouncer 1.21 and later, with
 ``max_prepared_statements``), or ``DB_PREPARED_STATEMENTS=off`` turns this off.
@@ -174,8 +176,9 @@ class Prepared:
 def _cursor(connection: Any) -> Any:
     """Django's cursor, or on PostgreSQL (when its connection prepares statements: the
     ``prepare_threshold`` option, set by the settings) Django's wrapper around a cursor that
-    binds on the server and prepares what it runs: counted, logged and wrapped as every other
-    statement (what ``connection.cursor()`` does, with that cursor)."""
+    binds on the server, which psycopg prepares a statement for once it has run it that many
+    times on the connection: counted, logged and wrapped as every other statement (what
+    ``connection.cursor()`` does, with that cursor)."""
     if connection.vendor != "postgresql":
         return connection.cursor()
     connection.close_if_health_check_failed()
@@ -202,7 +205,7 @@ def _preparing_cursor_class() -> type:
 
         class PreparingCursor(ServerBindingCursor):  # type: ignore[misc, valid-type]
             def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
-                result = super().execute(query, params, prepare=True, **kwargs)
+                result = super().execute(query, params, **kwargs)
                 self._query = _Shown(self.connection, query, params)
                 return result
 

@@ -176,16 +176,24 @@ def _server_prepared(table: str) -> int:
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL prepares statements")
-def test_on_postgresql_the_server_prepares_the_read_once_and_it_is_shown_with_its_values() -> None:
+def test_on_postgresql_a_read_run_again_on_a_connection_is_planned_once_and_shown_as_ever() -> None:
     organization = OrganizationFactory(name="Prepared Post")
     read = Prepared(lambda pk: Organization.objects.filter(pk=pk).only("name"))
-    assert _server_prepared("organizations_organization") == 0
+    connection.ensure_connection()
+    threshold = connection.connection.prepare_threshold
+    assert threshold == 5  # the settings' value
     with CaptureQueriesContext(connection) as captured:
-        for _ in range(3):
-            assert read.get(organization.pk).name == "Prepared Post"
-    assert _server_prepared("organizations_organization") == 1  # planned once, run three times
-    assert len(captured) == 3  # each run counted as Django counts its own statements
+        assert read.get(organization.pk).name == "Prepared Post"
+    assert _server_prepared("organizations_organization") == 0  # a one-request connection
+    for _ in range(threshold + 3):
+        assert read.get(organization.pk).name == "Prepared Post"
+    assert _server_prepared("organizations_organization") == 1  # planned once, run again
+    assert len(captured) == 1  # counted as Django counts its own statements
     assert f'WHERE "organizations_organization"."id" = {organization.pk} ' in captured[0]["sql"]
+    with CaptureQueriesContext(connection) as captured:
+        assert read.get(organization.pk).name == "Prepared Post"  # as prepared
+    assert len(captured) == 1
+    assert f'"organizations_organization"."id" = {organization.pk} ' in captured[0]["sql"]
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL prepares statements")
@@ -196,7 +204,7 @@ def test_with_prepared_statements_turned_off_the_read_is_sent_as_django_sends_it
     threshold = connection.connection.prepare_threshold
     connection.connection.prepare_threshold = None  # what DB_PREPARED_STATEMENTS=off sets
     try:
-        for _ in range(3):
+        for _ in range(10):
             assert read.get(organization.pk).name == "Unprepared Post"
     finally:
         connection.connection.prepare_threshold = threshold
