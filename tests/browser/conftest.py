@@ -38,15 +38,24 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def new_tab(browser: Any) -> Iterator[Callable[[], Any]]:
+def new_tab(browser: Any, request: Any) -> Iterator[Callable[[], Any]]:
     """Open a browser tab of its own (its own cookies: another person at another computer),
     1366×768 like a hall laptop. Whatever the Content Security Policy refuses on any page a tab
-    visits (an inline script or style, a foreign source) fails the test."""
+    visits (an inline script or style, a foreign source) fails the test.
+
+    The tab asks for reduced motion (the browser's setting, which Bootstrap honours: scrolls
+    are instant and nothing slides or fades, so Playwright does not wait for each scroll and
+    transition to settle before it acts), except in a test marked ``motion``: a test of what
+    scrolls into view, keeps the focus or the tab's look plays with the motion a hall laptop
+    has by default."""
     contexts: list[Any] = []
     violations: list[str] = []
+    motion = "no-preference" if request.node.get_closest_marker("motion") else "reduce"
 
     def open_tab() -> Any:
-        context = browser.new_context(viewport={"width": 1366, "height": 768})
+        context = browser.new_context(
+            viewport={"width": 1366, "height": 768}, reduced_motion=motion
+        )
         contexts.append(context)
         page = context.new_page()
         page.on(

@@ -87,6 +87,7 @@ def _walk(page: Any, url: str, seen: set[str]) -> dict[str, list[Any]]:
 
 
 @pytest.mark.browser
+@pytest.mark.motion
 def test_every_page_each_role_reaches_has_no_serious_or_critical_violation(
     live_server, browser, capsys
 ):
@@ -115,6 +116,7 @@ def test_every_page_each_role_reaches_has_no_serious_or_critical_violation(
 
 
 @pytest.mark.browser
+@pytest.mark.motion
 def test_the_skip_link_comes_first_and_the_focus_shows(live_server, page):
     seed_demo()
     _log_in(page, live_server.url, "post171-mic")
@@ -134,6 +136,7 @@ def test_the_skip_link_comes_first_and_the_focus_shows(live_server, page):
 
 
 @pytest.mark.browser
+@pytest.mark.motion
 def test_buttons_and_fields_are_44_pixels_at_tablet_width(live_server, browser):
     seed_demo()
     context = browser.new_context(viewport={"width": 800, "height": 1200}, has_touch=True)
@@ -156,6 +159,7 @@ def test_buttons_and_fields_are_44_pixels_at_tablet_width(live_server, browser):
 
 
 @pytest.mark.browser
+@pytest.mark.motion
 def test_the_larger_text_chosen_on_the_account_page_is_remembered_by_the_laptop(live_server, page):
     seed_demo()
     _log_in(page, live_server.url, "post171-books")

@@ -64,6 +64,7 @@ def _game_in_play(occasion: Occasion, arrangement: str = "four_corners") -> Game
 
 
 @pytest.mark.browser
+@pytest.mark.motion
 def test_recording_two_winners_confirms_with_the_split(live_server, page, monkeypatch, tmp_path):
     monkeypatch.setattr(django.utils.timezone, "now", lambda: NIGHT)
     seed_demo()

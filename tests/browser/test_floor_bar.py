@@ -61,6 +61,7 @@ def _ready(occasion: Occasion) -> Game:
 
 
 @pytest.mark.browser
+@pytest.mark.motion
 def test_the_bar_leads_round_the_night_and_the_final_acts_confirm(
     live_server, page, monkeypatch, tmp_path
 ):

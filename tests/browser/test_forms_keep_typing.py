@@ -26,6 +26,7 @@ def log_in(page: Any, url: str, user: Any) -> None:
 
 
 @pytest.mark.browser
+@pytest.mark.motion
 def test_a_mistyped_card_is_corrected_without_typing_it_again(
     live_server, page, tenant, claim, tmp_path
 ):
@@ -82,6 +83,7 @@ def in_view(page: Any, locator: Any) -> bool:
 
 
 @pytest.mark.browser
+@pytest.mark.motion
 def test_a_refusal_on_the_program_shows_by_what_caused_it_in_view(
     live_server, page, tenant, open_occasion, program_game, tmp_path
 ):

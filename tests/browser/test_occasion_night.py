@@ -26,6 +26,7 @@ DOOR = {"admission": 2, "extra_regular": 2, "bonus": 1, "special": 1}
 
 
 @pytest.mark.browser
+@pytest.mark.motion
 def test_the_member_in_charge_runs_a_night_from_sign_in_to_close(
     live_server, page, monkeypatch, tmp_path
 ):

@@ -51,6 +51,7 @@ def label(user: Any) -> str:
 
 
 @pytest.mark.browser
+@pytest.mark.motion
 def test_a_void_and_a_payout_each_confirmed_by_a_second_persons_own_pin(
     live_server, page, tenant, sale, winner, second_people, tmp_path
 ):
