@@ -19,9 +19,9 @@ On PostgreSQL the statement is also prepared by the server once it has run a few
 connection (psycopg's prepared statements, ``prepare_threshold`` times, through a cursor that
 binds its parameters on the server): a connection kept between requests (``DB_CONN_MAX_AGE``)
 then has it planned once instead of at every request, and a connection that lives for one
-request pays nothing more. The rest of the project's statements are sent
-as Django sends them (the parameters bound in the client, planned each time). A connection
-pooler in front of PostgreSQL must keep prepared statements (PgBouncer 1.21 and later, with
+request pays nothing more. The rest of the project's statements are sent as Django sends them
+(the parameters bound in the client, planned each time). A connection pooler in front of
+PostgreSQL must keep prepared statements (PgBouncer 1.21 and later, with
 ``max_prepared_statements``), or ``DB_PREPARED_STATEMENTS=off`` turns this off.
 
 The shape of the arguments (their count and types) is part of the key, so a queryset built from

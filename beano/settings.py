@@ -148,10 +148,10 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     given = options.get("options", "")
     given = " ".join(given) if isinstance(given, list | tuple) else given
     options["options"] = " ".join(filter(None, [given, "-c jit=off"]))
-    # The reads every request of the night runs (beano.prepared) are prepared by the server once
-    # per connection, through a cursor of their own; Django's other statements are not (its
-    # cursors bind in the client, which psycopg never prepares). Off for a connection pooler
-    # that cannot keep prepared statements (PgBouncer before 1.21).
+    # The reads every request of the night runs (beano.prepared) are prepared by the server
+    # once they have run five times on a connection, through a cursor of their own; Django's
+    # other statements are not (its cursors bind in the client, which psycopg never prepares).
+    # Off for a connection pooler that cannot keep prepared statements (PgBouncer before 1.21).
     if env_bool("DB_PREPARED_STATEMENTS", True):
         options.setdefault("prepare_threshold", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -203,19 +202,12 @@ def _is_transactional(item: Any) -> bool:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[Any]) -> None:
-    """In one process, the files with a transactional test after all the others (pytest-django
-    has put each file's transactional tests after its other tests already), so every file of
-    database tests runs before any flush, on the database as migrated.
-
-    On pytest-xdist's workers (``make test``), those files first: they are the long ones (the
-    browser tests, the races, the real Celery workers), and the workers take whole files in
-    this order (``tests/xdist_env.py``), so the many short files fill the end of the run on
-    both workers instead of one worker playing a whole night alone while the other waits. Every
-    test loads the shipped data again after a flush (``_shipped_data``), so none depends on
-    running before one."""
+    """The files with a transactional test after all the others (pytest-django has put each
+    file's transactional tests after its other tests already): a pytest-xdist worker runs whole
+    files in this order, so every file of database tests only runs before any flush, on the
+    database as migrated, as in a run on one process."""
     flushing = {item.path for item in items if _is_transactional(item)}
-    first = os.environ.get("PYTEST_XDIST_WORKER") is not None
-    items.sort(key=lambda item: (item.path in flushing) != first)
+    items.sort(key=lambda item: item.path in flushing)
 
 
 #: Whether a transactional test's flush has emptied the shipped data since it was last loaded.

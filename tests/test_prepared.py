@@ -175,11 +175,16 @@ def _server_prepared(table: str) -> int:
         return cursor.fetchone()[0]
 
 
+def _named(name: str) -> tuple[Organization, Prepared]:
+    """An organization and a prepared read of its name, on a connection open for them."""
+    organization = OrganizationFactory(name=name)
+    connection.ensure_connection()
+    return organization, Prepared(lambda pk: Organization.objects.filter(pk=pk).only("name"))
+
+
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL prepares statements")
 def test_on_postgresql_a_read_run_again_on_a_connection_is_planned_once_and_shown_as_ever() -> None:
-    organization = OrganizationFactory(name="Prepared Post")
-    read = Prepared(lambda pk: Organization.objects.filter(pk=pk).only("name"))
-    connection.ensure_connection()
+    organization, read = _named("Prepared Post")
     threshold = connection.connection.prepare_threshold
     assert threshold == 5  # the settings' value
     with CaptureQueriesContext(connection) as captured:
@@ -198,9 +203,7 @@ def test_on_postgresql_a_read_run_again_on_a_connection_is_planned_once_and_show
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL prepares statements")
 def test_with_prepared_statements_turned_off_the_read_is_sent_as_django_sends_it() -> None:
-    organization = OrganizationFactory(name="Unprepared Post")
-    read = Prepared(lambda pk: Organization.objects.filter(pk=pk).only("name"))
-    connection.ensure_connection()
+    organization, read = _named("Unprepared Post")
     threshold = connection.connection.prepare_threshold
     connection.connection.prepare_threshold = None  # what DB_PREPARED_STATEMENTS=off sets
     try:

@@ -39,8 +39,8 @@ SAME_WORKER = {
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """``--dist loadfile`` with the files of ``SAME_WORKER`` as one file, in the order
-    collected; any other distribution as pytest-xdist makes it."""
+    """``--dist loadfile`` with the files of ``SAME_WORKER`` as one file; any other
+    distribution as pytest-xdist makes it."""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
@@ -50,7 +50,4 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
             scope = super()._split_scope(nodeid)
             return SAME_WORKER.get(scope, scope)
 
-    # Whole files in the order collected (the long ones first: tests/conftest.py), not
-    # pytest-xdist's order by number of tests, which put the one-test browser nights last.
-    config.option.loadscopereorder = False
     return SharedFiles(config, log)
