@@ -31,6 +31,7 @@ queryset chose when first built (this project has one). Nothing is kept across a
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -100,7 +101,9 @@ class Prepared:
         with _cursor(connection) as cursor:
             cursor.execute(compiled.sql, compiled.parameters(arguments))
             rows = cursor.fetchall()
-        results = compiled.compiler.results_iter(results=[rows])
+        compiler = copy.copy(compiled.compiler)  # with this thread's connection, not the first's
+        compiler.connection = connection
+        results = compiler.results_iter(results=[rows])
         if compiled.values_names is not None:
             return [dict(zip(compiled.values_names, row, strict=True)) for row in results]
         return list(_instances(compiled, results))
@@ -157,6 +160,9 @@ class Prepared:
             raise ValueError(f"{self.build.__qualname__}: only instances or values() are prepared")
         if queryset._prefetch_related_lookups:
             raise ValueError(f"{self.build.__qualname__}: a prefetch is a read of its own")
+        # The compiler is kept without the connection it was made with: that is the first
+        # caller's thread's, which it would keep open after the thread ended.
+        compiler.connection = None
         query = queryset.query
         names = None
         if iterable is ValuesIterable:

@@ -212,3 +212,31 @@ def test_with_prepared_statements_turned_off_the_read_is_sent_as_django_sends_it
     finally:
         connection.connection.prepare_threshold = threshold
     assert _server_prepared("organizations_organization") == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_read_first_made_in_a_thread_keeps_nothing_of_that_threads_connection() -> None:
+    """The read is kept for the process; the connection of the thread that first ran it is
+    that thread's: once the thread has ended, nothing of the read keeps it (and its session
+    with the database) alive."""
+    import gc
+    import threading
+    import weakref
+
+    from django.db import connections
+
+    organization = OrganizationFactory(name="Threaded Post")
+    read = Prepared(lambda pk: Organization.objects.filter(pk=pk).only("name"))
+    seen: dict[str, Any] = {}
+
+    def first_run() -> None:
+        seen["name"] = read.get(organization.pk).name
+        seen["connection"] = weakref.ref(connections["default"])
+
+    thread = threading.Thread(target=first_run)
+    thread.start()
+    thread.join()
+    gc.collect()
+    assert seen["name"] == "Threaded Post"
+    assert seen["connection"]() is None  # the ended thread's connection is gone
+    assert read.get(organization.pk).name == "Threaded Post"  # and the read runs here
