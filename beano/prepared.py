@@ -32,6 +32,7 @@ queryset chose when first built (this project has one). Nothing is kept across a
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -180,22 +181,22 @@ class Prepared:
 
 
 def _cursor(connection: Any) -> Any:
-    """Django's cursor, or on PostgreSQL (when its connection prepares statements: the
-    ``prepare_threshold`` option, set by the settings) Django's wrapper around a cursor that
-    binds on the server, which psycopg prepares a statement for once it has run it that many
-    times on the connection: counted, logged and wrapped as every other statement (what
+    """Django's cursor, or on PostgreSQL when the settings have its connections prepare
+    statements (``prepare_threshold``) Django's wrapper around a cursor that binds on the
+    server, which psycopg prepares a statement for once it has run it that many times on the
+    connection: counted, logged and wrapped as every other statement (what
     ``connection.cursor()`` does, with that cursor)."""
-    if connection.vendor != "postgresql":
-        return connection.cursor()
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
-    raw_connection = connection.connection
-    if raw_connection.prepare_threshold is None:
+    if connection.vendor != "postgresql" or (
+        connection.settings_dict["OPTIONS"].get("prepare_threshold") is None
+    ):
         return connection.cursor()
     from django.db.backends.postgresql.base import TIMESTAMPTZ_OID
     from django.db.backends.postgresql.psycopg_any import register_tzloader
     from psycopg.pq import Format
 
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    raw_connection = connection.connection
     with connection.wrap_database_errors:
         raw = _preparing_cursor_class()(raw_connection)
         loader = raw_connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT)
@@ -204,22 +205,18 @@ def _cursor(connection: Any) -> Any:
         return connection._prepare_cursor(raw)
 
 
+@functools.cache
 def _preparing_cursor_class() -> type:
-    global _PREPARING
-    if _PREPARING is None:
-        from django.db.backends.postgresql.base import ServerBindingCursor
+    """Made when first needed: the PostgreSQL backend is imported only where it is used."""
+    from django.db.backends.postgresql.base import ServerBindingCursor
 
-        class PreparingCursor(ServerBindingCursor):  # type: ignore[misc, valid-type]
-            def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
-                result = super().execute(query, params, **kwargs)
-                self._query = _Shown(self.connection, query, params)
-                return result
+    class PreparingCursor(ServerBindingCursor):  # type: ignore[misc, valid-type]
+        def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
+            result = super().execute(query, params, **kwargs)
+            self._query = _Shown(self.connection, query, params)
+            return result
 
-        _PREPARING = PreparingCursor
-    return _PREPARING
-
-
-_PREPARING: type | None = None
+    return PreparingCursor
 
 
 class _Shown:
