@@ -1,6 +1,7 @@
 """The hall's two writes alone: a ball call at the caller's console and a sale at the door, each
 an htmx POST through Django's test client in this process (every middleware, no HTTP), on a
-night built by bench/halls.py; and the flashboard's poll that follows a ball, the whole board.
+night built by bench/halls.py; and the flashboard's polls: the one that follows a ball (the whole
+board) and the one between two balls (304).
 Prints the queries of one request of each (``--sql`` lists them) and the server time of many,
 median and p95, with the machine's load average before and after.
 
@@ -89,7 +90,7 @@ def environment(args: argparse.Namespace) -> None:
 
 
 def time_requests(
-    name: str, request: Any, runs: int, show_sql: bool, profile: bool = False
+    name: str, request: Any, runs: int, show_sql: bool, profile: bool = False, status: int = 200
 ) -> dict[str, Any]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -98,7 +99,7 @@ def time_requests(
     connection.queries_log.clear()  # a full log (it keeps 9,000) would hide the count
     with CaptureQueriesContext(connection) as captured:
         response = request()
-    assert response.status_code == 200, (name, response.status_code)
+    assert response.status_code == status, (name, response.status_code)
     count = len(captured)  # now: each request's start empties Django's log of queries
     if show_sql:
         print(f"--- {name}: {len(captured)} queries")
@@ -231,6 +232,18 @@ def main(argv: list[str]) -> int:
             args.runs,
             args.sql,
             args.profile,
+        )
+    )
+    # The poll between two balls (five in six): the board's ETag matches, 304 from the cache.
+    etag = board.get(f"/flash/{hall.token}/board/")["ETag"]
+    figures.append(
+        time_requests(
+            "board poll (unchanged)",
+            lambda: board.get(f"/flash/{hall.token}/board/", HTTP_IF_NONE_MATCH=etag),
+            args.runs,
+            args.sql,
+            args.profile,
+            status=304,
         )
     )
     if args.pages:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Case, Count, IntegerField, Max, Q, QuerySet, Value, When
@@ -168,7 +170,10 @@ def flash_state(occasion_id: int) -> FlashState:
                 game.announced,
             )
         )
-    return FlashState(game=game, etag='"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"')
+    # The occasion's id leads the tag, so that the poll that sends it back can read the kept
+    # answer and the occasion's version at once (``flash_answer``); the rest is the fingerprint.
+    digest = hashlib.sha256(key.encode()).hexdigest()[:32]
+    return FlashState(game=game, etag=f'"{occasion_id}-{digest}"')
 
 
 _CURRENT_GAME_STATE = Prepared(
@@ -200,12 +205,37 @@ def _answer_key(token: str) -> str:
     return f"flashboard:{token}"
 
 
-def flash_answer(token: str, *, fresh: bool = False) -> FlashAnswer | None:
+#: The occasion an ETag of ``flash_state`` names (it leads the tag).
+_TAGGED_OCCASION = re.compile(r'\s*(?:W/)?"(\d{1,18})-[0-9a-f]{32}"')
+
+
+def _kept_answer(key: str, seen: str) -> tuple[Any, int | None]:
+    """The answer kept under ``key`` and, when ``seen`` (the ETag the poll sent back) names an
+    occasion, that occasion's live version, read with it in one round trip to the cache."""
+    tagged = _TAGGED_OCCASION.match(seen)
+    try:
+        if tagged is None:
+            return cache.get(key), None
+        version_key = live.version_key(int(tagged[1]))
+        found = cache.get_many([key, version_key])
+    except Exception:
+        log.warning("flashboard: the cache could not be read")
+        return None, None
+    kept = found.get(key)
+    # The tag is the client's word: its version counts only for the occasion the kept answer
+    # (the server's own, under the token) is of.
+    named = kept is not None and kept[0] == int(tagged[1])
+    return kept, found.get(version_key) if named else None
+
+
+def flash_answer(token: str, *, fresh: bool = False, seen: str = "") -> FlashAnswer | None:
     """The ETag of the board this token opens, or None when it opens none (a wrong, replaced or
     turned-off link, or its occasion not open). Kept in the cache with the occasion's live
-    version (``occasions.live``): while the version stands, the answer costs two cache reads and
-    no query; after a change, the board is read again. ``fresh`` reads the board from the
-    database whatever the cache holds, for a poll that must show it (two queries)."""
+    version (``occasions.live``): while the version stands, the answer costs no query and one
+    round trip to the cache when the poll sends back a tag of this board (``seen``, its
+    If-None-Match: the tag names the occasion, so both are read at once), two otherwise; after
+    a change, the board is read again. ``fresh`` reads the board from the database whatever the
+    cache holds, for a poll that must show it (two queries)."""
     if not token or len(token) > 64:
         return None
     if fresh:
@@ -213,11 +243,7 @@ def flash_answer(token: str, *, fresh: bool = False) -> FlashAnswer | None:
         state = flash_state(board.occasion_id) if board is not None else None
         return FlashAnswer(state.etag, board, state) if board is not None and state else None
     key = _answer_key(token)
-    try:
-        kept = cache.get(key)
-    except Exception:
-        log.warning("flashboard: the cache could not be read")
-        kept = None
+    kept, current = _kept_answer(key, seen)
     occasion_id = kept[0] if kept else None
     if occasion_id is None:  # the token's occasion never changes; its board's state does
         occasion_id = (
@@ -225,7 +251,8 @@ def flash_answer(token: str, *, fresh: bool = False) -> FlashAnswer | None:
         )
         if occasion_id is None:
             return None
-    current = live.version(occasion_id)  # read before the database, never after
+    if current is None:
+        current = live.version(occasion_id)  # read before the database, never after
     if kept is not None and current is not None and kept[1] == current:
         return FlashAnswer(kept[2]) if kept[2] else None
     board = active_flashboard(token)

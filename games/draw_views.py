@@ -290,9 +290,10 @@ def flashboard(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 def flashboard_board(request: HttpRequest, token: str) -> HttpResponse:
     """The part that changes, polled every second: 304 Not Modified while its ETag stands,
-    answered from the cache without a query (``selectors.flash_answer``); the board itself when
-    a ball is called, voided or the game changes."""
-    answer = selectors.flash_answer(token)
+    answered from the cache without a query (``selectors.flash_answer``, in one round trip when
+    the tag sent back is this board's); the board itself when a ball is called, voided or the
+    game changes."""
+    answer = selectors.flash_answer(token, seen=request.headers.get("If-None-Match", ""))
     if answer is None:
         raise Http404
     response = get_conditional_response(request, etag=answer.etag)

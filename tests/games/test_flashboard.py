@@ -260,6 +260,60 @@ def test_a_second_screen_gets_the_board_while_the_first_gets_304(
     assert other.status_code == 200 and other["ETag"] == etag and ">N42<" in other.content.decode()
 
 
+def test_an_unchanged_poll_reads_the_cache_once_and_no_table(
+    client, flash, draw_game, ball_call, monkeypatch
+):
+    """The tag the poll sends back names the occasion: the kept answer and the occasion's
+    version are read in one round trip."""
+    from django.core.cache import cache
+
+    etag = client.get(_board(flash))["ETag"]
+    assert client.get(_board(flash), HTTP_IF_NONE_MATCH=etag).status_code == 304
+    reads, inside = [], []  # the cache reads asked for (a backend may make get_many of gets)
+    real_get, real_get_many = cache.get, cache.get_many
+
+    def get(*args, **kwargs):
+        reads.extend([] if inside else ["get"])
+        return real_get(*args, **kwargs)
+
+    def get_many(*args, **kwargs):
+        reads.append("get_many")
+        inside.append(True)
+        try:
+            return real_get_many(*args, **kwargs)
+        finally:
+            inside.pop()
+
+    monkeypatch.setattr(cache, "get", get)
+    monkeypatch.setattr(cache, "get_many", get_many)
+    with CaptureQueriesContext(connection) as poll:
+        unchanged = client.get(_board(flash), HTTP_IF_NONE_MATCH=etag)
+    assert unchanged.status_code == 304 and unchanged["ETag"] == etag
+    assert reads == ["get_many"] and len(poll.captured_queries) == 0
+
+
+def test_a_tag_naming_another_occasion_never_keeps_an_old_board(
+    client, flash, tenant, draw_game, ball_call
+):
+    """The occasion a tag names is the client's word: a version read for it counts only when the
+    answer kept under the token is of that occasion. Here the poll sends two tags, the first
+    naming another occasion whose version equals the one the old answer was kept at, the second
+    the board's own old tag: the new ball is shown all the same."""
+    from django.core.cache import cache
+
+    etag = client.get(_board(flash))["ETag"]
+    assert client.get(_board(flash), HTTP_IF_NONE_MATCH=etag).status_code == 304
+    kept_at = live.version(flash.occasion_id)
+    services.record_ball_call(game=draw_game, number=7, by=tenant.worker)
+    other = flash.occasion_id + 1000
+    cache.set(live.version_key(other), kept_at)
+    forged = etag.replace(f'"{flash.occasion_id}-', f'"{other}-', 1)
+    assert forged != etag
+    response = client.get(_board(flash), HTTP_IF_NONE_MATCH=f"{forged}, {etag}")
+    assert response.status_code == 200 and ">B7<" in response.content.decode()
+    assert response["ETag"] != etag
+
+
 def test_the_version_moves_at_once_and_again_when_the_transaction_commits(
     flash, django_capture_on_commit_callbacks
 ):
@@ -296,7 +350,7 @@ def test_without_the_cache_the_poll_reads_the_database(
     def down(*args, **kwargs):
         raise ConnectionError("cache down")
 
-    for method in ("get", "set", "add", "incr"):
+    for method in ("get", "get_many", "set", "add", "incr"):
         monkeypatch.setattr(cache, method, down)
     first = client.get(_board(flash))
     assert first.status_code == 200 and ">N42<" in first.content.decode()
