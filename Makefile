@@ -36,10 +36,13 @@ run: system-deps seed
 	$(PY) -m beano.devserver
 
 # On both cores: pytest-xdist gives each worker whole files (a module's seeded demo is made once)
-# and its own data folder and Redis database (tests/xdist_env.py).
+# and its own data folder and Redis database (tests/xdist_env.py). Python's compiled files are
+# written even where the environment says not to (PYTHONDONTWRITEBYTECODE): each worker, and each
+# worker, server and command the tests start, would otherwise compile the project again, and
+# pytest rewrite every test file's asserts again (about 7 s a worker on this machine).
 TEST_WORKERS ?= 2
 test: system-deps $(STAMP)
-	BEANO_DATA_DIR=$${BEANO_DATA_DIR:-$(CURDIR)/var/test} $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	env -u PYTHONDONTWRITEBYTECODE BEANO_DATA_DIR=$${BEANO_DATA_DIR:-$(CURDIR)/var/test} $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # Speed is measured here, never asserted by timing tests (see bench/RESULTS.md). The load and
 # statewide benchmarks need PostgreSQL and Redis running on 127.0.0.1 (bench/README.md); the
