@@ -4,11 +4,13 @@ from django.urls import include, path
 
 from beano.accounts import reset
 from beano.accounts import views as account_views
+from games.urls import flashboard_urlpatterns
 
 admin.site.site_header = "Beano occasions — Commission administration"
 admin.site.site_title = "Beano occasions admin"
 
 urlpatterns = [
+    path("", include(flashboard_urlpatterns)),
     path("accounts/login/", account_views.SignInView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/password/", account_views.PasswordChangeView.as_view(), name="password_change"),

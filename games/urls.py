@@ -95,6 +95,11 @@ urlpatterns = [
         draw_views.flashboard_link,
         name="flashboard_link",
     ),
+]
+
+#: The public flashboard, polled every second by every screen of every hall: matched first
+#: (beano/urls.py), before the hundreds of patterns of the signed-in pages are tried in turn.
+flashboard_urlpatterns = [
     path("flash/<str:token>/", draw_views.flashboard, name="flashboard"),
     path("flash/<str:token>/board/", draw_views.flashboard_board, name="flashboard_board"),
 ]

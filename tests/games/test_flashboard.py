@@ -292,6 +292,14 @@ def test_an_unchanged_poll_reads_the_cache_once_and_no_table(
     assert reads == ["get_many"] and len(poll.captured_queries) == 0
 
 
+def test_the_poll_is_matched_before_the_signed_in_pages_patterns_are_tried():
+    from django.urls import resolve
+
+    match = resolve("/flash/some-token/board/")
+    assert match.url_name == "flashboard_board" and match.kwargs == {"token": "some-token"}
+    assert len(match.tried) <= 2  # the page's pattern, then the poll's
+
+
 def test_a_tag_naming_another_occasion_never_keeps_an_old_board(
     client, flash, tenant, draw_game, ball_call
 ):
