@@ -213,10 +213,11 @@ def _kept_answer(key: str, seen: str) -> tuple[Any, int | None]:
     """The answer kept under ``key`` and, when ``seen`` (the ETag the poll sent back) names an
     occasion, that occasion's live version, read with it in one round trip to the cache."""
     tagged = _TAGGED_OCCASION.match(seen)
+    named = int(tagged[1]) if tagged else None
     try:
-        if tagged is None:
+        if named is None:
             return cache.get(key), None
-        version_key = live.version_key(int(tagged[1]))
+        version_key = live.version_key(named)
         found = cache.get_many([key, version_key])
     except Exception:
         log.warning("flashboard: the cache could not be read")
@@ -224,8 +225,7 @@ def _kept_answer(key: str, seen: str) -> tuple[Any, int | None]:
     kept = found.get(key)
     # The tag is the client's word: its version counts only for the occasion the kept answer
     # (the server's own, under the token) is of.
-    named = kept is not None and kept[0] == int(tagged[1])
-    return kept, found.get(version_key) if named else None
+    return kept, found.get(version_key) if kept is not None and kept[0] == named else None
 
 
 def flash_answer(token: str, *, fresh: bool = False, seen: str = "") -> FlashAnswer | None:
