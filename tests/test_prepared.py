@@ -202,15 +202,20 @@ def test_on_postgresql_a_read_run_again_on_a_connection_is_planned_once_and_show
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL prepares statements")
-def test_with_prepared_statements_turned_off_the_read_is_sent_as_django_sends_it() -> None:
+def test_with_prepared_statements_turned_off_the_read_is_sent_as_django_sends_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``DB_PREPARED_STATEMENTS=off`` leaves ``prepare_threshold`` out of the settings: the read
+    goes through Django's own cursor, which psycopg never prepares, even on a connection that
+    was opened with a threshold (this one)."""
     organization, read = _named("Unprepared Post")
-    threshold = connection.connection.prepare_threshold
-    connection.connection.prepare_threshold = None  # what DB_PREPARED_STATEMENTS=off sets
-    try:
-        for _ in range(10):
-            assert read.get(organization.pk).name == "Unprepared Post"
-    finally:
-        connection.connection.prepare_threshold = threshold
+    options = {
+        k: v for k, v in connection.settings_dict["OPTIONS"].items() if k != "prepare_threshold"
+    }
+    monkeypatch.setitem(connection.settings_dict, "OPTIONS", options)
+    assert connection.connection.prepare_threshold == 5
+    for _ in range(10):
+        assert read.get(organization.pk).name == "Unprepared Post"
     assert _server_prepared("organizations_organization") == 0
 
 
