@@ -209,11 +209,10 @@ def test_with_prepared_statements_turned_off_the_read_is_sent_as_django_sends_it
     goes through Django's own cursor, which psycopg never prepares, even on a connection that
     was opened with a threshold (this one)."""
     organization, read = _named("Unprepared Post")
-    options = {
-        k: v for k, v in connection.settings_dict["OPTIONS"].items() if k != "prepare_threshold"
-    }
+    options = dict(connection.settings_dict["OPTIONS"])
+    opened_with = options.pop("prepare_threshold")
     monkeypatch.setitem(connection.settings_dict, "OPTIONS", options)
-    assert connection.connection.prepare_threshold == 5
+    assert connection.connection.prepare_threshold == opened_with
     for _ in range(10):
         assert read.get(organization.pk).name == "Unprepared Post"
     assert _server_prepared("organizations_organization") == 0
