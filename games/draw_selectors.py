@@ -228,6 +228,19 @@ def _kept_answer(key: str, seen: str) -> tuple[Any, int | None]:
     return kept, found.get(version_key) if kept is not None and kept[0] == named else None
 
 
+def unchanged_etag(token: str, seen: str) -> str | None:
+    """The board's ETag when ``seen`` (a poll's If-None-Match) is exactly it and the cache
+    proves it current (the answer kept under the token, of the occasion the tag names, at that
+    occasion's live version), in one round trip to the cache and no query; None whenever that
+    is not proved, for the whole answer (``flash_answer``) to decide."""
+    if not token or len(token) > 64 or not seen:
+        return None
+    kept, current = _kept_answer(_answer_key(token), seen)
+    if kept is None or current is None or kept[1] != current or not kept[2]:
+        return None
+    return kept[2] if kept[2] == seen.strip() else None
+
+
 def flash_answer(token: str, *, fresh: bool = False, seen: str = "") -> FlashAnswer | None:
     """The ETag of the board this token opens, or None when it opens none (a wrong, replaced or
     turned-off link, or its occasion not open). Kept in the cache with the occasion's live
