@@ -131,40 +131,6 @@ def time_requests(
     }
 
 
-def wsgi_get(app: Any, path: str, **headers: str) -> Any:
-    """A GET sent to a WSGI application as a server behind the TLS proxy sends it: the answer's
-    status code and body (closed, as the server closes it, which ends Django's request)."""
-    import io
-    from types import SimpleNamespace
-
-    environ = {
-        "REQUEST_METHOD": "GET",
-        "PATH_INFO": path,
-        "QUERY_STRING": "",
-        "SERVER_NAME": HOST,
-        "SERVER_PORT": "80",
-        "SERVER_PROTOCOL": "HTTP/1.1",
-        "HTTP_HOST": HOST,
-        "HTTP_X_FORWARDED_PROTO": "https",
-        "wsgi.url_scheme": "http",
-        "wsgi.input": io.BytesIO(b""),
-        "wsgi.errors": sys.stderr,
-        "wsgi.version": (1, 0),
-        "wsgi.multithread": True,
-        "wsgi.multiprocess": True,
-        "wsgi.run_once": False,
-        **headers,
-    }
-    answered: list[str] = []
-    result = app(environ, lambda status, headers, *_: answered.append(status))
-    try:
-        content = b"".join(result)
-    finally:
-        if hasattr(result, "close"):
-            result.close()
-    return SimpleNamespace(status_code=int(answered[0].split()[0]), content=content)
-
-
 def pages(hall: Any, occasion: str, args: argparse.Namespace) -> list[dict[str, Any]]:
     """The night's two costly pages, loaded whole (no htmx): as the bookkeeper, as the load
     test loads them, and the program page as the member in charge, who has its forms."""
@@ -284,6 +250,7 @@ def main(argv: list[str]) -> int:
     # (beano.wsgi, whose first layer answers it from the cache) and through Django's handler
     # alone (what that layer saves).
     from beano.wsgi import application
+    from bench.wsgi_request import wsgi_get
 
     path = f"/flash/{hall.token}/board/"
     for name, app in (("WSGI, Django", application.app), ("WSGI, beano.wsgi", application)):

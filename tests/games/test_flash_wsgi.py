@@ -4,8 +4,6 @@ else left to Django."""
 
 from __future__ import annotations
 
-import io
-import sys
 from types import SimpleNamespace
 from typing import Any
 
@@ -14,7 +12,7 @@ from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections, connection
-from django.test import override_settings
+from django.test import RequestFactory, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -35,23 +33,10 @@ class Counted:
 
 
 def send(app: Any, path: str, method: str = "GET", **extra: str) -> SimpleNamespace:
-    environ = {
-        "REQUEST_METHOD": method,
-        "PATH_INFO": path,
-        "QUERY_STRING": "",
-        "SERVER_NAME": "testserver",
-        "SERVER_PORT": "80",
-        "SERVER_PROTOCOL": "HTTP/1.1",
-        "HTTP_HOST": "testserver",
-        "wsgi.url_scheme": "http",
-        "wsgi.input": io.BytesIO(b""),
-        "wsgi.errors": sys.stderr,
-        "wsgi.version": (1, 0),
-        "wsgi.multithread": False,
-        "wsgi.multiprocess": False,
-        "wsgi.run_once": False,
-        **extra,
-    }
+    # The environ Django's test client builds for a request (wsgi.input, the server's names).
+    environ = RequestFactory()._base_environ(
+        REQUEST_METHOD=method, PATH_INFO=path, **{"HTTP_HOST": "testserver", **extra}
+    )
     answered: list[Any] = []
     # As Django's test client does: the request's end must not close the test's connection.
     request_started.disconnect(close_old_connections)
