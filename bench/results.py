@@ -144,24 +144,45 @@ def targets(everything: dict[str, Any]) -> str:
     if not rows:
         return ""
     return "\n".join(
-        ["## Targets", "", "| Target | Measured | |", "|---|---|---|", *rows, "", READING, ""]
+        [
+            "## Targets",
+            "",
+            "| Target | Measured | |",
+            "|---|---|---|",
+            *rows,
+            "",
+            reading(everything),
+            "",
+        ]
     )
 
 
-READING = """The machine is small and was not ours alone: two cores shared by the server,
-PostgreSQL, Redis, the load clients and, while these figures were taken, other sessions' test
-suites (the load average is given with each section; 1.0 means one core busy). Everything
-measured in one process (server times, the statewide pages) is slowed by that in proportion;
-the load test's nights, which need the server to keep up, suffer more. The conclusions do not
-depend on it: the requests' own server times show that a hall costs about ten milliseconds of
-server time for each second of its night, mostly its ball calls and sales (each a transaction
-of twenty-odd queries and a full htmx panel re-rendered), so 1,000 halls need an order of
-magnitude more cores than two, and no machine brings the mix near half the constant view's
-throughput: that needs the writes themselves cheaper. On the statewide year the slow pages are
-those that total a whole year of occasions on every view (the inspections dashboard's statewide
-medians, the compliance reviews, the organization page's figures) and the audit trail's full
-chain check: work to keep or precompute per sealed occasion rather than indexes; the one index
-the year showed missing is added (see the statewide section)."""
+def reading(everything: dict[str, Any]) -> str:
+    """How to read the targets: the machine, and where a hall's server time goes, from the
+    figures written."""
+    text = [
+        "The machine is small: two cores shared by the servers, PostgreSQL, Redis and the load "
+        "clients. Each section gives the machine it was taken on and its load average (1.0 "
+        "means one core busy); machines of the same kind differ by up to a third in speed, so "
+        "compare figures taken on the same one. Earlier measurements, kept with the changes "
+        "they led to: bench/HISTORY.md."
+    ]
+    cost = (everything.get("load") or {}).get("mix_cost") or {}
+    kinds = cost.get("hall_ms_per_s_by_kind")
+    if kinds:
+        parts = ", ".join(
+            f"{kind if kind.endswith('s') else kind + 's'} {ms:.2f}" for kind, ms in kinds.items()
+        )
+        text.append(
+            f"Where a hall's {cost['hall_ms_per_s']} ms of server time a second go, in ms a "
+            f"second: {parts} (the inspector's pages shared among twenty halls). The mix's "
+            f"mean request costs the server {cost['mean_ms']} ms, so its throughput can reach "
+            f"at best {cost['best_ratio']:.2f} of the constant view's; were every read free, "
+            f"the ball calls and sales alone would still hold it to "
+            f"{cost['writes_only_ratio']:.2f}. Each write is judged by the rules, locked, "
+            "chained into the audit trail and committed before it is answered."
+        )
+    return "\n\n".join(text)
 
 
 def rewrite() -> None:
@@ -173,15 +194,20 @@ def rewrite() -> None:
     for name in (*ORDER, *sorted(set(everything) - set(ORDER))):
         if name in everything and everything[name].get("markdown"):
             parts.append(everything[name]["markdown"].rstrip() + "\n")
+        if name in everything and everything[name].get("by_hand"):
+            parts.append(everything[name]["by_hand"].rstrip() + "\n")
     if FOOTER:
         parts.append(FOOTER)
     MD_PATH.write_text("\n".join(parts))
 
 
 def save(section: str, data: dict[str, Any], markdown: str) -> None:
-    """Replace one section's figures and text, keep the others, write both files."""
+    """Replace one section's figures and text, keep the others, write both files. What was
+    written by hand after a section (its ``by_hand`` text: measurements of a change, made with
+    another script or by hand) is kept after the section's new text."""
     everything = load()
-    everything[section] = {**data, "markdown": markdown}
+    by_hand = everything.get(section, {}).get("by_hand", "")
+    everything[section] = {**data, "markdown": markdown, "by_hand": by_hand}
     JSON_PATH.write_text(json.dumps(everything, indent=2, default=str) + "\n")
     rewrite()
 
