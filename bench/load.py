@@ -381,7 +381,11 @@ def server_times(night: Any, runs: int) -> list[dict[str, Any]]:
 
         with connection.execute_wrapper(count):
             response = request()
-        assert response.status_code in (200, 304), (name, response.status_code)
+        assert response.status_code in (200, 304), (
+            name,
+            response.status_code,
+            response.headers.get("Location"),
+        )
         times = []
         for _ in range(runs):
             start = time.perf_counter()

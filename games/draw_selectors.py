@@ -236,9 +236,8 @@ def unchanged_etag(token: str, seen: str) -> str | None:
     if not token or len(token) > 64 or not seen:
         return None
     kept, current = _kept_answer(_answer_key(token), seen)
-    if kept is None or current is None or kept[1] != current or not kept[2]:
-        return None
-    return kept[2] if kept[2] == seen.strip() else None
+    proved = kept is not None and current is not None and kept[1] == current
+    return kept[2] if proved and kept[2] and kept[2] == seen.strip() else None
 
 
 def flash_answer(token: str, *, fresh: bool = False, seen: str = "") -> FlashAnswer | None:
