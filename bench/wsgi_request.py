@@ -9,25 +9,28 @@ from typing import Any
 HOST = "bench.beano.test"
 
 
-def wsgi_get(app: Any, path: str, host: str = HOST, **headers: str) -> Any:
-    """A GET sent to a WSGI application as a server behind the TLS proxy sends it: the answer's
-    status code, headers and body (closed, as the server closes it, which ends Django's
-    request). The environ is the one Django's test client builds."""
+def wsgi_request(app: Any, path: str, method: str = "GET", **environ: str) -> Any:
+    """``method`` ``path`` sent to a WSGI application, with ``environ`` over the environ Django's
+    test client builds: the answer's status code, headers and body (closed, as the server closes
+    it, which ends Django's request)."""
     from django.test import RequestFactory
 
-    environ = RequestFactory()._base_environ(
-        PATH_INFO=path,
-        HTTP_HOST=host,
-        SERVER_NAME=host,
-        HTTP_X_FORWARDED_PROTO="https",
-        **headers,
-    )
+    sent = RequestFactory()._base_environ(REQUEST_METHOD=method, PATH_INFO=path, **environ)
     answered: list[tuple[str, list[tuple[str, str]]]] = []
-    result = app(environ, lambda status, headers, *_: answered.append((status, headers)))
+    result = app(sent, lambda status, headers, *_: answered.append((status, headers)))
     try:
         content = b"".join(result)
     finally:
         if hasattr(result, "close"):
             result.close()
-    status, sent = answered[0]
-    return SimpleNamespace(status_code=int(status.split()[0]), headers=dict(sent), content=content)
+    status, headers = answered[0]
+    return SimpleNamespace(
+        status_code=int(status.split()[0]), headers=dict(headers), content=content
+    )
+
+
+def wsgi_get(app: Any, path: str, host: str = HOST, **headers: str) -> Any:
+    """A GET as a server behind the TLS proxy sends it (``wsgi_request``)."""
+    return wsgi_request(
+        app, path, HTTP_HOST=host, SERVER_NAME=host, HTTP_X_FORWARDED_PROTO="https", **headers
+    )

@@ -12,10 +12,11 @@ from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections, connection
-from django.test import RequestFactory, override_settings
+from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from bench.wsgi_request import wsgi_request
 from games import draw_services as services
 from games.flash_wsgi import BOARD_PATH, UnchangedPolls
 
@@ -33,26 +34,17 @@ class Counted:
 
 
 def send(app: Any, path: str, method: str = "GET", **extra: str) -> SimpleNamespace:
-    # The environ Django's test client builds for a request (wsgi.input, the server's names).
-    environ = RequestFactory()._base_environ(
-        REQUEST_METHOD=method, PATH_INFO=path, **{"HTTP_HOST": "testserver", **extra}
-    )
-    answered: list[Any] = []
     # As Django's test client does: the request's end must not close the test's connection.
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     try:
-        result = app(environ, lambda status, headers, *_: answered.append((status, headers)))
-        try:
-            content = b"".join(result)
-        finally:
-            if hasattr(result, "close"):
-                result.close()
+        answer = wsgi_request(app, path, method, **{"HTTP_HOST": "testserver", **extra})
     finally:
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)
-    status, headers = answered[0]
-    return SimpleNamespace(status=int(status.split()[0]), headers=dict(headers), content=content)
+    return SimpleNamespace(
+        status=answer.status_code, headers=answer.headers, content=answer.content
+    )
 
 
 @pytest.fixture
