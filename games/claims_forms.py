@@ -38,9 +38,11 @@ class ClaimForm(forms.Form):
         help_text="The ball out of the machine when BINGO was called. Blank if none was.",
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "autofocus": True}),
     )
+    # No answer is chosen for the worker: the one the console's record gives is taken when none
+    # is (games.claims_services.record_claim), never one the rules would refuse.
     calling_begun = forms.ChoiceField(
         choices=YES_NO,
-        initial="no",
+        required=False,
         widget=forms.RadioSelect,
         label="Had the caller started to call it out?",
         help_text="Yes: that ball counts for the claim. No: it does not (961 CMR 3.04(6)(a)).",
@@ -66,7 +68,7 @@ class ClaimForm(forms.Form):
         return {
             "part": d["part"],
             "ball_in_hand": d["ball_in_hand"],
-            "calling_begun": d["calling_begun"] == "yes",
+            "calling_begun": {"yes": True, "no": False}.get(d["calling_begun"]),
             "player_name": d["player_name"],
             "table": d["table"],
             "request_key": d["request_key"],
@@ -98,14 +100,8 @@ def square_field(square: str) -> str:
 
 
 class CardForm(forms.Form):
-    """A 5×5 grid: the numbers of the covered squares (or of the whole card); N3 is free."""
-
-    whole_card = forms.ChoiceField(
-        choices=[("no", "The arrangement's squares"), ("yes", "The whole card")],
-        initial="no",
-        widget=forms.RadioSelect,
-        label="Numbers read",
-    )
+    """A 5×5 grid: the numbers of the arrangement's squares, or of the whole card (all 24: what
+    is typed decides which, beano.rules.cards.is_whole_card); N3 is free."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -147,7 +143,9 @@ class CardForm(forms.Form):
         if not any(
             data.get(square_field(s)) is not None for s in ALL_SQUARES if s != FREE
         ) and not any(self.errors.get(square_field(s)) for s in ALL_SQUARES if s != FREE):
-            raise forms.ValidationError("Type the numbers of the covered squares.")
+            raise forms.ValidationError(
+                "Type the numbers of the arrangement's squares, or all 24 of the card."
+            )
         return data
 
     def service_values(self) -> dict[str, Any]:
@@ -161,7 +159,7 @@ class CardForm(forms.Form):
             Witness(d[f"witness{i}_name"], d[f"witness{i}_table"])
             for i in range(1, WITNESS_ROWS + 1)
         ]
-        return {"numbers": numbers, "whole_card": d["whole_card"] == "yes", "witnesses": witnesses}
+        return {"numbers": numbers, "witnesses": witnesses}
 
 
 class WinnersForm(forms.Form):

@@ -11,6 +11,7 @@ from django.db.models import Prefetch, QuerySet
 from beano.rules import LimitName, limits_in_force
 from beano.rules.cards import ball_label
 from beano.rules.claims import balls_that_count
+from games.card_picture import CardPicture, card_picture
 from games.models import (
     BallCall,
     CardVerification,
@@ -116,6 +117,21 @@ class ClaimRow:
     @property
     def verified(self) -> bool:
         return self.card is not None and self.card.valid
+
+    @property
+    def picture(self) -> CardPicture | None:
+        """The card as its latest verification read it; None when no number was read (not yet
+        verified, or attested on paper)."""
+        if self.card is None or not self.card.numbers:
+            return None
+        arrangement = self.claim.part.arrangement
+        return card_picture(
+            self.card.numbers,
+            self.counted,
+            arrangement.variants,
+            arrangement=arrangement.name,
+            won=self.card.valid,
+        )
 
 
 def game_claims(game: Game) -> list[ClaimRow]:

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 
 from beano import rules
 from beano.actors import Actor
+from beano.rules.cards import found_variant, position_name
 from beano.rules.claims import (
     CARD_RESULT,
     RECORD_CLAIM,
@@ -50,14 +51,16 @@ def record_claim(
     game: Game,
     part: PrizePart,
     ball_in_hand: int | None,
-    calling_begun: bool,
+    calling_begun: bool | None,
     by: Actor,
     player_name: str = "",
     table: str = "",
     at: dt.datetime | None = None,
 ) -> Claim:
     """A player calls Beano while the game is in play: the ball in the caller's hand, if any, and
-    whether its calling had begun decide which balls count (3.04(6)(a))."""
+    whether its calling had begun decide which balls count (3.04(6)(a)). ``calling_begun`` left
+    unanswered (None) is what the console recorded: it keys a ball in as its calling begins, so
+    the last ball keyed in had begun and a ball not keyed in had not."""
     moment = moment_of_game(game, at, by, "recording a claim")
     game = locked_game(game, moment)
     if game.status != Game.Status.IN_PLAY:
@@ -73,15 +76,19 @@ def record_claim(
         table=one_line(table, "table", 40),
         claimed_at=moment,
         ball_in_hand=ball_in_hand,
-        calling_begun=bool(calling_begun and ball_in_hand is not None),
         recorded_by=acting_user(by),
     )
+    called = selectors.called_before(claim)
+    begun = _as_keyed(ball_in_hand, called) if calling_begun is None else calling_begun
+    claim.calling_begun = bool(begun and ball_in_hand is not None)
     facts = ClaimFacts(
-        called_before=selectors.called_before(claim),
+        called_before=called,
         ball_in_hand=ball_in_hand,
-        calling_begun=bool(calling_begun),
+        calling_begun=bool(begun),
         part_announced=part.announced_at is not None,
         part_label=f"Prize {part.order} ({part.arrangement})",
+        player=claim.player_name,
+        table=claim.table,
     )
     enforce_at(RECORD_CLAIM, [facts, hours_facts(game.occasion, moment)], game.occasion, by)
     claim.save()
@@ -98,10 +105,17 @@ def record_claim(
             "claimed_at": moment,
             "ball_in_hand": ball_in_hand,
             "calling_begun": claim.calling_begun,
+            "calling_begun_answered": calling_begun is not None,
             "call": selectors.call_of(claim),
         },
     )
     return claim
+
+
+def _as_keyed(ball_in_hand: int | None, called: tuple[int, ...]) -> bool:
+    """Whether the ball in hand had begun to be called, as the console recorded it: it is the
+    last ball keyed in. Never the answer 3.04(6)(a)'s rule refuses for an unanswered question."""
+    return ball_in_hand is not None and bool(called) and called[-1] == ball_in_hand
 
 
 def _names(values: Sequence[str]) -> list[str]:
@@ -198,12 +212,13 @@ def verify_card(
     numbers: Mapping[str, Any],
     witnesses: Sequence[Witness],
     by: Actor,
-    whole_card: bool = False,
     at: dt.datetime | None = None,
 ) -> CardVerification:
     """The numbers read from the winning card are checked against the balls that count and the
     announced arrangement, before one or more players at another table (3.04(6)(e)). Without
-    such a witness it is refused; otherwise it is recorded valid, or invalid with each reason."""
+    such a witness it is refused; otherwise it is recorded valid, or invalid with each reason.
+    What was read decides how: every numbered square is the whole card (a number not drawn is
+    not covered), fewer are the arrangement's squares (each must have been drawn)."""
     moment = moment_of_game(claim.game, at, by, "verifying a card")
     claim = locked_claim(claim, moment)
     occasion = claim.game.occasion
@@ -212,7 +227,6 @@ def verify_card(
     arrangement = claim.part.arrangement
     facts = CardFacts(
         numbers=read,
-        whole_card=whole_card,
         counted=selectors.counted_balls(claim),
         not_counted_in_hand=selectors.not_counted_in_hand(claim),
         arrangement=arrangement.name,
@@ -222,7 +236,7 @@ def verify_card(
     row = CardVerification.objects.create(
         claim=claim,
         scope=CardVerification.Scope.WHOLE_CARD
-        if whole_card
+        if facts.whole_card
         else CardVerification.Scope.ARRANGEMENT,
         numbers=dict(read),
         valid=decision.allowed,
@@ -242,10 +256,17 @@ def verify_card(
             "numbers": row.numbers,
             "valid": row.valid,
             "reasons": [r["message"] for r in row.reasons],
+            "position": _position(facts) if row.valid else "",
             "witnesses": row.witnesses,
         },
     )
     return row
+
+
+def _position(facts: CardFacts) -> str:
+    """Where the card won: the line, corner or block of the arrangement its covered squares
+    complete ("row 2"), kept in the audit event as the card was judged."""
+    return position_name(found_variant(facts.variants, facts.covered()) or ())
 
 
 @rules.atomic()

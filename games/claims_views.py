@@ -6,6 +6,7 @@ its form with its citation, status 200, nothing saved."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -20,7 +21,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from beano.rules.cards import ball_label
+from beano.rules.cards import ball_label, position_name
 from beano.rules.claims import needs_w2g
 from beano.rules.money import PRIZE, parse_money
 from games import claims_selectors as selectors
@@ -118,6 +119,7 @@ def _page(
     people = selectors.known_people(occasion)
     threshold = selectors.w2g_threshold(occasion)
     mic = _mic_name(occasion)
+    calls = selectors.current_calls(game)
     claim_slots = []
     for row in rows:
         pk = row.claim.pk
@@ -129,6 +131,8 @@ def _page(
                 "card": bound.get(f"card_{pk}")
                 or CardForm(prefix=f"card{pk}", initial=_card_again(row.card)),
                 "squares": _arrangement_squares(row.claim.part),
+                "variants": _named_variants(row.claim.part),
+                "counted": " ".join(str(n) for n in row.counted),
             }
         )
     winner_forms = _winner_forms(game, rows, people) if can_run else {}
@@ -158,7 +162,9 @@ def _page(
             "occasion": occasion,
             "game": game,
             "parts": list(parts.values()),
-            "calls": [ball_label(n) for n in selectors.current_calls(game)],
+            "calls": [ball_label(n) for n in calls],
+            "called": calls,
+            "last_call": calls[-1] if calls else "",
             "claim_form": bound.get("claim")
             or (ClaimForm(game=game, autofocus=not bound) if can_claim else None),
             "claims": claim_slots,
@@ -175,14 +181,13 @@ def _page(
 
 
 def _card_again(card: CardVerification | None) -> dict[str, Any]:
-    """A card found invalid comes back as it was read (its numbers, its scope, its witnesses), so
-    a mistyped digit is corrected without typing the card and the witnesses again."""
+    """A card found invalid comes back as it was read (its numbers, its witnesses), so a mistyped
+    digit is corrected without typing the card and the witnesses again."""
     if card is None or card.valid or card.attested_on_paper:
         return {}
     initial: dict[str, Any] = {
         square_field(square): number for square, number in (card.numbers or {}).items()
     }
-    initial["whole_card"] = "yes" if card.scope == CardVerification.Scope.WHOLE_CARD else "no"
     for i, witness in enumerate(card.witnesses[:WITNESS_ROWS], start=1):
         initial[f"witness{i}_name"] = witness.get("name", "")
         initial[f"witness{i}_table"] = witness.get("table", "")
@@ -203,6 +208,16 @@ def _arrangement_squares(part: PrizePart) -> set[str]:
     """The squares to highlight on the card grid: the arrangement's, when it has one variant."""
     variants = part.arrangement.variants
     return set(variants[0]) if len(variants) == 1 else set()
+
+
+def _named_variants(part: PrizePart) -> str:
+    """Each way the arrangement wins with its name, for the card's grid to highlight the one the
+    numbers typed cover and say it (static/js/claims.js), as the verification will name it."""
+    arrangement = part.arrangement
+    variants = arrangement.variants
+    if len(variants) == 1:
+        return json.dumps([[arrangement.name, variants[0]]])
+    return json.dumps([[position_name(v), v] for v in variants])
 
 
 def _done(request: HttpRequest, game: Game, text: str, anchor: str = "") -> HttpResponse:

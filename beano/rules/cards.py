@@ -94,3 +94,57 @@ def covers(variants: Iterable[Iterable[str]], covered: Iterable[str]) -> bool:
     """Whether the covered squares (with the free centre) complete one of the variants."""
     marked = set(covered) | {FREE}
     return any(set(v) <= marked for v in variants)
+
+
+def is_whole_card(squares: Iterable[str]) -> bool:
+    """Whether the squares read are the whole card: every numbered square (24; the free centre
+    has no number). Anything less is the arrangement's squares, each of which must be covered."""
+    return set(NUMBERED_SQUARES) <= set(squares)
+
+
+def found_variant(
+    variants: Iterable[Iterable[str]], covered: Iterable[str]
+) -> frozenset[str] | None:
+    """The first way of winning (in the arrangement's order) the covered squares complete, with
+    the free centre: the line, the corner or the block a card won on; None if none is."""
+    marked = set(covered) | {FREE}
+    return next((frozenset(v) for v in variants if set(v) <= marked), None)
+
+
+def _line_names() -> dict[frozenset[str], str]:
+    names = {_row(r): f"row {r}" for r in ROWS}
+    names |= {_column(c): f"column {c}" for c in COLUMNS}
+    names[DIAGONALS[0]] = "the diagonal B1–O5"
+    names[DIAGONALS[1]] = "the diagonal B5–O1"
+    return names
+
+
+LINE_NAMES = _line_names()
+
+
+def _reading_order(squares: Iterable[str]) -> list[str]:
+    return sorted(squares, key=ALL_SQUARES.index)
+
+
+def position_name(squares: Iterable[str]) -> str:
+    """A way of winning as the hall says it: "row 2", "column G", "the diagonal B1–O5", "row 1
+    and column B", "the block G4–O5" (a rectangle, named by its corners), or else its squares."""
+    found = frozenset(squares)
+    if not found or not found <= set(ALL_SQUARES):  # an arrangement kept as data may be odd
+        return ", ".join(sorted(found))
+    if found in LINE_NAMES:
+        return LINE_NAMES[found]
+    for a, b in combinations(LINES, 2):
+        if a | b == found:
+            return f"{LINE_NAMES[a]} and {LINE_NAMES[b]}"
+    ordered = _reading_order(found)
+    columns = {COLUMNS.index(s[0]) for s in found}
+    rows = {int(s[1]) for s in found}
+    block = {f"{COLUMNS[c]}{r}" for c in columns for r in rows}
+    if len(found) > 1 and block == found and _unbroken(columns) and _unbroken(rows):
+        return f"the block {ordered[0]}–{ordered[-1]}"
+    return ", ".join(ordered)
+
+
+def _unbroken(indexes: set[int]) -> bool:
+    return max(indexes) - min(indexes) + 1 == len(indexes)

@@ -11,7 +11,15 @@ from decimal import Decimal
 
 from beano.rules import names
 from beano.rules.base import rule
-from beano.rules.cards import ALL_SQUARES, FREE, ball_label, column_range, covers
+from beano.rules.cards import (
+    ALL_SQUARES,
+    FREE,
+    NUMBERED_SQUARES,
+    ball_label,
+    column_range,
+    covers,
+    is_whole_card,
+)
 from beano.rules.limits import Limits
 from beano.rules.money import ZERO, split_to_the_dollar
 from beano.rules.workers import RECORD_WINNER
@@ -40,13 +48,16 @@ def balls_that_count(
 @dataclass(frozen=True)
 class ClaimFacts:
     """A claim of Beano: the balls called before it (in order), the ball in the caller's hand,
-    whether its calling had begun, and whether the prize part claimed was announced."""
+    whether its calling had begun, whether the prize part claimed was announced, and who
+    claimed it (the player's name, their table)."""
 
     called_before: tuple[int, ...]
     ball_in_hand: int | None
     calling_begun: bool
     part_announced: bool
     part_label: str
+    player: str
+    table: str
 
 
 @rule(
@@ -88,6 +99,23 @@ def claimed_prize_was_announced(f: ClaimFacts, limits: Limits) -> Iterator[str]:
     begun; a prize that was not announced cannot be claimed."""
     if not f.part_announced:
         yield f"{f.part_label} was not announced; it cannot be claimed."
+
+
+@rule(
+    code="C-6E-CLAIMANT",
+    citation="961 CMR 3.04(6)(e)",
+    title="A claim says who made it: the player's name or their table",
+    guards=(RECORD_CLAIM,),
+)
+def claim_says_who_claimed(f: ClaimFacts, limits: Limits) -> Iterator[str]:
+    """The winning card is verified before players at a table or location other than the
+    winner's, and the prize is paid to the winner: a claim names the player, or the table where
+    they sit, or both. A claim of no one cannot be verified before another table, nor paid."""
+    if not (f.player.strip() or f.table.strip()):
+        yield (
+            "Give the player's name or their table: the card is verified before players at "
+            "another table, and the prize is paid to the player who claimed it."
+        )
 
 
 @dataclass(frozen=True)
@@ -165,15 +193,20 @@ def card_verified_before_another_table(f: CardWitnessFacts, limits: Limits) -> I
 @dataclass(frozen=True)
 class CardFacts:
     """The numbers read from the winning card, square by square: the squares of the announced
-    arrangement, or (``whole_card``) every numbered square; the balls that count for the claim;
+    arrangement, or every numbered square (the whole card); the balls that count for the claim;
     the ball in hand whose calling had not begun (it does not count), and the arrangement."""
 
     numbers: tuple[tuple[str, int], ...]
-    whole_card: bool
     counted: tuple[int, ...]
     not_counted_in_hand: int | None
     arrangement: str
     variants: tuple[tuple[str, ...], ...]
+
+    @property
+    def whole_card(self) -> bool:
+        """Read as the whole card: every numbered square was read. What was read decides, never
+        what the reader said it was: 24 numbers for "any single line" are a card, not a line."""
+        return is_whole_card(square for square, _ in self.numbers)
 
     def covered(self) -> set[str]:
         drawn = set(self.counted)
@@ -248,9 +281,33 @@ def covered_numbers_were_drawn(f: CardFacts, limits: Limits) -> Iterator[str]:
     if f.whole_card:
         return
     drawn = set(f.counted)
-    for square, number in f.numbers:
-        if number not in drawn and number != f.not_counted_in_hand and square != FREE:
+    missing = [
+        (square, number)
+        for square, number in f.numbers
+        if number not in drawn and number != f.not_counted_in_hand and square != FREE
+    ]
+    if not missing:
+        return
+    needed = max((len(set(v) - {FREE}) for v in f.variants), default=0)
+    if len(f.numbers) <= needed:
+        for square, number in missing:
             yield f"{number} ({square}) was not drawn."
+        return
+    # More than the arrangement and less than the card: a card read with a square left blank,
+    # said once rather than one line for each number off the arrangement.
+    shown = ", ".join(f"{number} ({square})" for square, number in missing[:MISSING_SHOWN])
+    more = len(missing) - MISSING_SHOWN
+    yield (
+        f"{len(f.numbers)} squares were read: more than the arrangement's {needed}, fewer than "
+        f"the whole card's {len(NUMBERED_SQUARES)}. Read only the arrangement's squares, each of "
+        f"which must have been drawn, or all {len(NUMBERED_SQUARES)} of the card. Not drawn: "
+        + shown
+        + (f" and {more} more." if more > 0 else ".")
+    )
+
+
+#: The numbers not drawn named in the one message for a card read with a square left blank.
+MISSING_SHOWN = 5
 
 
 @rule(

@@ -223,7 +223,6 @@ def _one_claim(num: int, i: int, row: fmt.ClaimRow, label: str) -> list[Act]:
                 claim=target,
                 numbers=row.card,
                 witnesses=witnesses,
-                whole_card=row.whole_card,
                 by=n.by,
                 at=row.at,
             )

@@ -72,6 +72,8 @@ CLAIM = ClaimFacts(
     calling_begun=False,
     part_announced=True,
     part_label="Prize 1 (Four corners)",
+    player="Mary Costa",
+    table="7",
 )
 
 
@@ -102,6 +104,20 @@ def test_it_refuses_calling_begun_without_a_ball():
 def test_it_refuses_a_claim_of_a_prize_not_announced():
     facts = replace(CLAIM, part_announced=False)
     assert refused_by(RECORD_CLAIM, facts) == {"C-6B-PART-ANNOUNCED": "961 CMR 3.04(6)(b)"}
+
+
+def test_a_claim_says_who_made_it_by_name_or_by_table():
+    """Issue 39: "#1 Player", no name and no table, was recorded; its card could then be
+    verified before anyone, since no one's table is the winner's (3.04(6)(e))."""
+    assert judge(RECORD_CLAIM, replace(CLAIM, table="")).allowed
+    assert judge(RECORD_CLAIM, replace(CLAIM, player="")).allowed
+    for player, table in (("", ""), ("  ", " ")):
+        facts = replace(CLAIM, player=player, table=table)
+        assert refused_by(RECORD_CLAIM, facts) == {"C-6E-CLAIMANT": "961 CMR 3.04(6)(e)"}
+        assert messages(RECORD_CLAIM, facts) == [
+            "Give the player's name or their table: the card is verified "
+            "before players at another table, and the prize is paid to the player who claimed it."
+        ]
 
 
 # (6)(d) and (6)(e): witnesses
@@ -140,7 +156,6 @@ def test_a_card_is_verified_before_a_player_at_another_table():
 CORNERS = tuple(tuple(v) for v in COMMON_ARRANGEMENTS["four_corners"][1])
 CARD = CardFacts(
     numbers=(("B1", 5), ("O1", 61), ("B5", 12), ("O5", 75)),
-    whole_card=False,
     counted=(5, 61, 33, 12, 75, 47),
     not_counted_in_hand=None,
     arrangement="Four corners",
@@ -193,18 +208,77 @@ def test_the_ball_in_hand_not_yet_called_does_not_complete_the_card():
     assert judge(CARD_RESULT, replace(CARD, counted=(5, 61, 12, 47, 75))).allowed
 
 
-def test_a_whole_card_is_covered_by_the_numbers_drawn():
-    whole = (
-        ("B1", 5), ("I1", 17), ("N1", 33), ("G1", 50), ("O1", 61),
-        ("B2", 2), ("B5", 12), ("O5", 75), ("G4", 48),
-    )  # fmt: skip
-    facts = replace(CARD, numbers=whole, whole_card=True)
-    assert judge(CARD_RESULT, facts).allowed  # 17, 50, 2 … not drawn: simply not covered
-    in_hand = replace(facts, counted=(5, 61, 12, 33), not_counted_in_hand=75)
-    assert set(refused_by(CARD_RESULT, in_hand)) == {"C-6A-BALL-NOT-COUNTED", "C-6E-ARRANGEMENT"}
+#: A whole card, typed row by row; row 2 (7, 22, 38, 52, 70) is covered by the balls below.
+WHOLE = (
+    ("B1", 3), ("I1", 17), ("N1", 33), ("G1", 49), ("O1", 62),
+    ("B2", 7), ("I2", 22), ("N2", 38), ("G2", 52), ("O2", 70),
+    ("B3", 9), ("I3", 25), ("G3", 55), ("O3", 66),
+    ("B4", 11), ("I4", 28), ("N4", 41), ("G4", 58), ("O4", 73),
+    ("B5", 14), ("I5", 30), ("N5", 44), ("G5", 60), ("O5", 75),
+)  # fmt: skip
+LINES = tuple(tuple(v) for v in COMMON_ARRANGEMENTS["single_line"][1])
+ANY_LINE = replace(
+    CARD,
+    numbers=WHOLE,
+    counted=(1, 3, 20, 7, 22, 25, 35, 38, 47, 52, 65, 70),
+    arrangement="Any single line",
+    variants=LINES,
+)
+
+
+def test_a_whole_card_typed_for_any_line_is_judged_as_the_whole_card():
+    """Issue 39: typing all 24 squares for "any single line" gave "Card invalid", one line "…
+    was not drawn" for each square off the line. A whole card is judged as a whole card, by
+    what was typed: its numbers not drawn are simply not covered."""
+    assert ANY_LINE.whole_card
+    assert judge(CARD_RESULT, ANY_LINE).allowed
+
+
+def test_a_whole_card_without_the_arrangement_covered_is_still_invalid():
+    facts = replace(ANY_LINE, counted=(1, 3, 20, 7, 22, 25, 35, 38, 47, 65, 70))  # no G52
+    assert refused_by(CARD_RESULT, facts) == {"C-6E-ARRANGEMENT": "961 CMR 3.04(6)(e)"}
+
+
+def test_a_whole_card_completed_by_the_ball_in_hand_not_yet_called_is_invalid():
+    facts = replace(
+        ANY_LINE, counted=(1, 3, 20, 7, 22, 25, 35, 38, 47, 65, 70), not_counted_in_hand=52
+    )
+    assert set(refused_by(CARD_RESULT, facts)) == {"C-6A-BALL-NOT-COUNTED", "C-6E-ARRANGEMENT"}
+    assert "G52 (G2) was in the caller's hand" in messages(CARD_RESULT, facts)[0]
     # The ball in hand on a square the arrangement does not need is no reason.
-    beside = replace(facts, not_counted_in_hand=48)
+    beside = replace(ANY_LINE, not_counted_in_hand=75)
     assert judge(CARD_RESULT, beside).allowed
+
+
+def test_a_whole_card_with_a_number_outside_its_column_is_invalid():
+    facts = replace(ANY_LINE, numbers=(("B1", 20), *WHOLE[1:]))
+    assert refused_by(CARD_RESULT, facts) == {"C-6E-CARD-COLUMNS": "961 CMR 3.04(6)(e)"}
+
+
+def test_the_lines_squares_alone_are_judged_as_the_arrangements_squares():
+    line = tuple(sn for sn in WHOLE if sn[0].endswith("2"))
+    facts = replace(ANY_LINE, numbers=line)
+    assert not facts.whole_card and judge(CARD_RESULT, facts).allowed
+    wrong = replace(facts, numbers=(*line[:4], ("O2", 71)))
+    assert refused_by(CARD_RESULT, wrong) == {
+        "C-6E-NUMBERS-DRAWN": "961 CMR 3.04(6)(e)",
+        "C-6E-ARRANGEMENT": "961 CMR 3.04(6)(e)",
+    }
+    assert "71 (O2) was not drawn." in messages(CARD_RESULT, wrong)
+
+
+def test_a_card_typed_all_but_one_square_is_judged_as_the_arrangements_squares():
+    """Fewer than the whole card's 24 squares are the arrangement's squares: each must have
+    been drawn. Many more than the arrangement needs is said once, not square by square."""
+    facts = replace(ANY_LINE, numbers=WHOLE[:-1])
+    assert not facts.whole_card
+    assert refused_by(CARD_RESULT, facts) == {"C-6E-NUMBERS-DRAWN": "961 CMR 3.04(6)(e)"}
+    assert messages(CARD_RESULT, facts) == [
+        "23 squares were read: more than the arrangement's 5, fewer than "
+        "the whole card's 24. Read only the arrangement's squares, each of which must have been "
+        "drawn, or all 24 of the card. Not drawn: 17 (I1), 33 (N1), 49 (G1), 62 (O1), 9 (B3) "
+        "and 11 more."
+    ]
 
 
 # (6)(f): the split
