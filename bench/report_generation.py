@@ -291,7 +291,7 @@ def markdown(result: dict[str, Any]) -> str:
             f"Taken {result['taken']} on {machine()}, load average {load_average()}. "
             f"A night of {result['games']} games (every one of the 75 balls called in each: "
             f"{result['ball_calls']:,} calls), {result['admissions']} admissions with extras, "
-            f"a winner and payout per game, closed out and filed; its PDF/A-3b "
+            f"a winner and payout per game, closed out and filed; its PDF/A-3a "
             f"({result['pages']} pages, figures.json embedded) made by the task's own code "
             f"(`reports.tasks.render`: the figures read back, the HTML rendered, WeasyPrint, "
             f"the file saved), {result['runs']} runs after a warm-up.",
@@ -300,7 +300,7 @@ def markdown(result: dict[str, Any]) -> str:
             "|---|---|---|",
             f"| The report PDF, as the worker makes it | {result['generate_median_s']:.2f} s | "
             f"{result['generate_max_s']:.2f} s |",
-            f"| WeasyPrint on the same HTML read from a file, same options (PDF/A-3b, "
+            f"| WeasyPrint on the same HTML read from a file, same options (PDF/A-3a, "
             f"the JSON attached) | {result['weasyprint_from_file_median_s']:.2f} s | |",
             f"| WeasyPrint on that file, plain PDF/A without the attachment | "
             f"{result['weasyprint_plain_median_s']:.2f} s | |",

@@ -81,11 +81,20 @@ def _back(game: Game) -> HttpResponse:
 
 @org_view(write_roles=CALLS)
 def draw_home(request: OrgRequest, pk: int) -> HttpResponse:
-    """The occasion's games to pick from, the one in play first in view."""
+    """The occasion's games to pick from; with a game in play, that game's console at once:
+    the links that name the draw (the dashboard's, the occasion page's) cannot know which game
+    is in play without a query, and the caller came to enter its balls, not to pick it. The
+    console's own picker offers the other games."""
     access = request.access
     occasion = get_occasion(access, pk)
     if request.method not in ("GET", "HEAD"):
         return HttpResponseNotAllowed(["GET", "HEAD"])
+    games = selectors.occasion_games(occasion)
+    in_play = [g for g in games if g.status == Game.Status.IN_PLAY]
+    if len(in_play) == 1:
+        return redirect(
+            "draw_console", org_id=occasion.organization_id, pk=occasion.pk, game_pk=in_play[0].pk
+        )
     return render(
         request,
         "games/draw/home.html",
@@ -93,7 +102,7 @@ def draw_home(request: OrgRequest, pk: int) -> HttpResponse:
             "org": access.organization,
             "access": access,
             "occasion": occasion,
-            "games": selectors.occasion_games(occasion),
+            "games": games,
             "current": selectors.current_game(occasion),
             "floor": floor_bar(occasion, "console"),
         },

@@ -261,11 +261,15 @@ def render_pdf(occasion: Occasion) -> bytes:
 @lru_cache(maxsize=8)
 def _pdf(html: str) -> bytes:
     """A plain PDF, not PDF/A: a blank form to print, not a record to keep (the record is what
-    is typed in from it). The same sheets make the same PDF, and a night's sheets are printed
-    again and again (at the door, for the caller, after a paper jam) while WeasyPrint takes
-    seconds of the server's time for each: the last few are kept, by their HTML, in memory."""
+    is typed in from it). Tagged as the filed report is (``reports.pdf``): a screen reader reads
+    its headings and the columns of each sheet in order. The same sheets make the same PDF, and
+    a night's sheets are printed again and again (at the door, for the caller, after a paper
+    jam) while WeasyPrint takes seconds of the server's time for each: the last few are kept,
+    by their HTML, in memory."""
     from weasyprint import HTML
 
     from reports.static_fetcher import StaticFilesOnly, static_base_url
 
-    return HTML(string=html, base_url=static_base_url(), url_fetcher=StaticFilesOnly()).write_pdf()
+    return HTML(string=html, base_url=static_base_url(), url_fetcher=StaticFilesOnly()).write_pdf(
+        pdf_tags=True
+    )

@@ -1,7 +1,11 @@
-"""The PDFs of filed reports: PDF/A-3b made by WeasyPrint from one template per kind, with page
+"""The PDFs of filed reports: PDF/A-3a made by WeasyPrint from one template per kind, with page
 numbers and the figures embedded as a JSON attachment. The HTML is rendered from the figures
 frozen in the filed row, so the PDF always shows what was filed; those figures are verified first
-(reports.integrity), and a PDF of figures that do not check says so on its first page."""
+(reports.integrity), and a PDF of figures that do not check says so on its first page.
+
+Readable by everyone (docs/ACCESSIBILITY.md): a tagged PDF, its structure made by WeasyPrint from
+the template's HTML (headings, tables with their column and row headers, lists, the reading
+order of the page), in the document's language, its title shown as the window's title."""
 
 from __future__ import annotations
 
@@ -20,7 +24,17 @@ from reports.templatetags.report_tags import isodate
 #: WeasyPrint tells each step of its work at INFO; the worker's log has no use for it.
 logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
 
-PDF_VARIANT = "pdf/a-3b"
+#: A filed report is an archived record and must be readable by everyone: PDF/A and PDF/UA
+#: together would be the aim, but WeasyPrint makes one variant per document (``pdf_variant`` takes
+#: one name; combining them is an open request, Kozea/WeasyPrint#2783). PDF/A-3 at its level "a"
+#: is the closest it gives: the archival file (fonts embedded, colours defined, the figures'
+#: JSON attached, which PDF/A-3 allows and PDF/UA-1 alone would not keep as PDF/A), tagged with
+#: the same structure WeasyPrint writes for PDF/UA-1, with the language and the title shown. What
+#: PDF/UA asks of the content itself (table headers with their scope, headings in order, no
+#: picture without its words) is the template's part, checked in tests/reports/test_pdf_tags.py.
+#: No PDF/UA identification is written: it would claim a conformance WeasyPrint does not make
+#: for a PDF/A file.
+PDF_VARIANT = "pdf/a-3a"
 ATTACHMENT_NAME = "figures.json"
 
 Document = FinancialReport | AnnualReport
@@ -90,12 +104,12 @@ def _declare_conformance(document: Any, pdf: Any) -> None:
     ``pdfinfo`` (and tools built on it) look for it; the XMP metadata already declares it."""
     import pydyf
 
-    pdf.info["GTS_PDFA1Version"] = pydyf.String("PDF/A-3b")
+    pdf.info["GTS_PDFA1Version"] = pydyf.String("PDF/A-3a")
 
 
 def html_to_pdf(html: str, attachment: dict[str, Any] | None = None) -> bytes:
-    """WeasyPrint, PDF/A-3b, the JSON attached as associated data. WeasyPrint reads nothing but
-    the application's static files (``StaticFilesOnly``): a filed report's names and
+    """WeasyPrint, PDF/A-3a (tagged), the JSON attached as associated data. WeasyPrint reads
+    nothing but the application's static files (``StaticFilesOnly``): a filed report's names and
     explanations are typed by its organization, and whatever slipped into the HTML must never
     make the worker fetch a URL or read another file of the server into the PDF."""
     from weasyprint import HTML, Attachment

@@ -265,7 +265,7 @@ def test_seed_demo_files_a_report_and_an_amendment_with_pdf_a(seeded_demo, db, t
     out = tmp_path / "demo.pdf"
     call_command("financial_report", str(amendment.occasion_id), "--output", str(out))
     info = subprocess.run(["pdfinfo", str(out)], capture_output=True, text=True, check=True)
-    assert "PDF subtype:    PDF/A-3b" in info.stdout
+    assert "PDF subtype:    PDF/A-3a" in info.stdout
     post = original.organization
     by_day = {r.obligation.day: r for r in selectors.obligations([post])}
     last = amendment.occasion.date

@@ -9,8 +9,31 @@
 //                              header); inside a part of the page htmx swaps in (a refusal
 //                              placed by what caused it), on that swap
 //   #hall-clock[data-time-zone] ticks every second in that time zone
+//   [data-sticky-header]       the night's sticky header: its height is kept in the page's
+//                              --sticky-header, the scroll padding below which whatever the page
+//                              scrolls to (an anchor, a heading, the focus) stops
 (function () {
   "use strict";
+
+  function stickyHeader() {
+    var header = document.querySelector("[data-sticky-header]");
+    return header && getComputedStyle(header).position === "sticky" ? header : null;
+  }
+
+  // Its height changes with the text size, the width (two lines, or not sticky at all on a
+  // narrow screen) and what the bar says.
+  function keepClearOfTheHeader() {
+    var marked = document.querySelector("[data-sticky-header]");
+    if (!marked) return;
+    function measure() {
+      var header = stickyHeader();
+      var height = header ? Math.ceil(header.getBoundingClientRect().height) : 0;
+      document.documentElement.style.setProperty("--sticky-header", height + "px");
+    }
+    measure();
+    if (window.ResizeObserver) new ResizeObserver(measure).observe(marked);
+    window.addEventListener("resize", measure);
+  }
 
   document.addEventListener("click", function (event) {
     var asking = event.target.closest("[data-confirm]");
@@ -43,13 +66,15 @@
     target.scrollIntoView({block: "center", behavior: "instant"});
     // Taller than the room left: its top (a summary's title) is shown, below the night's
     // sticky header rather than behind it.
-    var header = document.querySelector(".sticky-top");
+    var header = stickyHeader();
     var room = header ? header.getBoundingClientRect().bottom + 8 : 8;
     var top = target.getBoundingClientRect().top;
     if (top < room) window.scrollBy(0, top - room);
-    // The form shown again for a refusal or bad input: the cursor goes to what needs fixing.
+    // The form shown again for a refusal or bad input: the cursor goes to what needs fixing;
+    // a summary's button, where it would have had the focus, without the browser scrolling its
+    // title away to bring the button in.
     var field = target.querySelector("[aria-invalid=true], .is-invalid") ||
-      target.querySelector("input:not([type=hidden]), select, textarea");
+      target.querySelector("input:not([type=hidden]), select, textarea, [autofocus]");
     if (field && !target.contains(document.activeElement)) field.focus({preventScroll: true});
   }
 
@@ -63,6 +88,7 @@
   }
 
   function ready() {
+    keepClearOfTheHeader();
     setWidths(document);
     scrollToTarget();
     startClock();

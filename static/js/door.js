@@ -174,7 +174,7 @@
   // occasion header if the page was scrolled, e.g. by pressing "+ extras" low in the list.
   function panelInView() {
     var panel = document.getElementById("sale-panel");
-    var header = document.querySelector(".occasion-header");
+    var header = document.querySelector("[data-sticky-header]");
     if (!panel || !header) return;
     var hidden = header.getBoundingClientRect().bottom - panel.getBoundingClientRect().top;
     if (hidden > 0) window.scrollBy(0, -(hidden + 8));

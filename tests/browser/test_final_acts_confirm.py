@@ -97,7 +97,7 @@ def test_recording_two_winners_confirms_with_the_split(live_server, page, monkey
     summary = page.locator("#confirm-summary")
     title = summary.get_by_role("heading", name="Record the winners of game 1, prize 1?")
     expect(title).to_be_in_viewport()
-    header = page.locator(".occasion-header").bounding_box()
+    header = page.locator("[data-sticky-header]").bounding_box()
     assert header is not None and title.bounding_box()["y"] >= header["y"] + header["height"]
     expect(summary).to_contain_text("Ann Pires $38.00 and Joe Dias $37.00")
     expect(summary).to_contain_text("Nothing is paid yet")

@@ -112,7 +112,7 @@ def test_an_inspector_finds_the_person_on_four_lists_the_late_report_and_a_night
     pdf = Path(download.value.path())
     assert pdf.read_bytes().startswith(b"%PDF-")
     info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
-    assert "PDF subtype:    PDF/A-3b" in info.stdout
+    assert "PDF subtype:    PDF/A-3a" in info.stdout
 
     # The reports owed: Post 171's Friday two weeks before, recorded not played and not filed.
     page.get_by_role("link", name="Reports owed").click()

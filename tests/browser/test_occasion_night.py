@@ -140,7 +140,7 @@ def test_the_member_in_charge_runs_a_night_from_sign_in_to_close(
     # (Polled from here: wait_for_function evaluates a string in the page, which the Content
     # Security Policy forbids.)
     in_sight = (
-        "() => document.querySelector('.occasion-header').getBoundingClientRect().bottom"
+        "() => document.querySelector('[data-sticky-header]').getBoundingClientRect().bottom"
         " <= document.querySelector('#sale-panel [role=status]').getBoundingClientRect().top"
     )
     for _ in range(20):

@@ -9,7 +9,7 @@
    recorded in the series' ledger; the occasion closed.
 2. The bookkeeper, the next morning: the counts as recorded, the opening bank, the cash counted as
    expected; the report filed; a real Celery worker makes the PDF while the page shows its
-   progress; the PDF downloaded holds the figures the page showed and is PDF/A-3b.
+   progress; the PDF downloaded holds the figures the page showed and is PDF/A-3a.
 3. A Commission inspector, with the second factor: the occasion, its games' claims pages and the
    report read, every figure consistent with every other, no write control offered, a write
    refused with 403.
@@ -343,7 +343,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     assert re.search(rf"Gross receipts\s+{re.escape(gross_shown)}\n", text), text
     assert re.search(rf"Net proceeds \(loss\)\s+{re.escape(net_shown)}\n", text), text
     info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
-    assert "PDF subtype:    PDF/A-3b" in info.stdout
+    assert "PDF subtype:    PDF/A-3a" in info.stdout
 
     # 10. The inspector: two factors, then a read of everything, nothing writable.
     set_clock(BOOKS_DAY, 14, 0)

@@ -421,12 +421,35 @@ def test_a_game_not_begun_offers_no_entry(caller, open_occasion, draw_game):
     assert BallCall.objects.count() == 0
 
 
-def test_the_picker_lists_the_occasions_games_with_the_one_in_play(caller, draw_game):
+def _home(game) -> str:
+    return reverse("draw_home", args=[game.occasion.organization_id, game.occasion_id])
+
+
+def test_with_a_game_in_play_the_draw_opens_its_console(caller, draw_game):
+    """The "Caller's console" of the dashboard and the occasion page, and the bar's Console on
+    a night with a game in play, lead to that game's console, never to "Pick the game"; its
+    own picker still offers every other game."""
     Game.objects.create(occasion=draw_game.occasion, number=2, half=1, kind="special")
-    url = reverse("draw_home", args=[draw_game.occasion.organization_id, draw_game.occasion_id])
-    page = caller.get(url).content.decode()
-    assert _url("draw_console", draw_game) in page
+    response = caller.get(_home(draw_game))
+    assert response.status_code == 302
+    assert response["Location"] == _url("draw_console", draw_game)
+    page = caller.get(response["Location"]).content.decode()
     assert "in play · 0" in page and "Special" in page
+
+
+def test_with_no_game_in_play_the_picker_lists_the_occasions_games(caller, draw_game):
+    Game.objects.filter(pk=draw_game.pk).update(status=Game.Status.FINISHED)
+    Game.objects.create(occasion=draw_game.occasion, number=2, half=1, kind="special")
+    page = caller.get(_home(draw_game)).content.decode()
+    assert "Pick the game" in page and _url("draw_console", draw_game) in page
+    assert "over · 0" in page and "Special" in page
+
+
+def test_an_inspector_is_led_to_the_game_in_play_too(client, inspector, draw_game):
+    login(client, inspector)
+    response = client.get(_home(draw_game))
+    assert response.status_code == 302
+    assert response["Location"] == _url("draw_console", draw_game)
 
 
 def test_the_console_runs_the_same_queries_at_1_and_at_75_balls(caller, draw_game):

@@ -24,7 +24,6 @@ NIGHT_PAGES = (
     "opening_checklist",
     "door_sales",
     "game_program",
-    "draw_home",
     "occasion_close",
 )
 
@@ -102,6 +101,9 @@ def test_before_the_opening_the_next_step_is_to_open(mic, occasion):
     assert f'href="{_url("opening_checklist", occasion)}">Next: open the occasion' in bar
     assert 'data-floor="claims"' in bar and "disabled" in bar  # no game to claim in yet
     assert f'href="{_url("draw_home", occasion)}" data-floor="console"' in bar
+    # The draw's picker, a page of the night with no game in play, has the bar too.
+    bar = _bar(mic.get(_url("draw_home", occasion)).content.decode())
+    assert _labels(bar) == list(LABELS) and "Not open yet" in bar
 
 
 def test_with_every_game_played_the_next_step_is_the_close(mic, game_in_play):

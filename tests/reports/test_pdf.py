@@ -1,4 +1,4 @@
-"""The PDF: made by the task from the filed figures, PDF/A-3b, page numbers, the figures in its
+"""The PDF: made by the task from the filed figures, PDF/A-3a, page numbers, the figures in its
 text and the same figures embedded as JSON; the task is idempotent and retries only transient
 errors; ``financial_report`` writes the same PDF."""
 
@@ -122,7 +122,7 @@ def test_pdfinfo_reports_pdf_a(rendered):
     info = subprocess.run(
         ["pdfinfo", rendered.pdf.path], capture_output=True, text=True, check=True
     ).stdout
-    assert "PDF subtype:    PDF/A-3b" in info
+    assert "PDF subtype:    PDF/A-3a" in info
     assert rendered.pdf_sha256 == pdf.sha256(Path(rendered.pdf.path).read_bytes())
 
 
@@ -170,7 +170,7 @@ def test_the_command_writes_the_same_pdf(rendered, tmp_path):
     out = tmp_path / "report.pdf"
     call_command("financial_report", str(rendered.occasion_id), "--output", str(out))
     info = subprocess.run(["pdfinfo", str(out)], capture_output=True, text=True).stdout
-    assert "PDF/A-3b" in info
+    assert "PDF/A-3a" in info
     assert embedded_json(out, tmp_path)["figures"] == rendered.figures
 
 
