@@ -32,7 +32,6 @@ from beano.demo import DEMO_PASSWORD
 from beano.rules.opening import CHECKLIST
 from games.models import ProgressiveSeries
 from occasions.models import Occasion, PriceListItem
-from occasions.sales_forms import REPEAT_MOMENT_MS
 from organizations.models import AuditEvent
 from tests.browser.conftest import second_factor
 from tests.browser.night_steps import (
@@ -54,6 +53,7 @@ from tests.browser.night_steps import (
     call_balls,
     claim_of,
     door_counts_on,
+    door_keys,
     expect_read_only,
     finish_game,
     game_card,
@@ -160,10 +160,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     for receipt, keys in enumerate(DOOR_SALES, start=1):
         expect(extra_regular).to_be_focused()
         expect(mic.get_by_label("Admission (3-on")).to_have_value("1")
-        for key in keys:
-            mic.keyboard.press(key) if key == "Tab" else mic.keyboard.type(key)
-        if not keys:  # an admission alone: Enter once the player has paid, not at once (which
-            mic.wait_for_timeout(REPEAT_MOMENT_MS)  # would be the last sale's Enter again)
+        door_keys(mic, keys)
         mic.keyboard.press("Enter")
         expect(sold).to_contain_text(f"Receipt {receipt} recorded")
         settled(mic)
