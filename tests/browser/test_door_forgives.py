@@ -1,7 +1,7 @@
 """The door forgives the hand: Enter pressed twice (a bounce, a habit) sells once and says so,
-two plain admissions in a row are still quick to sell on purpose, and a typo in a quantity box
-("e5") is refused in its box, never emptied into a plain admission. The ORM then checks what
-was recorded."""
+two plain admissions in a row are still quick to sell on purpose, a typo in a quantity box
+("e5") is refused in its box, never emptied into a plain admission, and an old receipt is found
+by its number and voided. The ORM then checks what was recorded."""
 
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ from playwright.sync_api import expect
 
 from occasions.models import Sale
 from tests.browser.test_floor_entries import address, counted, log_in
+from tests.conftest import PASSWORD
+from tests.fixtures.floor import on_floor
+from tests.occasions.test_sales_views import _bulk_sales
 
 ALREADY_SOLD = re.compile(r"Already sold: receipt #2\. Nothing new was typed")
 
@@ -108,3 +111,45 @@ def test_a_typo_in_a_quantity_is_refused_in_its_box_and_kept(door, typed, tmp_pa
         "Receipt 1 recorded — $4.00: 1 × Admission, 2 × Extra regular card."
     )
     expect(extra).not_to_have_attribute("aria-invalid", "true")
+
+
+@pytest.mark.browser
+def test_an_old_receipt_is_found_by_its_number_and_voided(
+    live_server, page, tenant, open_occasion, tmp_path
+):
+    """Receipt 11 of 40, long gone from the latest: found by its number, voided before a
+    witness who types their own password, and left in sight, struck out."""
+    _bulk_sales(open_occasion, tenant.worker, 40)
+    on_floor(tenant.head, open_occasion)
+    args = {"org_id": open_occasion.organization_id, "pk": open_occasion.pk}
+    log_in(page, address(live_server, "door_sales", **args), tenant.member_in_charge)
+    receipts = page.locator("#recent-sales")
+    expect(receipts.get_by_role("button", name="Void")).to_have_count(12)
+    page.get_by_label("Find receipt #").fill("11")
+    page.keyboard.press("Enter")
+    expect(receipts.get_by_role("heading")).to_have_text("Receipt 11")
+    expect(page.get_by_label("Find receipt #")).to_be_focused()
+    row = receipts.locator("tbody.door-looked-up tr").filter(has_text="$4.00")
+    row.get_by_role("button", name="Void").click()
+    form = row.locator("form.door-void")
+    form.get_by_label("Reason").fill("sold to the wrong player")
+    form.get_by_label(re.compile("^Witness")).select_option(str(tenant.head.pk))
+    form.get_by_label("The witness types their own password or PIN").fill(PASSWORD)
+    expect(form.get_by_role("button", name="Void receipt 11")).to_be_in_viewport()
+    page.screenshot(path=str(tmp_path / "door-old-receipt-void.png"), caret="initial")
+    form.get_by_role("button", name="Void receipt 11").click()
+    expect(receipts.get_by_role("status")).to_have_text("Receipt 11 is voided.")
+    expect(receipts.locator("tr.door-voided")).to_contain_text("sold to the wrong player")
+    expect(page.locator("#door-counts")).to_contain_text("39 receipts · 1 voided")
+    page.screenshot(path=str(tmp_path / "door-old-receipt-voided.png"), caret="initial")
+    assert list(Sale.objects.filter(voided_at__isnull=False).values_list("number", flat=True)) == [
+        11
+    ]
+    # Back to the latest, a page of older ones, and on.
+    receipts.get_by_role("link", name="‹ Latest receipts").click()
+    expect(receipts.get_by_role("heading")).to_contain_text("Recent sales")
+    receipts.get_by_role("link", name="Older receipts ›").click()
+    expect(receipts.get_by_role("heading")).to_have_text("Receipts before #29")
+    expect(receipts.locator("tbody.door-looked-up td.fw-bold")).to_have_text(
+        [str(n) for n in range(28, 16, -1)]
+    )
