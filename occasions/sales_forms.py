@@ -17,8 +17,21 @@ from occasions.sales_services import MAX_QUANTITY
 
 QUANTITY_FIELD = re.compile(r"qty_([0-9]{1,18})")
 RECEIPT_MAX = 10**9
+RECEIPT_ERRORS = {
+    "invalid": "A receipt number is a whole number.",
+    "min_value": "Receipt numbers start at 1.",
+    "max_value": "No receipt has that number.",
+}
+#: How long after a receipt is shown a press of Enter with nothing new typed is taken for the
+#: same press again (a bounce, a habit of pressing twice: 80 to 300 ms apart on the practice
+#: night) rather than the next player's sale: a player paying takes longer than this.
+REPEAT_MOMENT_MS = 700
+ALREADY_SOLD = (
+    "Already sold: receipt #{receipt}. Nothing new was typed, so nothing was sold again: "
+    "type the next sale, or press Enter again."
+)
 QUANTITY_ERRORS = {
-    "invalid": "Each quantity is a whole number.",
+    "invalid": "Each quantity is a whole number, typed with the digits 0–9.",
     "min_value": "A quantity cannot be negative.",
     "max_value": f"At most {MAX_QUANTITY} of one item in a sale.",
 }
@@ -43,13 +56,19 @@ class SaleForm(forms.Form):
         min_value=1,
         max_value=RECEIPT_MAX,
         label="Against admission receipt #",
-        error_messages={
-            "invalid": "A receipt number is a whole number.",
-            "min_value": "Receipt numbers start at 1.",
-            "max_value": "No receipt has that number.",
-        },
+        error_messages=RECEIPT_ERRORS,
     )
     request_key = request_key_field()
+    repeat_of = QuantityField(
+        required=False,
+        min_value=1,
+        max_value=RECEIPT_MAX,
+        widget=forms.HiddenInput,
+        label="Enter again after receipt #",
+        error_messages=RECEIPT_ERRORS,
+    )
+    repeat_moment_ms = REPEAT_MOMENT_MS
+    already_sold = ALREADY_SOLD
 
     def __init__(self, *args: Any, items: Iterable[PriceListItem], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -92,6 +111,13 @@ class SaleForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        if data.get("repeat_of"):
+            # The door marks a press of Enter that came within a moment of receipt
+            # ``repeat_of`` with nothing typed since (door.js): the same press again, which
+            # the page does not send; if it comes anyway, it is still no sale. Only the page
+            # saw whether anything was typed and when the receipt was shown to the seller,
+            # so its word is the fact (the server's clock would count the network's delay).
+            raise forms.ValidationError(ALREADY_SOLD.format(receipt=data["repeat_of"]))
         lines = [
             (item.pk, data[f"qty_{item.pk}"]) for item in self.items if data.get(f"qty_{item.pk}")
         ]
@@ -117,7 +143,11 @@ class VoidForm(forms.Form):
     receipt = QuantityField(
         min_value=1,
         max_value=RECEIPT_MAX,
-        error_messages={"required": "Give the receipt number.", "invalid": "Not a receipt number."},
+        error_messages={
+            **RECEIPT_ERRORS,
+            "required": "Give the receipt number.",
+            "invalid": "Not a receipt number.",
+        },
     )
     reason = forms.CharField(max_length=300, required=False)
     witness = forms.ModelChoiceField(queryset=None, required=False, empty_label="Witness…")
@@ -131,6 +161,22 @@ class VoidForm(forms.Form):
         self.fields["witness"].error_messages["invalid_choice"] = (
             "The witness must be a person of this organization."
         )
+
+
+class ReceiptsForm(forms.Form):
+    """Which of the night's receipts the door lists: the one numbered ``receipt``, or a page of
+    those before ``before``, or (neither) the latest."""
+
+    receipt = QuantityField(
+        required=False,
+        min_value=1,
+        max_value=RECEIPT_MAX,
+        label="Find receipt #",
+        error_messages=RECEIPT_ERRORS,
+    )
+    before = QuantityField(
+        required=False, min_value=1, max_value=RECEIPT_MAX, error_messages=RECEIPT_ERRORS
+    )
 
 
 class AttendanceForm(forms.Form):

@@ -1,5 +1,5 @@
 """Reads of the door: the count by category kept for 961 CMR 3.04(4)(d)2, available at any time
-during the occasion and at its close, the recent receipts, and the attendance announced."""
+during the occasion and at its close, the night's receipts, and the attendance announced."""
 
 from __future__ import annotations
 
@@ -242,9 +242,34 @@ def kept_counts(occasion: Occasion) -> tuple[DoorCounts, AttendanceCheck]:
     return counts, AttendanceCheck(announcement=announced, admissions_sold=counts.admissions)
 
 
-def recent_sales(occasion: Occasion, limit: int = 12) -> list[Sale]:
-    """The latest receipts first, each with its lines, in two queries."""
-    return list(
+#: How many receipts the door lists at a time.
+RECEIPTS_PAGE = 12
+
+
+@dataclass(frozen=True)
+class DoorReceipts:
+    """The receipts the door lists, latest first: the night's latest (``found`` and ``before``
+    None), the one numbered ``found`` (none in ``rows`` if no receipt has it), or a page of
+    those numbered below ``before``. ``older``: where the page after this one starts, if any
+    receipt is older than those listed."""
+
+    rows: list[Sale]
+    found: int | None = None
+    before: int | None = None
+    older: int | None = None
+
+    @property
+    def latest(self) -> bool:
+        return self.found is None and self.before is None
+
+
+def door_receipts(
+    occasion: Occasion, *, found: int | None = None, before: int | None = None
+) -> DoorReceipts:
+    """Any receipt of the night by its number, or a page of them by number (not by offset: a
+    page stays the same while the door keeps selling), each with its lines, in two queries
+    whatever the number of sales."""
+    sales = (
         Sale.objects.filter(occasion=occasion)
         .select_related(
             "sold_by",
@@ -254,8 +279,14 @@ def recent_sales(occasion: Occasion, limit: int = 12) -> list[Sale]:
             "admission_sale",
         )
         .prefetch_related(Prefetch("lines", queryset=SaleLine.objects.select_related("price_item")))
-        .order_by("-number")[:limit]
     )
+    if found is not None:
+        return DoorReceipts(rows=list(sales.filter(number=found)), found=found)
+    if before is not None:
+        sales = sales.filter(number__lt=before)
+    rows = list(sales.order_by("-number")[: RECEIPTS_PAGE + 1])
+    older = rows[RECEIPTS_PAGE - 1].number if len(rows) > RECEIPTS_PAGE else None
+    return DoorReceipts(rows=rows[:RECEIPTS_PAGE], before=before, older=older)
 
 
 def witnesses(occasion: Occasion) -> QuerySet[Any]:

@@ -18,7 +18,7 @@ from occasions import sales_selectors as selectors
 from occasions import sales_services as services
 from occasions.floor_bar import floor_bar
 from occasions.models import Occasion, PriceListItem, Sale
-from occasions.sales_forms import AttendanceForm, SaleForm, VoidForm
+from occasions.sales_forms import AttendanceForm, ReceiptsForm, SaleForm, VoidForm
 from occasions.views import RUNS_THE_NIGHT, get_occasion
 from organizations.access import OrgAccess, OrgRequest, org_view
 from organizations.models import Role
@@ -47,7 +47,8 @@ def _context(access: OrgAccess, occasion: Occasion, **extra: Any) -> dict[str, A
         "items": items,
         "counts": counts,
         "attendance": selectors.attendance_check(occasion, counts),
-        "recent": selectors.recent_sales(occasion),
+        "receipts": extra.pop("receipts", None) or selectors.door_receipts(occasion),
+        "receipts_form": extra.pop("receipts_form", None) or ReceiptsForm(),
         "witnesses": list(selectors.witnesses(occasion)) if can_run else [],
         "can_sell": access.has_role(*SELLS),
         "can_run": can_run,
@@ -86,11 +87,48 @@ def _read_only(request: HttpRequest) -> HttpResponse | None:
     return HttpResponseNotAllowed(["GET", "HEAD"])
 
 
+def _receipts_asked(request: HttpRequest, occasion: Occasion) -> dict[str, Any]:
+    """The receipts the door lists, as the address asks: ``?receipt=N`` the one numbered N,
+    ``?before=N`` a page of older ones, neither the latest. A number mistyped is said in the
+    list, which then shows the latest."""
+    form = ReceiptsForm(request.GET or None)
+    asked = form.cleaned_data if form.is_valid() else {}
+    receipts = selectors.door_receipts(
+        occasion, found=asked.get("receipt"), before=asked.get("before")
+    )
+    return {"receipts": receipts, "receipts_form": form}
+
+
 @org_view(write_roles=SELLS)
 def door_sales(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     occasion = get_occasion(access, pk)
-    return _read_only(request) or _page(request, occasion)
+    return _read_only(request) or _page(request, occasion, **_receipts_asked(request, occasion))
+
+
+@org_view()
+def sale_receipts(request: OrgRequest, pk: int) -> HttpResponse:
+    """Any receipt of the night, found by its number, or the receipts a page at a time: for
+    htmx, the door's list alone, each receipt with its "+ extras" and its void as in the latest
+    (for those who may); else the door page listing them."""
+    access = request.access
+    occasion = get_occasion(access, pk)
+    if refused := _read_only(request):
+        return refused
+    asked = _receipts_asked(request, occasion)
+    if not request.htmx:
+        return _page(request, occasion, **asked)
+    can_run = access.has_role(*RUNS_THE_NIGHT)
+    context = {
+        "org": access.organization,
+        "occasion": occasion,
+        "witnesses": list(selectors.witnesses(occasion)) if can_run else [],
+        "can_sell": access.has_role(*SELLS),
+        "can_run": can_run,
+        "is_open": occasion.status == Occasion.Status.OPEN,
+        **asked,
+    }
+    return render(request, "occasions/door/_recent_sales.html", context)
 
 
 @org_view()
@@ -190,6 +228,15 @@ def sale_record(request: OrgRequest, pk: int) -> HttpResponse:
     return response
 
 
+def _receipts_after_void(occasion: Occasion, sale: Sale | None) -> selectors.DoorReceipts:
+    """The list after a void (or its refusal): the latest, or the receipt itself if it is older
+    than those (found by its number), so that it stays in sight, struck out or still voidable."""
+    latest = selectors.door_receipts(occasion)
+    if sale is None or any(row.pk == sale.pk for row in latest.rows):
+        return latest
+    return selectors.door_receipts(occasion, found=sale.number)
+
+
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
 def sale_void(request: OrgRequest, pk: int) -> HttpResponse:
@@ -197,7 +244,7 @@ def sale_void(request: OrgRequest, pk: int) -> HttpResponse:
     occasion = get_occasion(access, pk)
     form = VoidForm(request.POST, witnesses=selectors.witnesses(occasion))
     errors: list[str] = []
-    voided = None
+    sale = voided = None
     if not form.is_valid():
         errors = [e for field_errors in form.errors.values() for e in field_errors]
     else:
@@ -217,12 +264,15 @@ def sale_void(request: OrgRequest, pk: int) -> HttpResponse:
                 errors = error.messages
     done = f"Receipt {voided.number} is voided." if voided is not None else ""
     if request.htmx:
-        context = _context(access, occasion, void_errors=errors, void_done=done)
+        receipts = _receipts_after_void(occasion, sale)
+        context = _context(access, occasion, void_errors=errors, void_done=done, receipts=receipts)
         return render(request, "occasions/door/_after_void.html", context)
     if voided is not None:
         messages.success(request, done)
         return _back(occasion)
-    return _page(request, occasion, void_errors=errors)
+    return _page(
+        request, occasion, void_errors=errors, receipts=_receipts_after_void(occasion, sale)
+    )
 
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)

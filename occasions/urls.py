@@ -39,6 +39,11 @@ urlpatterns = [
         name="sale_counts",
     ),
     path(
+        "org/<int:org_id>/occasions/<int:pk>/sales/receipts/",
+        sales_views.sale_receipts,
+        name="sale_receipts",
+    ),
+    path(
         "org/<int:org_id>/occasions/<int:pk>/sales/record/",
         sales_views.sale_record,
         name="sale_record",

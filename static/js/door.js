@@ -7,13 +7,29 @@
    (data-floor-touched) and belongs to the next player, so only the other boxes are readied
    (one admission, the rest blank). Enter pressed during the save, after typing the next sale,
    sends it as soon as the one before is recorded. The attendance typed by the member in charge
-   stays in its box through the sales' answers until it is announced. */
+   stays in its box through the sales' answers until it is announced.
+
+   Enter pressed again with nothing new typed, within a moment of a receipt (a bounce, a habit
+   of pressing twice), sells nothing and says so. "Nothing new typed": since the receipt was
+   shown, no key typed in any box of the sale (a box typed while the sale saved is the next
+   player's, so it counts), no kind of sale chosen, no "+ extras" pressed; moving between boxes
+   is not typing. Two admissions alone in a row: Enter once the moment has passed (a player
+   paying takes longer), or at once after "New admission" (Alt+N) or typing in a box. The
+   press is not sent; if it were, it carries the receipt it repeats (repeat_of) and the server
+   sells nothing either.
+
+   The boxes are text boxes for digits: what was typed stays as typed ("e5" is not emptied by
+   the browser), a box that is not a whole number is marked as it is typed, and the server
+   refuses it in place. */
 (function () {
   "use strict";
 
   var TOUCHED = "data-floor-touched";
+  var WHOLE = /^\s*[0-9]*\s*$/;
   var focusAtSend = null;
   var sendNext = false;
+  var pressedWhileSaving = false;
+  var repeatTimer = null;
 
   function form() { return document.getElementById("sale-form"); }
   function receiptBox() { return document.getElementById("id_admission_receipt"); }
@@ -21,6 +37,50 @@
   function extraBoxes() { return document.querySelectorAll(".door-qty:not([data-category='admission'])"); }
   function saving() { var f = form(); return !!f && f.hasAttribute("data-floor-sending"); }
   function isSaleForm(elt) { return !!elt && elt.id === "sale-form"; }
+  function repeatBox() { var f = form(); return f ? f.querySelector("input[name=repeat_of]") : null; }
+
+  // For a moment after receipt N is shown, with nothing new typed, a sale sent would be N again.
+  function armRepeat(receipt) {
+    var f = form();
+    var box = repeatBox();
+    if (!box || !receipt) return;
+    box.value = String(receipt);
+    window.clearTimeout(repeatTimer);
+    repeatTimer = window.setTimeout(disarmRepeat, parseInt(f.dataset.doorMoment, 10) || 0);
+  }
+
+  function disarmRepeat() {
+    window.clearTimeout(repeatTimer);
+    var box = repeatBox();
+    if (box) box.value = "";
+  }
+
+  // Something new typed or chosen: the sale it makes is no repeat, and the note is done with.
+  function somethingNew() {
+    disarmRepeat();
+    var note = document.querySelector("#sale-result [data-door-repeat]");
+    if (note) note.remove();
+  }
+
+  function alreadySold(receipt) {
+    var f = form();
+    var result = document.getElementById("sale-result");
+    if (!f || !result || !receipt) return;
+    var note = result.querySelector("[data-door-repeat]");
+    if (!note) {
+      note = document.createElement("div");
+      note.className = "alert alert-warning py-2 mb-2";
+      note.setAttribute("role", "alert");
+      note.setAttribute("data-door-repeat", "");
+      result.appendChild(note);
+    }
+    note.textContent = f.dataset.doorAlreadySold.replace("{receipt}", receipt);
+  }
+
+  function markBox(box, wrong) {
+    box.classList.toggle("is-invalid", wrong);
+    if (wrong) box.setAttribute("aria-invalid", "true"); else box.removeAttribute("aria-invalid");
+  }
 
   // A value set here while a sale is saving was asked for by a key or a click meant for the next
   // player, like a value typed: it is marked so.
@@ -38,12 +98,15 @@
     var f = form();
     if (!f) return;
     var due = 0;
+    var known = true;
     f.querySelectorAll(".door-qty").forEach(function (box) {
+      if (!WHOLE.test(box.value)) { known = false; return; }
       var n = parseInt(box.value, 10);
       if (n > 0) due += n * cents(box.dataset.price);
     });
     var out = document.getElementById("door-due");
-    if (out) out.textContent = "$" + (due / 100).toFixed(2);
+    // A box that is not a whole number has no amount: none is shown until it is put right.
+    if (out) out.textContent = known ? "$" + (due / 100).toFixed(2) : "—";
     var receipt = receiptBox();
     var againstReceipt = receipt && receipt.value.trim() !== "";
     f.querySelectorAll(".door-mode").forEach(function (b) {
@@ -58,6 +121,7 @@
 
   function setMode(mode, receiptNumber) {
     var receipt = receiptBox();
+    somethingNew(); // a kind of sale chosen
     admissionBoxes().forEach(function (box) { put(box, mode === "new" ? "1" : ""); });
     if (receipt) put(receipt, mode === "new" ? "" : (receiptNumber || receipt.value));
     refresh();
@@ -84,9 +148,11 @@
 
   // The sale is recorded: the boxes it used are readied for the next player; the boxes typed in
   // meanwhile are the next player's already.
-  function readyForNext() {
+  function readyForNext(event) {
     var f = form();
     if (!f) return;
+    var typedMeanwhile = !!f.querySelector("[" + TOUCHED + "]");
+    var recorded = event && event.detail ? event.detail.receipt : null;
     var receipt = receiptBox();
     var receiptKept = receipt && receipt.hasAttribute(TOUCHED) && receipt.value.trim() !== "";
     f.querySelectorAll(".door-qty").forEach(function (box) {
@@ -97,6 +163,13 @@
     refresh();
     if (mayMoveFocus()) focusFirstExtra();
     panelInView();
+    if (typedMeanwhile || sendNext) {
+      disarmRepeat();
+    } else {
+      armRepeat(recorded);
+      if (pressedWhileSaving) alreadySold(recorded);
+    }
+    pressedWhileSaving = false;
     if (sendNext) {
       sendNext = false;
       say("");
@@ -114,8 +187,7 @@
     var first = null;
     f.querySelectorAll("input[name]").forEach(function (box) {
       var wrong = names.indexOf(box.name) >= 0;
-      box.classList.toggle("is-invalid", wrong);
-      if (wrong) box.setAttribute("aria-invalid", "true"); else box.removeAttribute("aria-invalid");
+      markBox(box, wrong);
       if (wrong && !first && box.type !== "hidden") first = box;
     });
     if (first && mayMoveFocus()) { first.focus(); first.select(); }
@@ -123,11 +195,16 @@
 
   document.addEventListener("input", function (event) {
     var target = event.target;
+    if (!target.closest || !target.closest("#sale-form")) return;
+    somethingNew();
     if (target === receiptBox()) {
       // Extras against a paid admission carry no admission of their own (961 CMR 3.04(5)(b)).
       admissionBoxes().forEach(function (box) { put(box, target.value.trim() ? "" : "1"); });
     }
-    if (target.closest && target.closest("#sale-form")) refresh();
+    if (target === receiptBox() || target.classList.contains("door-qty")) {
+      markBox(target, !WHOLE.test(target.value));
+    }
+    refresh();
   });
 
   document.addEventListener("focusin", function (event) {
@@ -150,8 +227,24 @@
     if (f.querySelector("[" + TOUCHED + "]")) {
       sendNext = true;
       say("The next sale goes as soon as this one is recorded.");
+    } else {
+      pressedWhileSaving = true; // the same press again: said once this sale is recorded
     }
   });
+
+  // A sale sent within the moment after a receipt, nothing new typed: not sent (before htmx,
+  // which listens on the form, and before the browser's own post).
+  document.addEventListener(
+    "submit",
+    function (event) {
+      var box = repeatBox();
+      if (!isSaleForm(event.target) || !box || !box.value) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      alreadySold(box.value);
+    },
+    true
+  );
 
   document.body.addEventListener("htmx:beforeRequest", function (event) {
     if (isSaleForm(event.detail.elt)) focusAtSend = document.activeElement;
@@ -161,6 +254,7 @@
 
   document.body.addEventListener("htmx:afterRequest", function (event) {
     if (!isSaleForm(event.detail.elt)) return;
+    pressedWhileSaving = false; // not recorded (refused, or no answer): nothing to say it repeats
     if (sendNext) {
       // Not recorded (refused, or no answer): the next sale waits in its boxes for Enter.
       sendNext = false;
@@ -212,7 +306,7 @@
     var caret = playersFocus;
     playersFocus = null;
     box.focus();
-    try { box.setSelectionRange(caret[0], caret[1]); } catch (e) { /* a number box has none */ }
+    box.setSelectionRange(caret[0], caret[1]);
   });
 
   document.body.addEventListener("htmx:afterSwap", refresh);

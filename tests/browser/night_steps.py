@@ -13,6 +13,7 @@ from beano.demo import DEMO_PASSWORD
 from beano.rules.cards import letter
 from games.models import Game, JackpotLedgerEntry, Payout, ProgressiveSeries, Winner
 from occasions.models import Occasion, Sale
+from occasions.sales_forms import REPEAT_MOMENT_MS
 from reports.models import FinancialReport, RenderStatus
 
 ZONE = ZoneInfo("America/New_York")
@@ -63,6 +64,15 @@ def money(text: str) -> Decimal:
 def amount_in(table, label: str):
     """The amount cell of the row of ``table`` whose label is ``label``."""
     return table.locator("tr").filter(has_text=label).locator("td").last
+
+
+def door_keys(page, keys) -> None:
+    """A door sale's keys ("Tab" pressed, the rest typed). An admission alone (no keys) once the
+    player has paid: Enter at once would be the last sale's Enter again, which sells nothing."""
+    for key in keys:
+        page.keyboard.press(key) if key == "Tab" else page.keyboard.type(key)
+    if not keys:
+        page.wait_for_timeout(REPEAT_MOMENT_MS)
 
 
 def settled(page) -> None:

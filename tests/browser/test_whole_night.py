@@ -53,6 +53,7 @@ from tests.browser.night_steps import (
     call_balls,
     claim_of,
     door_counts_on,
+    door_keys,
     expect_read_only,
     finish_game,
     game_card,
@@ -159,8 +160,7 @@ def test_the_whole_night_from_the_door_to_the_inspectors_review(
     for receipt, keys in enumerate(DOOR_SALES, start=1):
         expect(extra_regular).to_be_focused()
         expect(mic.get_by_label("Admission (3-on")).to_have_value("1")
-        for key in keys:
-            mic.keyboard.press(key) if key == "Tab" else mic.keyboard.type(key)
+        door_keys(mic, keys)
         mic.keyboard.press("Enter")
         expect(sold).to_contain_text(f"Receipt {receipt} recorded")
         settled(mic)

@@ -34,6 +34,7 @@ ORG_PAGES = [
     ("price_list_print", "occasion", False),
     ("door_sales", "open_occasion", False),
     ("sale_counts", "open_occasion", False),
+    ("sale_receipts", "open_occasion", False),
     ("night_heartbeat", "open_occasion", True),
     ("sale_record", "open_occasion", True),
     ("sale_void", "open_occasion", True),
