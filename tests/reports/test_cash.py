@@ -99,6 +99,35 @@ def test_a_drawer_without_its_own_second_person_is_refused_under_3_04_1_e(
     assert RefusedAction.objects.get().citations == "961 CMR 3.04(1)(e)"
 
 
+def test_a_compensated_bookkeeper_verifies_no_cash_count_citing_1g(known_occasion, tenant):
+    """The hole: refused under the count's paragraph, (1)(e), with (1)(g) in its words."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from organizations.models import DirectorAuthorization
+
+    on_floor(tenant.head, known_occasion)
+    on_floor(tenant.bookkeeper, known_occasion, role="bookkeeper")
+    person = tenant.bookkeeper.org_roles.first().person
+    person.worker_list_entries.update(compensated=True)
+    closed_out(known_occasion, tenant)
+    with pytest.raises(rules.RuleViolation) as refused:
+        count(known_occasion, tenant, verifier=tenant.bookkeeper, by=tenant.head)
+    assert refused.value.citations == ["961 CMR 3.04(1)(g)"]
+    assert "cannot verify the cash count" in refused.value.messages[0]
+    assert not DrawerCount.objects.exists()
+    DirectorAuthorization.objects.create(
+        organization=tenant.organization,
+        kind="1g_bookkeeper",
+        reference_number="MSLC-1G-0007",
+        subject="The bookkeeper may verify the cash",
+        person=person,
+        valid_from=known_occasion.date,
+        document=SimpleUploadedFile("letter.pdf", b"%PDF-1.4 letter", "application/pdf"),
+    )
+    drawer = count(known_occasion, tenant, verifier=tenant.bookkeeper, by=tenant.head)
+    assert drawer.verified_by == tenant.bookkeeper
+
+
 def test_the_cash_changed_after_the_drawer_count_is_refused_at_filing(known_occasion, tenant):
     on_floor(tenant.head, known_occasion)
     closed_out(known_occasion, tenant)
