@@ -9,6 +9,7 @@ is not a second person; the lists offer only those who could confirm (``who_can_
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,7 @@ from beano.rules.confirmations import about_the_secret
 from beano.rules.second_person import SecondPersonFacts
 from occasions import floor_selectors as floor
 from occasions.models import Occasion, WorkerPresence
+from organizations.forms import show_refusal
 from organizations.models import OrganizationRole
 from organizations.selectors import authorization_facts
 
@@ -173,8 +175,11 @@ def users_of(organization_id: int) -> QuerySet[Any]:
     )
 
 
-def label_of(user: Any) -> str:
-    return user.get_full_name() or user.get_username()
+def offer(field: Any, people: list[Any], label: Callable[[Any], str]) -> None:
+    """A second person's field lists ``people`` (who could confirm now) and still accepts any
+    user of its queryset, so that one chosen a moment ago is judged by the rules, not refused
+    as an unknown choice."""
+    field.widget.choices = [("", field.empty_label or "")] + [(u.pk, label(u)) for u in people]
 
 
 def put_on_fields(
@@ -185,9 +190,8 @@ def put_on_fields(
     ``secret`` when it is about the password or PIN typed; a void's missing reason on
     ``reason``; anything else on the form."""
     violations = getattr(error, "violations", None)
-    if violations is None:
-        for message in error.messages:
-            form.add_error(None, message)
+    if violations is None:  # not the rules': as the service named its fields, if it did
+        show_refusal(form, error)
         return
     for violation in violations:
         field = None

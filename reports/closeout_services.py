@@ -64,14 +64,20 @@ def save_closeout(
     cash_verified_by_worker: WorkerPresence | None = None,
 ) -> CloseOut:
     """The bookkeeper's counts by category, the cash, and the explanation of any difference.
-    The cash counted (a new figure) is verified by a second person who confirms it themselves,
-    or, entered from paper, by the worker whose signature is on the sheet (3.04(1)(e))."""
+    The cash counted (a new figure, or the same one with a verifier named) is verified by a
+    second person who confirms it themselves, or, entered from paper, by the worker whose
+    signature is on the sheet (3.04(1)(e))."""
     occasion, closeout = _locked_for_closeout(occasion)
     old = snapshot(closeout, ("opening_bank", "cash_counted", "explanation"))
     old["counts"] = {c.category: c.counted for c in closeout.counts.all()}
     closeout.opening_bank = money(opening_bank, CASH, "opening_bank")
     counted = optional_money(cash_counted, CASH, "cash_counted")
-    if counted is not None and (counted != closeout.cash_counted or not cash_verified(closeout)):
+    # A new figure, one never verified, or a verifier named for the same figure (who verifies
+    # it again, and is recorded, or is refused): a verifier given is never ignored.
+    named = cash_verified_by is not None or cash_verified_by_worker is not None
+    if counted is not None and (
+        counted != closeout.cash_counted or not cash_verified(closeout) or named
+    ):
         _verify_cash_count(
             occasion,
             closeout,

@@ -128,6 +128,51 @@ def test_a_compensated_bookkeeper_verifies_no_cash_count_citing_1g(known_occasio
     assert drawer.verified_by == tenant.bookkeeper
 
 
+def save_cash(occasion, tenant, verifier=None, secret=PASSWORD, cash="596.00"):
+    return services.save_closeout(
+        occasion=occasion,
+        opening_bank=D("200.00"),
+        cash_counted=D(cash),
+        counts=COUNTS,
+        explanation="",
+        cash_verified_by=verifier,
+        cash_verifier_secret=secret,
+        by=tenant.bookkeeper,
+    )
+
+
+def test_the_cash_saved_again_with_the_same_figure_records_a_new_verifier(known_occasion, tenant):
+    """The hole: the verifier's fields were ignored when the figure had not changed, so the
+    page said "saved" and kept the first verifier."""
+    on_floor(tenant.head, known_occasion)
+    on_floor(tenant.worker, known_occasion)
+    save_cash(known_occasion, tenant, verifier=tenant.head)
+    closeout = save_cash(known_occasion, tenant, verifier=tenant.worker)
+    assert closeout.cash_verified_by == tenant.worker
+    event = AuditEvent.objects.filter(action="reports.closeout.saved").latest("sequence")
+    assert event.new_values["cash_verified_by"] == tenant.worker.get_username()
+
+
+def test_the_same_figure_with_a_new_verifiers_wrong_pin_is_refused(known_occasion, tenant):
+    on_floor(tenant.head, known_occasion)
+    on_floor(tenant.worker, known_occasion)
+    save_cash(known_occasion, tenant, verifier=tenant.head)
+    with pytest.raises(rules.RuleViolation, match="has not confirmed the count"):
+        save_cash(known_occasion, tenant, verifier=tenant.worker, secret="wrong")
+    assert CloseOut.objects.get().cash_verified_by == tenant.head
+    assert RefusedAction.objects.get().citations == "961 CMR 3.04(1)(e)"
+
+
+def test_the_same_figure_saved_again_without_a_verifier_keeps_the_verification(
+    known_occasion, tenant
+):
+    on_floor(tenant.head, known_occasion)
+    first = save_cash(known_occasion, tenant, verifier=tenant.head)
+    again = save_cash(known_occasion, tenant)  # the counts corrected, the cash untouched
+    assert again.cash_verified_by == tenant.head
+    assert again.cash_verified_at == first.cash_verified_at
+
+
 def test_the_cash_changed_after_the_drawer_count_is_refused_at_filing(known_occasion, tenant):
     on_floor(tenant.head, known_occasion)
     closed_out(known_occasion, tenant)
