@@ -24,6 +24,7 @@ from beano.accounts.pins import set_pin
 from beano.rules.models import RefusedAction
 from games.models import Payout
 from occasions.models import Sale, WorkerPresence
+from tests.browser.conftest import second_factor
 from tests.conftest import PASSWORD
 from tests.fixtures.floor import on_floor
 
@@ -179,3 +180,52 @@ def head_name(user: Any) -> str:
 def payout_label(user: Any) -> str:
     full = user.get_full_name()
     return f"{full} ({user.get_username()})" if full else user.get_username()
+
+
+@pytest.mark.browser
+@pytest.mark.motion
+def test_the_drawer_count_refused_comes_back_as_counted(
+    live_server, page, tenant, known_occasion, tmp_path
+):
+    """The cash count's verifier: only who worked tonight is offered, and a wrong PIN keeps
+    the pieces counted and the verifier chosen, the cursor on the PIN."""
+    from reports.models import DrawerCount
+
+    cache.clear()
+    head = on_floor(tenant.head, known_occasion)
+    set_pin(user=head, pin=PIN, current_password=PASSWORD)
+    url = live_server.url + reverse(
+        "report_drawer", args=[known_occasion.organization_id, known_occasion.pk]
+    )
+    page.goto(url)
+    page.get_by_label("Username").fill(tenant.bookkeeper.get_username())
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name=re.compile("log in", re.I)).click()
+    second_factor(page, tenant.bookkeeper.get_username())  # a bookkeeper files: a second factor
+    page.wait_for_url(url)
+    form = page.locator("#drawer-form")
+    verifier = form.get_by_label("Count verified by")
+    assert verifier.locator("option").all_inner_texts()[1:] == [payout_label(head)]
+    form.get_by_label("$20 bills").fill("20")
+    form.get_by_label("$10 bills").fill("15")
+    verifier.select_option(label=payout_label(head))
+    pin = form.get_by_label("The verifier types their own password or PIN")
+    pin.fill("9999")
+    form.get_by_role("button", name="Count the drawer").click()
+    page.wait_for_load_state()
+    expect(pin).to_be_focused()
+    expect(pin).to_have_value("")
+    expect(form.get_by_label("$20 bills")).to_have_value("20")
+    expect(form.get_by_label("$10 bills")).to_have_value("15")
+    expect(verifier).to_have_value(str(head.pk))
+    said = form.locator(".invalid-feedback")
+    expect(said).to_have_text(
+        re.compile(r"^\s*The verifier has not confirmed the count.*961 CMR 3\.04\(1\)\(e\)\s*$")
+    )
+    expect(said).to_be_in_viewport()
+    page.screenshot(path=str(tmp_path / "drawer-wrong-pin.png"))
+    assert not DrawerCount.objects.exists()
+    pin.fill(PIN)
+    form.get_by_role("button", name="Count the drawer").click()
+    expect(page.get_by_text("The drawer is counted and verified.")).to_be_visible()
+    assert DrawerCount.objects.get().verified_by == head
