@@ -18,6 +18,7 @@ from django.utils import timezone
 from beano import rules
 from beano.actors import Actor
 from beano.prepared import Prepared
+from beano.rules.bookkeepers import SecondPersonFacts
 from beano.rules.charges import (
     ANNOUNCE_ATTENDANCE,
     RECORD_SALE,
@@ -29,7 +30,6 @@ from beano.rules.charges import (
     SecondHalfFacts,
     VoidFacts,
 )
-from beano.rules.second_person import SecondPersonFacts
 from occasions import floor_selectors as floor
 from occasions import live, submissions
 from occasions.models import (

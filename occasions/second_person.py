@@ -21,9 +21,9 @@ from django.utils import timezone
 from beano.accounts.pins import confirms, paused_among, paused_until
 from beano.actors import Actor
 from beano.rules.authorizations import AuthorizationKind
+from beano.rules.bookkeepers import SecondPersonFacts
 from beano.rules.charges import NO_REASON
 from beano.rules.confirmations import about_the_secret
-from beano.rules.second_person import SecondPersonFacts
 from occasions import floor_selectors as floor
 from occasions.models import Occasion, WorkerPresence
 from organizations.forms import show_refusal

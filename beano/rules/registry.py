@@ -18,7 +18,7 @@ RULE_MODULES = (
     "beano.rules.claims",
     "beano.rules.draw",
     "beano.rules.banking",
-    "beano.rules.second_person",
+    "beano.rules.bookkeepers",
 )
 
 

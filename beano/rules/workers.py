@@ -397,9 +397,10 @@ class SignInFacts:
     compensated: bool = False
 
 
-def _paid_bookkeeper_in_another_role(f: SignInFacts) -> bool:
+def paid_bookkeeper_in_another_role(f: SignInFacts) -> bool:
     """A compensated bookkeeper or accountant signing in for a role their list entry does not
-    give them: (1)(g) refuses it, not (1)(b), since listing them for it needs the Director."""
+    give them: (1)(g) refuses it (``bookkeepers``), not (1)(b), since listing them for it
+    needs the Director."""
     return (
         f.compensated
         and f.role not in COMPENSABLE_ROLES
@@ -420,31 +421,9 @@ def signs_in_from_the_list(f: SignInFacts, limits: Limits) -> Iterator[str]:
     if not f.on_list:
         yield f"{f.name} is not on the {f.year} worker list on the occasion's day."
         return
-    if f.role not in f.listed_roles and not _paid_bookkeeper_in_another_role(f):
+    if f.role not in f.listed_roles and not paid_bookkeeper_in_another_role(f):
         listed = ", ".join(WorkerRole(r).label.lower() for r in f.listed_roles)
         yield (f"{f.name} is on the list as {listed}, not as {WorkerRole(f.role).label.lower()}.")
-
-
-@rule(
-    code="W-1G-SIGNS-IN-AS-BOOKKEEPER",
-    citation="961 CMR 3.04(1)(g)",
-    title="A compensated bookkeeper or accountant signs in as bookkeeper or accountant",
-    guards=(SIGN_IN,),
-)
-def paid_bookkeeper_signs_in_as_such(f: SignInFacts, limits: Limits) -> Iterator[str]:
-    """A bookkeeper or accountant receiving compensation shall not participate or assist in any
-    other capacity, except as authorized by the Director in writing. That authorization is
-    given through the worker list: the list names them in the other role (W-1G-BOOKKEEPER-ONLY
-    waived there, and judged again at the sign-in), so that the role's own rules judge them
-    in it (a caller's, (1)(i)). Signed in for a role the list does not give them, they are
-    refused here."""
-    if _paid_bookkeeper_in_another_role(f):
-        role = WorkerRole(f.role).label.lower()
-        yield (
-            f"{f.name} is a compensated bookkeeper or accountant, who assists in no other "
-            f"capacity: sign them in as bookkeeper, not as {role}. A Director's written "
-            f"authorization can allow another role, given to them on the worker list."
-        )
 
 
 @rule(

@@ -10,10 +10,10 @@ import pytest
 
 from beano import rules
 from beano.rules import AuthorizationFact, AuthorizationKind, Limits
+from beano.rules.bookkeepers import SecondPersonFacts
 from beano.rules.charges import VOID_SALE
 from beano.rules.claims import RECORD_PAYOUT
 from beano.rules.reporting import COUNT_CASH
-from beano.rules.second_person import SecondPersonFacts
 from beano.rules.workers import (
     ADD,
     RECORD_WINNER,
