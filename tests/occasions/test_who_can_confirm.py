@@ -251,3 +251,31 @@ def test_the_cash_count_says_when_nobody_can_verify(
     page = client.get(report_page(page_name, known_occasion)).content.decode()
     assert offered(page, field) == []
     assert "Nobody can verify the count." in page
+
+
+def test_the_door_and_claims_pages_cost_the_same_queries_however_many_are_on_the_floor(
+    in_charge, tenant, sale, winner
+):
+    occasion = winner.claim.game.occasion
+    assert sale.occasion == occasion
+    on_floor(tenant.head, occasion)
+    paid(tenant, occasion)  # the authorizations are read when a paid bookkeeper is there
+    pages = (door(occasion), claims_page(winner))
+
+    def queries() -> list[int]:
+        counts = []
+        for url in pages:
+            with CaptureQueriesContext(connection) as captured:
+                assert in_charge.get(url).status_code == 200
+            counts.append(len(captured))
+        return counts
+
+    queries()  # the session and the caches warmed alike for both
+    few = queries()
+    for n in range(5):
+        user = make_user(f"floor-{n}")
+        tenant.organization.user_roles.create(user=user, role="worker")
+        on_floor(user, occasion)
+    page = in_charge.get(claims_page(winner)).content.decode()
+    assert len(offered(page, f"payout{winner.pk}-verified_by")) == 6
+    assert queries() == few
