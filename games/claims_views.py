@@ -143,23 +143,7 @@ def _page(
         if key.startswith("winners_"):
             winner_forms[int(key.removeprefix("winners_"))] = form
     parts = {p.pk: p for p in game.parts.select_related("arrangement")}
-    payouts = []
-    verifiers: list[Any] | None = None
-    for row in rows:
-        winner = row.winner
-        if winner is None:
-            continue
-        paid = getattr(winner, "payout", None)
-        needs = needs_w2g(winner.share, threshold)
-        form = None
-        if paid is None and can_run:
-            form = bound.get(f"payout_{winner.pk}") or PayoutForm(
-                winner=winner, verifiers=_verifiers(access, request.user), needs_w2g=needs
-            )
-            if verifiers is None:  # read once for every payout of the page
-                verifiers = who_can_confirm(occasion, request.user, timezone.now())
-            form.offer(verifiers)
-        payouts.append({"winner": winner, "payout": paid, "form": form, "needs_w2g": needs})
+    payouts = _payouts(request, occasion, rows, bound, threshold) if rows else []
     return render(
         request,
         "games/claims.html",
@@ -185,6 +169,37 @@ def _page(
             "floor": floor_bar(occasion, "claims", game_pk=game.pk),
         },
     )
+
+
+def _payouts(
+    request: OrgRequest,
+    occasion: Occasion,
+    rows: list[selectors.ClaimRow],
+    bound: dict[str, Any],
+    threshold: Decimal | None,
+) -> list[dict[str, Any]]:
+    """Each winner with their payout, or the form to pay them (for those who run the night
+    while it is open): its verifiers those who could confirm now, read once for the page."""
+    access: OrgAccess = request.access
+    can_run = occasion.status == Occasion.Status.OPEN and access.has_role(*RUNS_THE_NIGHT)
+    payouts = []
+    verifiers: list[Any] | None = None
+    for row in rows:
+        winner = row.winner
+        if winner is None:
+            continue
+        paid = getattr(winner, "payout", None)
+        needs = needs_w2g(winner.share, threshold)
+        form = None
+        if paid is None and can_run:
+            form = bound.get(f"payout_{winner.pk}") or PayoutForm(
+                winner=winner, verifiers=_verifiers(access, request.user), needs_w2g=needs
+            )
+            if verifiers is None:
+                verifiers = who_can_confirm(occasion, request.user, timezone.now())
+            form.offer(verifiers)
+        payouts.append({"winner": winner, "payout": paid, "form": form, "needs_w2g": needs})
+    return payouts
 
 
 def _card_again(card: CardVerification | None) -> dict[str, Any]:
