@@ -17,6 +17,7 @@ from games.models import Claim, Game, PrizePart, Winner
 from games.payout_services import W2GDetails
 from games.winner_services import PlayerEntry
 from occasions.floor_forms import request_key_field
+from occasions.second_person import offer
 from organizations.models import Person
 
 YES_NO = [("yes", "Yes — calling had begun"), ("no", "No — not yet begun")]
@@ -234,6 +235,11 @@ class WinnersForm(forms.Form):
         }
 
 
+def _person_label(user: Any) -> str:
+    full = user.get_full_name()
+    return f"{full} ({user.get_username()})" if full else user.get_username()
+
+
 class PayoutForm(forms.Form):
     verified_by = forms.ModelChoiceField(queryset=None, label="Verified by")  # type: ignore[arg-type]
     verifier_secret = forms.CharField(
@@ -302,14 +308,18 @@ class PayoutForm(forms.Form):
         self.winner = winner
         self.needs_w2g = needs_w2g
         self.fields["verified_by"].queryset = verifiers
-        self.fields["verified_by"].label_from_instance = lambda u: (
-            f"{u.get_full_name()} ({u.get_username()})" if u.get_full_name() else u.get_username()
-        )
+        self.fields["verified_by"].label_from_instance = _person_label
+        self.offered: list[Any] | None = None
         self.fields["amount"].initial = winner.share
         self.fields["amount"].max_value = Decimal("9999999999.99")
         if not needs_w2g:
             for name in self.W2G_FIELDS:
                 del self.fields[name]
+
+    def offer(self, people: list[Any]) -> None:
+        """The verifiers listed: those who could confirm now (``who_can_confirm``)."""
+        self.offered = people
+        offer(self.fields["verified_by"], people, _person_label)
 
     def w2g_fields(self) -> list[Any]:
         return [self[n] for n in self.W2G_FIELDS if n in self.fields]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
@@ -17,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -43,9 +45,10 @@ from occasions import floor_selectors
 from occasions.confirm import Confirmation, confirmed
 from occasions.floor_bar import floor_bar
 from occasions.models import Occasion
+from occasions.second_person import put_on_fields, who_can_confirm
 from occasions.views import RUNS_THE_NIGHT, get_occasion
 from organizations.access import OrgAccess, OrgRequest, get_for_org, org_view
-from organizations.forms import submit
+from organizations.forms import show_refusal, submit
 from organizations.models import Role
 
 RECORDS_CLAIMS = (*RUNS_THE_NIGHT, Role.WORKER)
@@ -140,19 +143,7 @@ def _page(
         if key.startswith("winners_"):
             winner_forms[int(key.removeprefix("winners_"))] = form
     parts = {p.pk: p for p in game.parts.select_related("arrangement")}
-    payouts = []
-    for row in rows:
-        winner = row.winner
-        if winner is None:
-            continue
-        paid = getattr(winner, "payout", None)
-        needs = needs_w2g(winner.share, threshold)
-        form = None
-        if paid is None and can_run:
-            form = bound.get(f"payout_{winner.pk}") or PayoutForm(
-                winner=winner, verifiers=_verifiers(access, request.user), needs_w2g=needs
-            )
-        payouts.append({"winner": winner, "payout": paid, "form": form, "needs_w2g": needs})
+    payouts = _payouts(request, occasion, rows, bound, threshold) if rows else []
     return render(
         request,
         "games/claims.html",
@@ -178,6 +169,37 @@ def _page(
             "floor": floor_bar(occasion, "claims", game_pk=game.pk),
         },
     )
+
+
+def _payouts(
+    request: OrgRequest,
+    occasion: Occasion,
+    rows: list[selectors.ClaimRow],
+    bound: dict[str, Any],
+    threshold: Decimal | None,
+) -> list[dict[str, Any]]:
+    """Each winner with their payout, or the form to pay them (for those who run the night
+    while it is open): its verifiers those who could confirm now, read once for the page."""
+    access: OrgAccess = request.access
+    can_run = occasion.status == Occasion.Status.OPEN and access.has_role(*RUNS_THE_NIGHT)
+    payouts = []
+    verifiers: list[Any] | None = None
+    for row in rows:
+        winner = row.winner
+        if winner is None:
+            continue
+        paid = getattr(winner, "payout", None)
+        needs = needs_w2g(winner.share, threshold)
+        form = None
+        if paid is None and can_run:
+            form = bound.get(f"payout_{winner.pk}") or PayoutForm(
+                winner=winner, verifiers=_verifiers(access, request.user), needs_w2g=needs
+            )
+            if verifiers is None:
+                verifiers = who_can_confirm(occasion, request.user, timezone.now())
+            form.offer(verifiers)
+        payouts.append({"winner": winner, "payout": paid, "form": form, "needs_w2g": needs})
+    return payouts
 
 
 def _card_again(card: CardVerification | None) -> dict[str, Any]:
@@ -246,15 +268,17 @@ def _submit(
     service: Callable[..., Any],
     done: str | Callable[[Any], str],
     fixed: dict[str, Any] | None = None,
+    show: Callable[[Any, ValidationError], None] = show_refusal,
 ) -> HttpResponse:
     """Run the service on a valid form (with ``fixed`` arguments, e.g. the claim); a refusal or
-    bad input re-renders the page, status 200, nothing saved. ``done`` says what was done, or
-    makes it from what the service returned."""
+    bad input re-renders the page, status 200, nothing saved, the refusal put on the form by
+    ``show``. ``done`` says what was done, or makes it from what the service returned."""
     return submit(
         form,
         lambda _: service(by=request.user, **(fixed or {}), **form.service_values()),
         done=lambda result: _done(request, game, done(result) if callable(done) else done, slot),
         again=lambda: _page(request, game, bound={slot: form}),
+        show=show,
     )
 
 
@@ -439,4 +463,5 @@ def payout_record(request: OrgRequest, pk: int, game_pk: int, winner_pk: int) ->
         payout_services.record_payout,
         f"{winner.player_name} is paid.",
         {"winner": winner},
+        show=partial(put_on_fields, person="verified_by", secret="verifier_secret"),
     )

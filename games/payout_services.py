@@ -25,7 +25,7 @@ from games.sealed import seal
 from occasions import floor_selectors as floor
 from occasions.floor_selectors import hours_facts
 from occasions.models import WorkerPresence
-from occasions.second_person import second_person
+from occasions.second_person import VERIFY_THE_PAYOUT, facts_of, second_person
 from occasions.services import enforce_at, moment_of
 from organizations.audit import acting_user, record_event
 from organizations.models import OrganizationRole
@@ -98,9 +98,10 @@ class PayoutSigners:
 
 def _payout_facts(
     occasion: Any, winner: Winner, amount: Decimal, signers: PayoutSigners, moment: dt.datetime
-) -> tuple[PayoutFacts, WorkerPresence | None, WorkerPresence | None]:
-    """What the rules judge of the two people: from paper both on the floor then and the
-    verifier not a compensated bookkeeper (3.04(1)(g)); live, two users of the organization."""
+) -> tuple[list[Any], WorkerPresence | None, WorkerPresence | None]:
+    """What the rules judge of the two people: from paper both on the floor then; live, two
+    users of the organization; the verifier, either way, not a compensated bookkeeper
+    (3.04(1)(g))."""
     from occasions import paper
 
     if paper.current() is not None:
@@ -117,9 +118,8 @@ def _payout_facts(
             share=winner.share,
             both_on_floor=floor.on_floor_at(payer, moment)
             and (checker is None or floor.on_floor_at(checker, moment)),
-            verifier_barred=checker is not None and floor.barred_from_assisting(checker),
         )
-        return facts, payer, checker
+        return [facts, facts_of(checker, VERIFY_THE_PAYOUT)], payer, checker
     verified_by = signers.verified_by
     if (
         verified_by is not None
@@ -135,11 +135,10 @@ def _payout_facts(
         amount=amount,
         share=winner.share,
         both_on_floor=verified_by is None or second.on_floor,
-        verifier_barred=second.barred,
         verifier_confirmed=second.confirmed,
-        verifier_paused=second.paused,
+        verifier_paused_until=second.paused_until,
     )
-    return facts, None, None
+    return [facts, second.facts(VERIFY_THE_PAYOUT)], None, None
 
 
 def _take_w2g(payout: Payout, details: W2GDetails) -> None:
@@ -192,7 +191,7 @@ def record_payout(
     facts, payer, checker = _payout_facts(occasion, winner, amount, signers, moment)
     if payer is not None:
         verified_by = None
-    enforce_at(RECORD_PAYOUT, [facts, hours_facts(occasion, moment)], occasion, by)
+    enforce_at(RECORD_PAYOUT, [*facts, hours_facts(occasion, moment)], occasion, by)
     threshold = selectors.w2g_threshold(occasion)
     required = needs_w2g(winner.share, threshold)
     payout = Payout(

@@ -222,12 +222,6 @@ def on_floor_at(presence: WorkerPresence, moment: dt.datetime) -> bool:
     )
 
 
-def barred_from_assisting(presence: WorkerPresence) -> bool:
-    """A compensated bookkeeper or accountant shall not assist in any other capacity
-    (961 CMR 3.04(1)(g)): not a witness, not a verifier."""
-    return bool(presence.entry.compensated)
-
-
 def worker_of_the_night(occasion: Occasion, presence: WorkerPresence | None) -> WorkerPresence:
     """``presence`` as one of this occasion's sign-ins, or a refusal naming the field."""
     found = (

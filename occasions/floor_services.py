@@ -150,6 +150,7 @@ def sign_in_worker(
             listed_roles=tuple(entry.roles),
             identification_displayed=displayed,
             identification_listed=entry.identification,
+            compensated=entry.compensated,
         ),
         worker_facts(
             organization=occasion.organization,

@@ -14,8 +14,10 @@ from __future__ import annotations
 import logging
 import secrets
 from functools import partial
+from typing import Any
 
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
+from django.core.cache.backends.base import BaseCache
 from django.db import transaction
 
 log = logging.getLogger(__name__)
@@ -43,12 +45,21 @@ def changed(occasion_id: int, part: str = BOARD) -> None:
 
 
 def _bump(occasion_id: int, part: str = BOARD) -> None:
+    key = version_key(occasion_id, part)
     try:
-        cache.incr(version_key(occasion_id, part))
+        cache.incr(key)
+        if not _keeps_expiry(caches[DEFAULT_CACHE_ALIAS]):
+            cache.touch(key, VERSION_TTL)
     except ValueError:
         pass  # no number yet: the next reader starts one, unlike any answer kept before
     except Exception:  # the cache is down: readers fall back to the database
         log.warning("occasion %s: the live version could not be moved", occasion_id)
+
+
+def _keeps_expiry(backend: Any) -> bool:
+    """Whether the backend's ``incr`` keeps the key's expiry (Redis, locmem). Django's own, for
+    the file and database caches, sets the value again with the default timeout (300 s)."""
+    return type(backend).incr is not BaseCache.incr
 
 
 def version(occasion_id: int, part: str = BOARD) -> int | None:

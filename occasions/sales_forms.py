@@ -162,6 +162,22 @@ class VoidForm(forms.Form):
             "The witness must be a person of this organization."
         )
 
+    @property
+    def receipt_number(self) -> int | None:
+        """The receipt the form was sent for, as typed (its row shows the form again)."""
+        try:
+            return int(str(self.data.get("receipt", "")).strip())
+        except ValueError:
+            return None
+
+    @property
+    def witness_chosen(self) -> str:
+        return str(self.data.get("witness", ""))
+
+    def all_messages(self) -> list[str]:
+        """Every error, for a page that cannot show them on the form's fields."""
+        return [message for errors in self.errors.values() for message in errors]
+
 
 class ReceiptsForm(forms.Form):
     """Which of the night's receipts the door lists: the one numbered ``receipt``, or a page of

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
@@ -287,16 +286,6 @@ def door_receipts(
     rows = list(sales.order_by("-number")[: RECEIPTS_PAGE + 1])
     older = rows[RECEIPTS_PAGE - 1].number if len(rows) > RECEIPTS_PAGE else None
     return DoorReceipts(rows=rows[:RECEIPTS_PAGE], before=before, older=older)
-
-
-def witnesses(occasion: Occasion) -> QuerySet[Any]:
-    """The people of the organization who may witness a void, by name."""
-    return (
-        get_user_model()
-        .objects.filter(org_roles__organization_id=occasion.organization_id)
-        .distinct()
-        .order_by("first_name", "last_name", "username")
-    )
 
 
 #: How long a price list is kept for the door's form (a change of the list drops it sooner).

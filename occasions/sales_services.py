@@ -18,6 +18,7 @@ from django.utils import timezone
 from beano import rules
 from beano.actors import Actor
 from beano.prepared import Prepared
+from beano.rules.bookkeepers import SecondPersonFacts
 from beano.rules.charges import (
     ANNOUNCE_ATTENDANCE,
     RECORD_SALE,
@@ -41,8 +42,8 @@ from occasions.models import (
     WorkerPresence,
 )
 from occasions.sales_selectors import count_aggregates, counts_of, door_counts, with_sale
-from occasions.second_person import second_person
-from occasions.services import lock_occasion, moment_of, open_at, status_at
+from occasions.second_person import WITNESS_THE_VOID, facts_of, second_person
+from occasions.services import enforce_at, lock_occasion, moment_of, open_at, status_at
 from organizations.audit import record_event
 
 #: The most of one item a single sale may carry: beyond it, a typing slip, not a player's order.
@@ -281,27 +282,22 @@ def void_sale(
     sale = Sale.objects.select_for_update().get(pk=sale.pk, occasion=occasion)
     moment = moment_of(occasion, at, by=by, act="voiding a sale")
     reason = " ".join((reason or "").split())[:300]
-    witness, worker, witness_facts = _void_witness(
+    witness, worker, witness_facts, assisting = _void_witness(
         occasion, sale, witness, witness_worker, by, moment, witness_secret
     )
-    rules.enforce(
-        VOID_SALE,
-        VoidFacts(
-            occasion_open=open_at(occasion, moment),
-            receipt=sale.number,
-            already_voided=sale.is_voided,
-            reason=reason,
-            live_extras_receipts=tuple(
-                sale.extra_sales.filter(voided_at__isnull=True)
-                .order_by("number")
-                .values_list("number", flat=True)
-            ),
-            **witness_facts,
+    facts = VoidFacts(
+        occasion_open=open_at(occasion, moment),
+        receipt=sale.number,
+        already_voided=sale.is_voided,
+        reason=reason,
+        live_extras_receipts=tuple(
+            sale.extra_sales.filter(voided_at__isnull=True)
+            .order_by("number")
+            .values_list("number", flat=True)
         ),
-        on=occasion.date,
-        actor=by,
-        organization=occasion.organization,
+        **witness_facts,
     )
+    enforce_at(VOID_SALE, [facts, assisting], occasion, by)
     sale.voided_at = moment
     sale.void_reason = reason
     sale.voided_by = by
@@ -341,7 +337,7 @@ def _void_witness(
     by: Actor,
     moment: dt.datetime,
     secret: str = "",
-) -> tuple[Any | None, WorkerPresence | None, dict[str, bool]]:
+) -> tuple[Any | None, WorkerPresence | None, dict[str, Any], SecondPersonFacts]:
     """The void's second person and the facts the rules judge of them: live, a user of the
     organization confirming with their own password or PIN, on the floor then; from paper, the
     worker of the night whose signature is on the sheet."""
@@ -358,8 +354,8 @@ def _void_witness(
                 "witness_is_seller": False,
                 "witness_is_voider": False,
                 "witness_on_floor": worker is not None and floor.on_floor_at(worker, moment),
-                "witness_barred": worker is not None and floor.barred_from_assisting(worker),
             },
+            facts_of(worker, WITNESS_THE_VOID),
         )
     witness_id = getattr(witness, "pk", None)
     second = second_person(occasion, witness, secret, moment)
@@ -372,10 +368,10 @@ def _void_witness(
             "witness_is_seller": witness_id is not None and witness_id == sale.sold_by_id,
             "witness_is_voider": witness_id is not None and witness_id == getattr(by, "pk", None),
             "witness_confirmed": second.confirmed,
-            "witness_paused": second.paused,
+            "witness_paused_until": second.paused_until,
             "witness_on_floor": witness_id is None or second.on_floor,
-            "witness_barred": second.barred,
         },
+        second.facts(WITNESS_THE_VOID),
     )
 
 

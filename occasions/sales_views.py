@@ -19,6 +19,7 @@ from occasions import sales_services as services
 from occasions.floor_bar import floor_bar
 from occasions.models import Occasion, PriceListItem, Sale
 from occasions.sales_forms import AttendanceForm, ReceiptsForm, SaleForm, VoidForm
+from occasions.second_person import put_on_fields, users_of, who_can_confirm
 from occasions.views import RUNS_THE_NIGHT, get_occasion
 from organizations.access import OrgAccess, OrgRequest, org_view
 from organizations.models import Role
@@ -36,6 +37,13 @@ def _new_sale_form(items: list[PriceListItem]) -> SaleForm:
     return SaleForm(items=items, initial=initial)
 
 
+def _witnesses(access: OrgAccess, occasion: Occasion) -> list[Any]:
+    """Who could witness a void now, for those who void while the occasion is open."""
+    if not access.has_role(*RUNS_THE_NIGHT) or occasion.status != Occasion.Status.OPEN:
+        return []
+    return who_can_confirm(occasion, access.user, timezone.now())
+
+
 def _context(access: OrgAccess, occasion: Occasion, **extra: Any) -> dict[str, Any]:
     items = extra.pop("items", None) or _items(occasion)
     counts = selectors.door_figures(occasion)  # a closed night's as kept with its figures
@@ -49,7 +57,7 @@ def _context(access: OrgAccess, occasion: Occasion, **extra: Any) -> dict[str, A
         "attendance": selectors.attendance_check(occasion, counts),
         "receipts": extra.pop("receipts", None) or selectors.door_receipts(occasion),
         "receipts_form": extra.pop("receipts_form", None) or ReceiptsForm(),
-        "witnesses": list(selectors.witnesses(occasion)) if can_run else [],
+        "witnesses": _witnesses(access, occasion),
         "can_sell": access.has_role(*SELLS),
         "can_run": can_run,
         "is_open": occasion.status == Occasion.Status.OPEN,
@@ -122,7 +130,7 @@ def sale_receipts(request: OrgRequest, pk: int) -> HttpResponse:
     context = {
         "org": access.organization,
         "occasion": occasion,
-        "witnesses": list(selectors.witnesses(occasion)) if can_run else [],
+        "witnesses": _witnesses(access, occasion),
         "can_sell": access.has_role(*SELLS),
         "can_run": can_run,
         "is_open": occasion.status == Occasion.Status.OPEN,
@@ -168,7 +176,7 @@ def _sold(request: OrgRequest, sale: Sale) -> HttpResponse:
         "attendance_form": AttendanceForm(initial={"players": counts.admissions}),
         "s": sale,
         "sold": _sale_summary(sale),
-        "witnesses": list(selectors.witnesses(occasion)) if can_run else [],
+        "witnesses": _witnesses(access, occasion),
         "can_sell": True,
         "can_run": can_run,
         "is_open": occasion.status == Occasion.Status.OPEN,
@@ -240,17 +248,19 @@ def _receipts_after_void(occasion: Occasion, sale: Sale | None) -> selectors.Doo
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
 @require_POST
 def sale_void(request: OrgRequest, pk: int) -> HttpResponse:
+    """A void before its witness. A refusal comes back in the receipt's void form, open, with
+    the reason and the witness as given (never the password or PIN) and each refusal on the
+    field it is about, where the cursor goes; the receipt stays in sight (found by its number
+    if older than the latest). A number of no receipt is said above the list."""
     access = request.access
     occasion = get_occasion(access, pk)
-    form = VoidForm(request.POST, witnesses=selectors.witnesses(occasion))
-    errors: list[str] = []
+    form = VoidForm(request.POST, witnesses=users_of(occasion.organization_id))
     sale = voided = None
-    if not form.is_valid():
-        errors = [e for field_errors in form.errors.values() for e in field_errors]
-    else:
-        sale = Sale.objects.filter(occasion=occasion, number=form.cleaned_data["receipt"]).first()
+    if form.is_valid():
+        number = form.cleaned_data["receipt"]
+        sale = Sale.objects.filter(occasion=occasion, number=number).first()
         if sale is None:
-            errors = [f"No receipt {form.cleaned_data['receipt']} at this occasion."]
+            form.add_error("receipt", f"No receipt {number} at this occasion.")
         else:
             try:
                 voided = services.void_sale(
@@ -261,18 +271,25 @@ def sale_void(request: OrgRequest, pk: int) -> HttpResponse:
                     by=request.user,
                 )
             except ValidationError as error:
-                errors = error.messages
-    done = f"Receipt {voided.number} is voided." if voided is not None else ""
-    if request.htmx:
-        receipts = _receipts_after_void(occasion, sale)
-        context = _context(access, occasion, void_errors=errors, void_done=done, receipts=receipts)
-        return render(request, "occasions/door/_after_void.html", context)
+                put_on_fields(
+                    form, error, person="witness", secret="witness_secret", reason="reason"
+                )
+    receipts = _receipts_after_void(occasion, sale)
+    extra: dict[str, Any] = {"receipts": receipts}
     if voided is not None:
-        messages.success(request, done)
-        return _back(occasion)
-    return _page(
-        request, occasion, void_errors=errors, receipts=_receipts_after_void(occasion, sale)
-    )
+        done = f"Receipt {voided.number} is voided."
+        if not request.htmx:
+            messages.success(request, done)
+            return _back(occasion)
+        extra["void_done"] = done
+    elif sale is not None and any(row.pk == sale.pk for row in receipts.rows):
+        extra["void_form"] = form  # its row shows it again, open
+    else:
+        extra["void_errors"] = form.all_messages()
+    if request.htmx:
+        context = _context(access, occasion, **extra)
+        return render(request, "occasions/door/_after_void.html", context)
+    return _page(request, occasion, **extra)
 
 
 @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)

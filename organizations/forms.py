@@ -33,15 +33,17 @@ def submit(
     *,
     done: Callable[[Any], HttpResponse],
     again: Callable[[], HttpResponse],
+    show: Callable[[forms.Form, ValidationError], None] = show_refusal,
 ) -> HttpResponse:
     """A page's form handed to its service: on valid input ``act`` runs with the cleaned values
     and ``done`` answers with what it returned; bad input, or the service's refusal put on the
-    form (``show_refusal``), comes back through ``again`` with nothing saved."""
+    form (``show``: by default ``show_refusal``), comes back through ``again`` with nothing
+    saved."""
     if form.is_valid():
         try:
             result = act(form.cleaned_data)
         except ValidationError as error:
-            show_refusal(form, error)
+            show(form, error)
         else:
             return done(result)
     return again()

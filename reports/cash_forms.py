@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model
 
 from beano.rules.money import CASH, DISBURSEMENT, MoneyField, QuantityField
 from occasions.models import Occasion
+from occasions.second_person import offer
 from organizations.models import Organization
 from reports.cash_models import DENOMINATIONS, BankEntry
 from reports.models import LawfulPurposeDisbursement
@@ -41,11 +41,17 @@ class DrawerForm(forms.Form):
         widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "off"}),
     )
 
+    def offer(self, people: list[Any]) -> None:
+        """The verifiers listed: who worked that night and could confirm (``who_can_confirm``)."""
+        self.offered = people
+        offer(self.fields["verified_by"], people, _person)
+
     def __init__(self, *args: Any, verifiers: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["verified_by"]
         field.queryset = verifiers  # type: ignore[attr-defined]
         field.label_from_instance = _person  # type: ignore[attr-defined]
+        self.offered: list[Any] | None = None
         for code, label, _value in DENOMINATIONS:
             self.fields[PIECE_PREFIX + code] = QuantityField(
                 min_value=0,
@@ -141,14 +147,4 @@ class ReconciliationForm(forms.Form):
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 2}),
         label="Explanation of a difference",
-    )
-
-
-def verifiers_of(organization_id: int) -> Any:
-    """The organization's users who may be named as the second person (the rules judge them)."""
-    return (
-        get_user_model()
-        .objects.filter(org_roles__organization_id=organization_id)
-        .distinct()
-        .order_by("first_name", "last_name", "username")
     )

@@ -5,6 +5,7 @@ comes back on its form, with the page, and nothing is saved."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
@@ -15,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from occasions.floor_bar import floor_bar
 from occasions.models import Occasion
+from occasions.second_person import put_on_fields, users_of, who_can_confirm
 from occasions.views import get_occasion
 from organizations.access import org_view
 from organizations.forms import submit
@@ -25,7 +27,6 @@ from reports.cash_forms import (
     DepositForm,
     DrawerForm,
     ReconciliationForm,
-    verifiers_of,
 )
 from reports.cash_models import DrawerCount
 from reports.closeout_views import CLOSEOUT_STATUSES
@@ -50,7 +51,10 @@ def _drawer_page(
     )
     if form is None:
         initial = {f"n_{code}": n for code, n in (drawer.pieces if drawer else {}).items()}
-        form = DrawerForm(initial=initial, verifiers=verifiers_of(occasion.organization_id))
+        form = DrawerForm(initial=initial, verifiers=users_of(occasion.organization_id))
+    can_write = editable and access.has_role(*CLOSES_OUT)
+    if can_write:  # who worked that night, other than the one counting
+        form.offer(who_can_confirm(occasion, request.user, None))
     return render(
         request,
         "reports/drawer.html",
@@ -63,7 +67,7 @@ def _drawer_page(
             "f": figures,
             "form": form,
             "threshold": variance_threshold(),
-            "can_write": editable and access.has_role(*CLOSES_OUT),
+            "can_write": can_write,
             "closeout_statuses": CLOSEOUT_STATUSES,
         },
         status=status,
@@ -76,7 +80,7 @@ def drawer(request: HttpRequest, pk: int) -> HttpResponse:
     occasion = get_occasion(access_of(request), pk)
     if request.method != "POST":
         return _drawer_page(request, occasion)
-    form = DrawerForm(request.POST, verifiers=verifiers_of(occasion.organization_id))
+    form = DrawerForm(request.POST, verifiers=users_of(occasion.organization_id))
 
     def count(values: dict[str, Any]) -> Any:
         return cash_services.count_drawer(
@@ -92,7 +96,11 @@ def drawer(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("report_drawer", org_id=occasion.organization_id, pk=occasion.pk)
 
     return submit(
-        form, count, done=done, again=lambda: _drawer_page(request, occasion, form, status=400)
+        form,
+        count,
+        done=done,
+        again=lambda: _drawer_page(request, occasion, form, status=400),
+        show=partial(put_on_fields, person="verified_by", secret="verifier_secret"),
     )
 
 

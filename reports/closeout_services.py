@@ -64,14 +64,20 @@ def save_closeout(
     cash_verified_by_worker: WorkerPresence | None = None,
 ) -> CloseOut:
     """The bookkeeper's counts by category, the cash, and the explanation of any difference.
-    The cash counted (a new figure) is verified by a second person who confirms it themselves,
-    or, entered from paper, by the worker whose signature is on the sheet (3.04(1)(e))."""
+    The cash counted (a new figure, or the same one with a verifier named) is verified by a
+    second person who confirms it themselves, or, entered from paper, by the worker whose
+    signature is on the sheet (3.04(1)(e))."""
     occasion, closeout = _locked_for_closeout(occasion)
     old = snapshot(closeout, ("opening_bank", "cash_counted", "explanation"))
     old["counts"] = {c.category: c.counted for c in closeout.counts.all()}
     closeout.opening_bank = money(opening_bank, CASH, "opening_bank")
     counted = optional_money(cash_counted, CASH, "cash_counted")
-    if counted is not None and (counted != closeout.cash_counted or not cash_verified(closeout)):
+    # A new figure, one never verified, or a verifier named for the same figure (who verifies
+    # it again, and is recorded, or is refused): a verifier given is never ignored.
+    named = cash_verified_by is not None or cash_verified_by_worker is not None
+    if counted is not None and (
+        counted != closeout.cash_counted or not cash_verified(closeout) or named
+    ):
         _verify_cash_count(
             occasion,
             closeout,
@@ -143,14 +149,12 @@ def _verify_cash_count(
     """Judge the cash count's second person (3.04(1)(e)) and keep who counted and verified."""
     from occasions import floor_selectors as floor
     from occasions import paper
-    from occasions.second_person import second_person
+    from occasions.second_person import VERIFY_THE_CASH_COUNT, facts_of, second_person
 
     if paper.current() is not None:
         worker = floor.worker_of_the_night(occasion, verifier.worker) if verifier.worker else None
-        facts = CashCountFacts(
-            has_verifier=worker is not None,
-            verifier_barred=worker is not None and floor.barred_from_assisting(worker),
-        )
+        facts = CashCountFacts(has_verifier=worker is not None)
+        assisting = facts_of(worker, VERIFY_THE_CASH_COUNT)
         user = None
     else:
         worker = None
@@ -161,11 +165,11 @@ def _verify_cash_count(
             verifier_in_organization=second.in_organization,
             verifier_is_counter=user is not None and user.pk == getattr(acting_user(by), "pk", 0),
             verifier_confirmed=second.confirmed,
-            verifier_paused=second.paused,
+            verifier_paused_until=second.paused_until,
             verifier_worked_that_night=second.on_floor,
-            verifier_barred=second.barred,
         )
-    enforce_at(COUNT_CASH, facts, occasion, by)
+        assisting = second.facts(VERIFY_THE_CASH_COUNT)
+    enforce_at(COUNT_CASH, [facts, assisting], occasion, by)
     closeout.cash_counted_by = acting_user(by)
     closeout.cash_verified_by = user
     closeout.cash_verified_by_worker = worker

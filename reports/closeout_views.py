@@ -5,6 +5,7 @@ its form, nothing saved."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
@@ -16,6 +17,7 @@ from django.views.decorators.http import require_POST
 from occasions.confirm import Confirmation
 from occasions.floor_bar import floor_bar
 from occasions.models import Occasion
+from occasions.second_person import put_on_fields, users_of, who_can_confirm
 from occasions.views import get_occasion
 from organizations.access import get_for_org, org_view
 from organizations.forms import submit
@@ -65,8 +67,10 @@ def closeout_page(
         form = CloseOutForm(
             initial=_closeout_initial(closeout, figures),
             categories=figures["counts"],
-            verifiers=_cash_verifiers(occasion),
+            verifiers=users_of(occasion.organization_id),
         )
+    if can_write and editable:  # who worked that night, other than the one counting
+        form.offer(who_can_confirm(occasion, request.user, None))
     if expense_form is None:
         expense_form = ExpenseForm(occasion=occasion)
     paper = paper_selectors.occasion_paper(occasion, paper_selectors.door_counts(figures))
@@ -99,19 +103,6 @@ def closeout_page(
     )
 
 
-def _cash_verifiers(occasion: Occasion) -> Any:
-    """The users of the organization who may be named as the cash count's second person (the
-    rules judge them: they worked that night, confirm themselves, and are not a paid bookkeeper)."""
-    from django.contrib.auth import get_user_model
-
-    return (
-        get_user_model()
-        .objects.filter(org_roles__organization_id=occasion.organization_id)
-        .distinct()
-        .order_by("first_name", "last_name", "username")
-    )
-
-
 def _saved(request: HttpRequest, occasion: Occasion, done: str) -> HttpResponse:
     messages.success(request, done)
     return redirect("report_closeout", org_id=occasion.organization_id, pk=occasion.pk)
@@ -125,7 +116,7 @@ def closeout(request: HttpRequest, pk: int) -> HttpResponse:
         return closeout_page(request, occasion)
     figures = selectors.figures_preview(occasion)
     form = CloseOutForm(
-        request.POST, categories=figures["counts"], verifiers=_cash_verifiers(occasion)
+        request.POST, categories=figures["counts"], verifiers=users_of(occasion.organization_id)
     )
 
     def save(values: dict[str, Any]) -> Any:
@@ -145,6 +136,7 @@ def closeout(request: HttpRequest, pk: int) -> HttpResponse:
         save,
         done=lambda _: _saved(request, occasion, "The close-out is saved."),
         again=lambda: closeout_page(request, occasion, form=form, status=400),
+        show=partial(put_on_fields, person="cash_verified_by", secret="cash_verifier_secret"),
     )
 
 

@@ -10,10 +10,16 @@ from django import forms
 from beano.rules.money import CASH, DISBURSEMENT, EXPENSE, MoneyField, QuantityField
 from occasions.floor_selectors import list_entries
 from occasions.models import Occasion
+from occasions.second_person import offer
 from organizations.models import Equipment, Organization
 from reports.models import CountCategory, ExpenseKind
 
 COUNT_PREFIX = "count_"
+
+
+def _person_label(user: Any) -> str:
+    full = user.get_full_name()
+    return f"{full} ({user.get_username()})" if full else user.get_username()
 
 
 class CloseOutForm(forms.Form):
@@ -62,9 +68,8 @@ class CloseOutForm(forms.Form):
         self.fields["cash_verified_by"].queryset = (
             verifiers if verifiers is not None else get_user_model().objects.none()
         )
-        self.fields["cash_verified_by"].label_from_instance = lambda u: (
-            f"{u.get_full_name()} ({u.get_username()})" if u.get_full_name() else u.get_username()
-        )
+        self.fields["cash_verified_by"].label_from_instance = _person_label
+        self.offered: list[Any] | None = None
         for c in categories:
             self.fields[COUNT_PREFIX + c["category"]] = QuantityField(
                 min_value=0,
@@ -78,6 +83,11 @@ class CloseOutForm(forms.Form):
                     "max_value": "That count is too large.",
                 },
             )
+
+    def offer(self, people: list[Any]) -> None:
+        """The verifiers listed: who worked that night and could confirm (``who_can_confirm``)."""
+        self.offered = people
+        offer(self.fields["cash_verified_by"], people, _person_label)
 
     def count_fields(self) -> list[forms.BoundField]:
         return [self[COUNT_PREFIX + c["category"]] for c in self.categories]

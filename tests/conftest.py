@@ -26,6 +26,7 @@ pytest_plugins = [
     "tests.fixtures.games",
     "tests.fixtures.floor",
     "tests.fixtures.celery_worker",
+    "tests.fixtures.cache_clock",
 ]
 #: The tests' password hasher: they make many users, and a deliberately slow hasher would
 #: dominate the suite's time.

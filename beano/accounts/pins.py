@@ -1,8 +1,14 @@
 """A second person confirms a two-person act on the hall laptop with their own credential: their
 password or their personal PIN (4 to 8 digits, set on their account page, hashed like a
 password). Wrong tries are counted per person in the shared cache, outside the refused act's
-transaction (which rolls back), and too many lock that person's confirmations for a while: a PIN
-cannot be guessed at the laptop."""
+transaction (which rolls back), and too many pause that person's confirmations for ``PAUSE``: a
+PIN cannot be guessed at the laptop.
+
+The pause keeps the moment it ends, read against the application's clock, and each key is
+written with its own timeout: Django's ``incr`` on a cache without a native one (the file cache
+of the embedded default, the database cache) sets the value again with the cache's default
+timeout (300 s), so a pause kept as a count's expiry ended after 5 minutes instead of 15, and on
+Redis it ran from the first wrong try instead of the one that paused."""
 
 from __future__ import annotations
 
@@ -24,10 +30,26 @@ PIN = re.compile(r"^[0-9]{4,8}$")
 #: Wrong credentials in a row before a person's confirmations pause, and for how long.
 MAX_TRIES = 5
 PAUSE = dt.timedelta(minutes=15)
+#: A count of wrong tries is forgotten this long after the last one.
+COUNTED_FOR = PAUSE
+#: The pause's key outlives the moment it holds, so that the moment decides, not the key's end.
+KEPT_PAST_THE_END = dt.timedelta(minutes=1)
 
 
 def _tries_key(user: Any) -> str:
     return f"second-person:tries:{user.pk}"
+
+
+def _pause_key(user: Any) -> str:
+    return _pause_key_of(user.pk)
+
+
+def _pause_key_of(user_id: int) -> str:
+    return f"second-person:paused-until:{user_id}"
+
+
+def _seconds(delta: dt.timedelta) -> int:
+    return int(delta.total_seconds())
 
 
 def proves_password(user: Any, password: str, request: HttpRequest | None = None) -> bool:
@@ -61,7 +83,7 @@ def set_pin(
     personal, _ = PersonalPin.objects.update_or_create(
         user=user, defaults={"pin_hash": make_password(pin), "set_at": timezone.now()}
     )
-    cache.delete(_tries_key(user))
+    cache.delete_many([_tries_key(user), _pause_key(user)])  # they proved themselves anew
     return personal
 
 
@@ -69,12 +91,56 @@ def has_pin(user: Any) -> bool:
     return PersonalPin.objects.filter(user=user).exclude(pin_hash="").exists()
 
 
-def paused(user: Any) -> bool:
-    """Too many wrong tries: the person's confirmations wait (the counter expires by itself)."""
+def _end(kept: Any) -> dt.datetime | None:
+    """The moment a pause kept as ``kept`` ends, if it has not ended yet."""
+    if kept is None:
+        return None
+    ends = dt.datetime.fromtimestamp(float(kept), tz=dt.UTC)
+    return ends if timezone.now() < ends else None
+
+
+def paused_until(user: Any) -> dt.datetime | None:
+    """When the person's confirmations may start again, while too many wrong tries pause them."""
     try:
-        return int(cache.get(_tries_key(user)) or 0) >= MAX_TRIES
+        return _end(cache.get(_pause_key(user)))
     except Exception:  # the cache is down: no counter, no pause (the lockout stays at sign-in)
-        return False
+        return None
+
+
+def paused(user: Any) -> bool:
+    return paused_until(user) is not None
+
+
+def paused_among(user_ids: list[int]) -> set[int]:
+    """Which of these people are paused now, read in one round trip to the cache (for the
+    lists of who can confirm)."""
+    keys = {_pause_key_of(pk): pk for pk in user_ids}
+    try:
+        kept = cache.get_many(list(keys))
+    except Exception:
+        return set()
+    return {keys[key] for key, value in kept.items() if _end(value) is not None}
+
+
+def count_wrong_try(user: Any) -> None:
+    """One more wrong try for ``user``; the ``MAX_TRIES``-th in a row pauses them for ``PAUSE``
+    from now. The count is kept ``COUNTED_FOR`` after the last wrong try whatever the backend
+    (``touch`` after ``incr``, which some set again with the default timeout)."""
+    key = _tries_key(user)
+    counted_for = _seconds(COUNTED_FOR)
+    if cache.add(key, 1, counted_for):
+        tries = 1
+    else:
+        try:
+            tries = cache.incr(key)
+        except ValueError:  # forgotten between the two: this try starts the count again
+            cache.add(key, 1, counted_for)
+            tries = 1
+        cache.touch(key, counted_for)
+    if tries >= MAX_TRIES:
+        ends = timezone.now() + PAUSE
+        cache.set(_pause_key(user), ends.timestamp(), _seconds(PAUSE + KEPT_PAST_THE_END))
+        cache.delete(key)  # the tries after the pause are counted from none
 
 
 def confirms(user: Any, secret: str) -> bool:
@@ -87,12 +153,11 @@ def confirms(user: Any, secret: str) -> bool:
     personal = PersonalPin.objects.filter(user=user).first()
     ok = bool(PIN.match(secret) and personal and check_password(secret, personal.pin_hash))
     ok = ok or (user.is_active and proves_password(user, secret))
-    key = _tries_key(user)
     try:
         if ok:
-            cache.delete(key)
-        elif not cache.add(key, 1, int(PAUSE.total_seconds())):
-            cache.incr(key)
+            cache.delete_many([_tries_key(user), _pause_key(user)])
+        else:
+            count_wrong_try(user)
     except Exception:  # the cache is down: the confirmation stands or fails on its own
         pass
     return ok

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 
 from beano.rules.authorizations import AuthorizationKind
 from beano.rules.base import rule
+from beano.rules.confirmations import not_confirmed, paused_words
 from beano.rules.limits import LimitName, Limits
 
 SET_PRICES = "prices.set"
@@ -99,6 +101,8 @@ def packages_need_permission(f: PackageFacts, limits: Limits) -> Iterator[str]:
 
 RECORD_SALE = "sale.record"
 VOID_SALE = "sale.void"
+#: A void without its reason (a form puts the refusal on the reason's box).
+NO_REASON = "Say why the sale is voided."
 ANNOUNCE_ATTENDANCE = "attendance.announce"
 START_SECOND_HALF = "occasion.start_second_half"
 
@@ -266,11 +270,11 @@ class VoidFacts:
     #: The witness was signed in on the floor at the moment of the void (always known on paper,
     #: where the witness is a worker of the night whose signature is on the sheet).
     witness_on_floor: bool = True
-    witness_barred: bool = False
     #: The witness confirmed with their own password or PIN on the laptop (live), or signed
-    #: the sheet (from paper); ``witness_paused``: too many wrong tries just now.
+    #: the sheet (from paper); ``witness_paused_until``: too many wrong tries, and until when
+    #: (the hall's time).
     witness_confirmed: bool = True
-    witness_paused: bool = False
+    witness_paused_until: dt.datetime | None = None
 
 
 @rule(
@@ -298,10 +302,10 @@ def void_is_witnessed(f: VoidFacts, limits: Limits) -> Iterator[str]:
     """The organization keeps an accurate count of what was sold: a sale leaves the count only
     with its reason written and a second person of the organization, neither the seller nor the
     one voiding, as witness: signed in on the floor at that moment, confirming with their own
-    password or PIN (a name picked from a list is not a witness), and not a compensated
-    bookkeeper or accountant, who assists in no other capacity (3.04(1)(g))."""
+    password or PIN (a name picked from a list is not a witness). A compensated bookkeeper or
+    accountant witnesses nothing: W-1G-NOT-A-SECOND-PERSON refuses them, citing (1)(g)."""
     if not f.reason.strip():
-        yield "Say why the sale is voided."
+        yield NO_REASON
     if not f.has_witness:
         yield "A second person must witness the void."
         return
@@ -309,17 +313,12 @@ def void_is_witnessed(f: VoidFacts, limits: Limits) -> Iterator[str]:
         yield "The witness must be a person of this organization."
     if f.witness_is_seller or f.witness_is_voider:
         yield "The witness must be someone other than the seller and the person voiding."
-    if f.witness_paused:
-        yield "Too many wrong passwords or PINs for the witness: wait 15 minutes, or ask another."
+    if f.witness_paused_until is not None:
+        yield paused_words("witness", f.witness_paused_until)
     elif not f.witness_confirmed:
-        yield "The witness has not confirmed with their own password or PIN."
+        yield not_confirmed("witness")
     if not f.witness_on_floor:
         yield "The witness was not signed in on the floor at the time of the void."
-    if f.witness_barred:
-        yield (
-            "A compensated bookkeeper or accountant does not assist in any other capacity "
-            "(961 CMR 3.04(1)(g)): they cannot witness a void."
-        )
 
 
 @rule(

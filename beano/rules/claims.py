@@ -5,6 +5,7 @@ on the same call. (1)(h), a worker on the list playing, is judged by W-1H-WORKER
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -20,16 +21,17 @@ from beano.rules.cards import (
     covers,
     is_whole_card,
 )
+from beano.rules.confirmations import not_confirmed, paused_words
 from beano.rules.limits import Limits
 from beano.rules.money import ZERO, split_to_the_dollar
 from beano.rules.workers import RECORD_WINNER
 
 RECORD_CLAIM = "game.record_claim"
+RECORD_PAYOUT = "game.record_payout"
 VERIFY_DRAW = "game.verify_draw"
 VERIFY_CARD = "game.verify_card"
 CARD_RESULT = "game.card_result"
 SHARE_PRIZE = "game.share_prize"
-RECORD_PAYOUT = "game.record_payout"
 
 
 def balls_that_count(
@@ -414,14 +416,14 @@ class PayoutFacts:
     verified_by_id: int | None
     amount: Decimal
     share: Decimal
-    #: Entered from paper: both people were signed in on the floor at the moment of the payout,
-    #: and the verifier is not a compensated bookkeeper or accountant (3.04(1)(g)).
+    #: Both people were signed in on the floor at the moment of the payout (live, the
+    #: verifier; entered from paper, the one who paid too).
     both_on_floor: bool = True
-    verifier_barred: bool = False
     #: The verifier confirmed with their own password or PIN on the laptop (live), or signed
-    #: the sheet (from paper); ``verifier_paused``: too many wrong tries just now.
+    #: the sheet (from paper); ``verifier_paused_until``: too many wrong tries, and until when
+    #: (the hall's time).
     verifier_confirmed: bool = True
-    verifier_paused: bool = False
+    verifier_paused_until: dt.datetime | None = None
 
 
 #: Form W-2G's citation: a single win at or above the threshold in force collects the winner's
@@ -447,23 +449,18 @@ def payout_verified_by_another(f: PayoutFacts, limits: Limits) -> Iterator[str]:
     """The winner is paid once the winning card is verified; the payout is counted out by one
     worker and verified by another, so the person who pays never verifies their own payout. The
     verifier confirms with their own password or PIN (a name picked from a list is not a second
-    person), is signed in on the floor then, and is not a compensated bookkeeper or accountant,
-    who assists in no other capacity (3.04(1)(g))."""
+    person), and is signed in on the floor then. A compensated bookkeeper or accountant
+    verifies nothing: W-1G-NOT-A-SECOND-PERSON refuses them, citing (1)(g)."""
     if f.verified_by_id is None:
         yield "Name the person who verifies the payout."
     elif f.paid_by_id == f.verified_by_id:
         yield "The person who pays cannot also verify the payout."
-    if f.verifier_paused:
-        yield "Too many wrong passwords or PINs for the verifier: wait 15 minutes, or ask another."
+    if f.verifier_paused_until is not None:
+        yield paused_words("verifier", f.verifier_paused_until)
     elif f.verified_by_id is not None and not f.verifier_confirmed:
-        yield "The verifier has not confirmed with their own password or PIN."
+        yield not_confirmed("verifier")
     if not f.both_on_floor:
         yield "The verifier (and, on paper, the one who paid) was not on the floor then."
-    if f.verifier_barred:
-        yield (
-            "A compensated bookkeeper or accountant does not assist in any other capacity "
-            "(961 CMR 3.04(1)(g)): they cannot verify a payout."
-        )
 
 
 @rule(

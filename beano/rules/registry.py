@@ -18,6 +18,7 @@ RULE_MODULES = (
     "beano.rules.claims",
     "beano.rules.draw",
     "beano.rules.banking",
+    "beano.rules.bookkeepers",
 )
 
 

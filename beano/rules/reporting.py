@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from beano.rules.base import rule
+from beano.rules.confirmations import not_confirmed, paused_words
 from beano.rules.hours import MOMENT
 from beano.rules.limits import Limits
 
@@ -153,9 +154,9 @@ class CashCountFacts:
     verifier_in_organization: bool = True
     verifier_is_counter: bool = False
     verifier_confirmed: bool = True
-    verifier_paused: bool = False
+    #: Too many wrong tries, and until when (the hall's time).
+    verifier_paused_until: dt.datetime | None = None
     verifier_worked_that_night: bool = True
-    verifier_barred: bool = False
 
 
 @rule(
@@ -168,8 +169,8 @@ def cash_counted_by_two(f: CashCountFacts, limits: Limits) -> Iterator[str]:
     """The head of the organization or a designee is in full charge of the gross receipts: the
     cash of the night is counted by one person and verified by a second person who worked that
     night and confirms it themselves (a name picked from a list is not a second person), not
-    the one who counted, and not a compensated bookkeeper or accountant, who assists in no
-    other capacity (3.04(1)(g))."""
+    the one who counted. A compensated bookkeeper or accountant verifies nothing:
+    W-1G-NOT-A-SECOND-PERSON refuses them, citing (1)(g)."""
     if not f.has_verifier:
         yield "A second person verifies the cash counted: name them, and they confirm."
         return
@@ -177,17 +178,12 @@ def cash_counted_by_two(f: CashCountFacts, limits: Limits) -> Iterator[str]:
         yield "The verifier of the cash must be a person of this organization."
     if f.verifier_is_counter:
         yield "The person who counted the cash cannot also verify the count."
-    if f.verifier_paused:
-        yield "Too many wrong passwords or PINs for the verifier: wait 15 minutes, or ask another."
+    if f.verifier_paused_until is not None:
+        yield paused_words("verifier", f.verifier_paused_until)
     elif not f.verifier_confirmed:
-        yield "The verifier has not confirmed the count with their own password or PIN."
+        yield not_confirmed("verifier", " the count")
     if not f.verifier_worked_that_night:
         yield "The verifier of the cash did not work at this occasion."
-    if f.verifier_barred:
-        yield (
-            "A compensated bookkeeper or accountant does not assist in any other capacity "
-            "(961 CMR 3.04(1)(g)): they cannot verify the cash count."
-        )
 
 
 # --- Filing -------------------------------------------------------------------------------

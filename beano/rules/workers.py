@@ -394,6 +394,19 @@ class SignInFacts:
     listed_roles: tuple[str, ...]
     identification_displayed: str
     identification_listed: str
+    compensated: bool = False
+
+
+def paid_bookkeeper_in_another_role(f: SignInFacts) -> bool:
+    """A compensated bookkeeper or accountant signing in for a role their list entry does not
+    give them: (1)(g) refuses it (``bookkeepers``), not (1)(b), since listing them for it
+    needs the Director."""
+    return (
+        f.compensated
+        and f.role not in COMPENSABLE_ROLES
+        and f.role not in f.listed_roles
+        and bool(COMPENSABLE_ROLES.intersection(f.listed_roles))
+    )
 
 
 @rule(
@@ -408,7 +421,7 @@ def signs_in_from_the_list(f: SignInFacts, limits: Limits) -> Iterator[str]:
     if not f.on_list:
         yield f"{f.name} is not on the {f.year} worker list on the occasion's day."
         return
-    if f.role not in f.listed_roles:
+    if f.role not in f.listed_roles and not paid_bookkeeper_in_another_role(f):
         listed = ", ".join(WorkerRole(r).label.lower() for r in f.listed_roles)
         yield (f"{f.name} is on the list as {listed}, not as {WorkerRole(f.role).label.lower()}.")
 

@@ -5,8 +5,9 @@
 //   data-select-on-click       on an input: selects its text (a link to copy)
 //   data-progress="42"         on a .progress-bar: its width, in percent
 //   data-scroll-to="ID"        anywhere: on load, scrolls to the element with that id (a
-//                              <details> is opened first; its top kept below a sticky
-//                              header); inside a part of the page htmx swaps in (a refusal
+//                              <details> or a dropdown's menu is opened first; its top kept
+//                              below a sticky header) and puts the cursor on its first field
+//                              in error; inside a part of the page htmx swaps in (a refusal
 //                              placed by what caused it), on that swap
 //   #hall-clock[data-time-zone] ticks every second in that time zone
 //   [data-sticky-header]       the night's sticky header: its height is kept in the page's
@@ -63,6 +64,11 @@
     var target = document.getElementById(marker.getAttribute("data-scroll-to"));
     if (!target) return;
     if (target.tagName === "DETAILS") target.open = true;
+    // A form in a Bootstrap dropdown (a receipt's void) is opened by its toggle, placed as a
+    // click would place it.
+    var toggle = target.classList.contains("dropdown-menu") && target.parentElement &&
+      target.parentElement.querySelector("[data-bs-toggle=dropdown]");
+    if (toggle && window.bootstrap) window.bootstrap.Dropdown.getOrCreateInstance(toggle).show();
     target.scrollIntoView({block: "center", behavior: "instant"});
     // Taller than the room left: its top (a summary's title) is shown, below the night's
     // sticky header rather than behind it.

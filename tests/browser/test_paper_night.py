@@ -229,6 +229,11 @@ def test_a_bookkeeper_types_a_paper_night_in_and_files_it(
         field = page.get_by_label(label, exact=True)
         if field.count() == 1 and quantity.isdigit():
             field.fill(quantity)
+    # The member in charge's login stands for Linda Souza, on the sign-in sheet: the list of
+    # the count's verifiers, drawn when the saved close-out is shown, offers her.
+    tenant.member_in_charge.org_roles.update(
+        person=WorkerListEntry.objects.get(person__legal_name="Linda Souza").person
+    )
     page.get_by_label("Opening bank").fill("200.00")
     page.get_by_role("button", name="Save the close-out").click()
     expect(page.get_by_text("The close-out is saved.")).to_be_visible()
@@ -239,9 +244,6 @@ def test_a_bookkeeper_types_a_paper_night_in_and_files_it(
     page.get_by_label("Cash counted").fill("590.00")
     # Counted by the bookkeeper, verified by the member in charge (Linda Souza, on the sign-in
     # sheet) typing her own password.
-    tenant.member_in_charge.org_roles.update(
-        person=WorkerListEntry.objects.get(person__legal_name="Linda Souza").person
-    )
     page.get_by_label("Count verified by").select_option(
         label=tenant.member_in_charge.get_username()
     )

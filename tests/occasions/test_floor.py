@@ -139,6 +139,83 @@ def test_a_role_the_list_does_not_give_is_refused(tenant, occasion, crew, clock)
     assert refused_codes(refused) == {"W-1B-ON-THE-LIST": "961 CMR 3.04(1)(b)"}
 
 
+def test_a_compensated_bookkeeper_signed_in_as_caller_is_refused_citing_1g(
+    tenant, occasion, crew, clock
+):
+    """The hole: refused citing (1)(b), "on the list as bookkeeper, not as caller", as if the
+    list were what keeps a paid bookkeeper to the books; (1)(g) is."""
+    refused = _refused_sign_in(occasion, crew["karen"], tenant.member_in_charge, role="caller")
+    assert refused_codes(refused) == {"W-1G-SIGNS-IN-AS-BOOKKEEPER": "961 CMR 3.04(1)(g)"}
+    assert "sign them in as bookkeeper, not as caller" in refused.value.messages[0]
+    logged = RefusedAction.objects.get(action="occasion.sign_in_worker")
+    assert logged.citations == "961 CMR 3.04(1)(g)"
+    presence = floor.sign_in_worker(
+        occasion=occasion,
+        entry=crew["karen"],
+        role="bookkeeper",
+        identification="P-03",
+        by=tenant.member_in_charge,
+    )
+    assert presence.role == "bookkeeper"
+
+
+def test_the_directors_authorization_lets_a_compensated_bookkeeper_call(tenant, occasion, clock):
+    """Given through the list: the entry names them caller too, under the authorization."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from organizations import services as org_services
+    from organizations.models import DirectorAuthorization
+    from organizations.worker_services import add_to_worker_list
+
+    person = org_services.add_member(
+        organization=tenant.organization,
+        by=tenant.head,
+        legal_name="Betty Books",
+        date_of_birth=dt.date(1960, 1, 1),
+        kind="member",
+        since=dt.date(2015, 1, 1),
+    ).person
+    letter = DirectorAuthorization.objects.create(
+        organization=tenant.organization,
+        kind="1g_bookkeeper",
+        reference_number="MSLC-1G-0031",
+        subject="Betty Books may call",
+        person=person,
+        valid_from=dt.date(2026, 1, 1),
+        valid_to=occasion.date - dt.timedelta(days=1),  # lapsed the day before the occasion
+        document=SimpleUploadedFile("letter.pdf", b"%PDF-1.4 letter", "application/pdf"),
+    )
+    entry = add_to_worker_list(
+        organization=tenant.organization,
+        year=2026,
+        person=person,
+        roles=["bookkeeper", "caller"],
+        identification="B-9",
+        compensated=True,
+        compensation_note="$50 an occasion",
+        good_moral_character_attested=True,
+        attested_by="Robert Medeiros",
+        on=dt.date(2026, 1, 5),
+        by=tenant.head,
+    )
+    refused = _refused_sign_in(
+        occasion, entry, tenant.member_in_charge, role="caller", identification="B-9"
+    )
+    assert refused_codes(refused) == {"W-1G-BOOKKEEPER-ONLY": "961 CMR 3.04(1)(g)"}
+    letter.valid_to = None
+    letter.save()
+    presence = floor.sign_in_worker(
+        occasion=occasion,
+        entry=entry,
+        role="caller",
+        identification="B-9",
+        by=tenant.member_in_charge,
+    )
+    assert presence.role == "caller"
+    event = AuditEvent.objects.get(action="occasions.worker.signed_in")
+    assert event.new_values["waived_by"] == ["MSLC-1G-0031"]
+
+
 def test_a_caller_convicted_within_five_years_is_refused(tenant, occasion, clock):
     entry = listed(
         tenant, "Thomas Ferreira", ["caller"], "P-04", attested=True, attested_by="Commander"

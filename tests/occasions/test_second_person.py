@@ -11,14 +11,18 @@ from decimal import Decimal
 
 import pytest
 from django.core.cache import cache
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 
 from beano import rules
-from beano.accounts.pins import MAX_TRIES, set_pin
+from beano.accounts.pins import MAX_TRIES, paused_until, set_pin
+from beano.rules import AuthorizationKind
 from beano.rules.models import RefusedAction
 from games import payout_services
 from occasions import sales_services
 from occasions.models import Sale, WorkerPresence
+from organizations.models import DirectorAuthorization
 from tests.conftest import PASSWORD, login, make_user
 from tests.fixtures.floor import on_floor
 
@@ -77,23 +81,66 @@ def test_a_witness_who_left_before_the_void_is_no_witness(tenant, sale):
     assert "not signed in on the floor" in " ".join(refused.value.messages)
 
 
-def test_a_compensated_bookkeeper_witnesses_nothing(tenant, sale):
-    on_floor(tenant.bookkeeper, sale.occasion, role="bookkeeper")
-    tenant.bookkeeper.org_roles.first().person.worker_list_entries.update(compensated=True)
+def paid_bookkeeper(tenant, occasion):
+    """The bookkeeper on the floor tonight, compensated (on the list as bookkeeper only)."""
+    on_floor(tenant.bookkeeper, occasion, role="bookkeeper")
+    person = tenant.bookkeeper.org_roles.first().person
+    person.worker_list_entries.update(compensated=True)
+    return person
+
+
+def authorized_in_another_capacity(tenant, person, **changes):
+    """The Director's written authorization of 3.04(1)(g) for ``person``."""
+    values = {
+        "organization": tenant.organization,
+        "kind": AuthorizationKind.BOOKKEEPER_OTHER_CAPACITY,
+        "reference_number": "MSLC-1G-0007",
+        "subject": "Bookkeeper may witness and verify",
+        "person": person,
+        "valid_from": dt.date(2025, 1, 1),
+        "valid_to": dt.date(2030, 12, 31),
+        "document": SimpleUploadedFile("letter.pdf", b"%PDF-1.4 letter", "application/pdf"),
+    }
+    return DirectorAuthorization.objects.create(**(values | changes))
+
+
+def test_a_compensated_bookkeeper_witnesses_nothing_citing_1g(tenant, sale):
+    """The hole: refused under the void's paragraph, (4)(d), with (1)(g) in its words; the
+    paragraph that refuses a compensated bookkeeper as a witness is (1)(g)."""
+    paid_bookkeeper(tenant, sale.occasion)
     with pytest.raises(rules.RuleViolation) as refused:
         void(sale, tenant.bookkeeper, PASSWORD, tenant.member_in_charge)
-    assert refused.value.citations == ["961 CMR 3.04(4)(d)"]
-    assert "3.04(1)(g)" in refused.value.messages[0]
+    assert codes(refused) == {"W-1G-NOT-A-SECOND-PERSON"}
+    assert refused.value.citations == ["961 CMR 3.04(1)(g)"]
+    assert "cannot witness the void" in refused.value.messages[0]
+    assert RefusedAction.objects.get().citations == "961 CMR 3.04(1)(g)"
+    assert not Sale.objects.get().is_voided
 
 
-def test_wrong_tries_pause_a_persons_confirmations(tenant, sale):
+def test_the_directors_authorization_lets_a_compensated_bookkeeper_witness(tenant, sale):
+    person = paid_bookkeeper(tenant, sale.occasion)
+    authorized_in_another_capacity(tenant, person, valid_to=sale.occasion.date - dt.timedelta(1))
+    with pytest.raises(rules.RuleViolation):  # lapsed the day before
+        void(sale, tenant.bookkeeper, PASSWORD, tenant.member_in_charge)
+    authorized_in_another_capacity(tenant, person, reference_number="MSLC-1G-0008")
+    voided = void(sale, tenant.bookkeeper, PASSWORD, tenant.member_in_charge)
+    assert voided.void_witness == tenant.bookkeeper
+
+
+def test_wrong_tries_pause_a_persons_confirmations_until_a_stated_time(tenant, sale):
     witness = on_floor(tenant.head, sale.occasion)
-    for _ in range(MAX_TRIES):
-        with pytest.raises(rules.RuleViolation):
+    for _ in range(MAX_TRIES - 1):
+        with pytest.raises(rules.RuleViolation) as refused:
             void(sale, witness, "wrong-guess", tenant.member_in_charge)
+        assert "has not confirmed" in refused.value.messages[0]
+    with pytest.raises(rules.RuleViolation) as refused:
+        void(sale, witness, "wrong-guess", tenant.member_in_charge)  # the try that pauses
+    ends = timezone.localtime(paused_until(witness))
+    assert f"paused until {ends:%-I:%M %p}" in refused.value.messages[0]
     with pytest.raises(rules.RuleViolation) as refused:
         void(sale, witness, PASSWORD, tenant.member_in_charge)  # the right one, too late
     assert "Too many wrong passwords or PINs" in refused.value.messages[0]
+    assert f"until {ends:%-I:%M %p}" in refused.value.messages[0]
 
 
 # The payout's verifier
@@ -102,18 +149,21 @@ def test_wrong_tries_pause_a_persons_confirmations(tenant, sale):
 def test_a_compensated_bookkeeper_cannot_verify_a_payout(tenant, winner):
     """The hole: a compensated bookkeeper verified a payout (3.04(1)(g))."""
     occasion = winner.claim.game.occasion
-    on_floor(tenant.bookkeeper, occasion, role="bookkeeper")
-    tenant.bookkeeper.org_roles.first().person.worker_list_entries.update(compensated=True)
+    person = paid_bookkeeper(tenant, occasion)
+    values = {
+        "winner": winner,
+        "by": tenant.member_in_charge,
+        "verified_by": tenant.bookkeeper,
+        "verifier_secret": PASSWORD,
+    }
     with pytest.raises(rules.RuleViolation) as refused:
-        payout_services.record_payout(
-            winner=winner,
-            by=tenant.member_in_charge,
-            verified_by=tenant.bookkeeper,
-            verifier_secret=PASSWORD,
-        )
-    assert codes(refused) == {"C-6E-PAYOUT-VERIFIED"}
-    assert refused.value.citations == ["961 CMR 3.04(6)(e)"]
-    assert "3.04(1)(g)" in refused.value.messages[0]
+        payout_services.record_payout(**values)
+    assert codes(refused) == {"W-1G-NOT-A-SECOND-PERSON"}
+    assert refused.value.citations == ["961 CMR 3.04(1)(g)"]
+    assert "cannot verify the payout" in refused.value.messages[0]
+    authorized_in_another_capacity(tenant, person)
+    payout = payout_services.record_payout(**values)
+    assert payout.verified_by == tenant.bookkeeper
 
 
 def test_a_verifier_confirms_with_their_pin_and_a_wrong_pin_is_refused(tenant, winner):

@@ -99,6 +99,80 @@ def test_a_drawer_without_its_own_second_person_is_refused_under_3_04_1_e(
     assert RefusedAction.objects.get().citations == "961 CMR 3.04(1)(e)"
 
 
+def test_a_compensated_bookkeeper_verifies_no_cash_count_citing_1g(known_occasion, tenant):
+    """The hole: refused under the count's paragraph, (1)(e), with (1)(g) in its words."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from organizations.models import DirectorAuthorization
+
+    on_floor(tenant.head, known_occasion)
+    on_floor(tenant.bookkeeper, known_occasion, role="bookkeeper")
+    person = tenant.bookkeeper.org_roles.first().person
+    person.worker_list_entries.update(compensated=True)
+    closed_out(known_occasion, tenant)
+    with pytest.raises(rules.RuleViolation) as refused:
+        count(known_occasion, tenant, verifier=tenant.bookkeeper, by=tenant.head)
+    assert refused.value.citations == ["961 CMR 3.04(1)(g)"]
+    assert "cannot verify the cash count" in refused.value.messages[0]
+    assert not DrawerCount.objects.exists()
+    DirectorAuthorization.objects.create(
+        organization=tenant.organization,
+        kind="1g_bookkeeper",
+        reference_number="MSLC-1G-0007",
+        subject="The bookkeeper may verify the cash",
+        person=person,
+        valid_from=known_occasion.date,
+        document=SimpleUploadedFile("letter.pdf", b"%PDF-1.4 letter", "application/pdf"),
+    )
+    drawer = count(known_occasion, tenant, verifier=tenant.bookkeeper, by=tenant.head)
+    assert drawer.verified_by == tenant.bookkeeper
+
+
+def save_cash(occasion, tenant, verifier=None, secret=PASSWORD, cash="596.00"):
+    return services.save_closeout(
+        occasion=occasion,
+        opening_bank=D("200.00"),
+        cash_counted=D(cash),
+        counts=COUNTS,
+        explanation="",
+        cash_verified_by=verifier,
+        cash_verifier_secret=secret,
+        by=tenant.bookkeeper,
+    )
+
+
+def test_the_cash_saved_again_with_the_same_figure_records_a_new_verifier(known_occasion, tenant):
+    """The hole: the verifier's fields were ignored when the figure had not changed, so the
+    page said "saved" and kept the first verifier."""
+    on_floor(tenant.head, known_occasion)
+    on_floor(tenant.worker, known_occasion)
+    save_cash(known_occasion, tenant, verifier=tenant.head)
+    closeout = save_cash(known_occasion, tenant, verifier=tenant.worker)
+    assert closeout.cash_verified_by == tenant.worker
+    event = AuditEvent.objects.filter(action="reports.closeout.saved").latest("sequence")
+    assert event.new_values["cash_verified_by"] == tenant.worker.get_username()
+
+
+def test_the_same_figure_with_a_new_verifiers_wrong_pin_is_refused(known_occasion, tenant):
+    on_floor(tenant.head, known_occasion)
+    on_floor(tenant.worker, known_occasion)
+    save_cash(known_occasion, tenant, verifier=tenant.head)
+    with pytest.raises(rules.RuleViolation, match="has not confirmed the count"):
+        save_cash(known_occasion, tenant, verifier=tenant.worker, secret="wrong")
+    assert CloseOut.objects.get().cash_verified_by == tenant.head
+    assert RefusedAction.objects.get().citations == "961 CMR 3.04(1)(e)"
+
+
+def test_the_same_figure_saved_again_without_a_verifier_keeps_the_verification(
+    known_occasion, tenant
+):
+    on_floor(tenant.head, known_occasion)
+    first = save_cash(known_occasion, tenant, verifier=tenant.head)
+    again = save_cash(known_occasion, tenant)  # the counts corrected, the cash untouched
+    assert again.cash_verified_by == tenant.head
+    assert again.cash_verified_at == first.cash_verified_at
+
+
 def test_the_cash_changed_after_the_drawer_count_is_refused_at_filing(known_occasion, tenant):
     on_floor(tenant.head, known_occasion)
     closed_out(known_occasion, tenant)

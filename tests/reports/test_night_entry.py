@@ -352,15 +352,6 @@ def test_a_sale_after_the_close_is_refused(night_records, report_clock):
     assert codes(error) == {"C-4C-SOLD-DURING-OCCASION": "961 CMR 3.04(4)(c)"}
 
 
-def test_a_compensated_bookkeeper_cannot_verify_a_payout_on_paper(night_records, report_clock):
-    tenant = night_records
-    data = known_night(tenant.organization.licenses.get().number)
-    data["games"][0]["claims"][0]["payout"]["verified_by"] = "Karen Pacheco"
-    error = refused(tenant, data)
-    assert codes(error) == {"C-6E-PAYOUT-VERIFIED": "961 CMR 3.04(6)(e)"}
-    assert "3.04(1)(g)" in error.messages[0]
-
-
 def test_a_void_witness_who_had_left_the_floor_is_refused(night_records, report_clock):
     tenant = night_records
     data = known_night(tenant.organization.licenses.get().number)

@@ -166,3 +166,17 @@ def test_the_second_half_starts_only_after_the_attendance_is_announced():
     assert judge(START_SECOND_HALF, SecondHalfFacts(attendance_announced=True)).allowed
     decision = judge(START_SECOND_HALF, SecondHalfFacts(attendance_announced=False))
     assert refused(decision) == {"C-5C-BEFORE-SECOND-HALF": "961 CMR 3.04(5)(c)"}
+
+
+def test_a_paused_witness_is_told_until_when_and_a_wrong_pin_is_about_the_pin():
+    from zoneinfo import ZoneInfo
+
+    from beano.rules.confirmations import about_the_secret
+
+    ends = dt.datetime(2026, 12, 4, 21, 42, tzinfo=ZoneInfo("America/New_York"))
+    decision = judge(VOID_SALE, replace(VOID, witness_paused_until=ends))
+    assert refused(decision) == {"C-4D2-VOID-WITNESSED": "961 CMR 3.04(4)(d)"}
+    message = decision.violations[0].message
+    assert "paused until 9:42 PM" in message and not about_the_secret(message)
+    wrong = judge(VOID_SALE, replace(VOID, witness_confirmed=False)).violations[0].message
+    assert about_the_secret(wrong)

@@ -452,3 +452,13 @@ def test_every_claims_action_has_a_label_and_its_rules_cite_3_04():
 )
 def test_a_single_win_at_or_above_the_threshold_needs_form_w2g(share, threshold, needed):
     assert needs_w2g(D(share), None if threshold is None else D(threshold)) is needed
+
+
+def test_a_paused_verifier_is_told_until_when():
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    ends = dt.datetime(2026, 12, 4, 21, 42, tzinfo=ZoneInfo("America/New_York"))
+    decision = judge(RECORD_PAYOUT, replace(PAYOUT, verifier_paused_until=ends))
+    assert [v.code for v in decision.violations] == ["C-6E-PAYOUT-VERIFIED"]
+    assert "paused until 9:42 PM" in decision.violations[0].message

@@ -10,6 +10,10 @@ import pytest
 
 from beano import rules
 from beano.rules import AuthorizationFact, AuthorizationKind, Limits
+from beano.rules.bookkeepers import SecondPersonFacts
+from beano.rules.charges import VOID_SALE
+from beano.rules.claims import RECORD_PAYOUT
+from beano.rules.reporting import COUNT_CASH
 from beano.rules.workers import (
     ADD,
     RECORD_WINNER,
@@ -19,6 +23,7 @@ from beano.rules.workers import (
     ConvictionFact,
     MembershipFact,
     PlayerFacts,
+    SignInFacts,
     WorkerFacts,
     WorkerListFacts,
     years_before,
@@ -267,6 +272,113 @@ def test_it_refuses_to_close_without_the_paid_bookkeeper_present():
     facts = BookkeeperPresenceFacts(person_id=7, name="Karen", compensated=True, present=False)
     assert refused_by(facts, "occasion.close") == {"W-1G-PRESENT": "961 CMR 3.04(1)(g)"}
     assert judge(replace(facts, present=True), "occasion.close").allowed
+
+
+# (1)(g) on the floor: a compensated bookkeeper signs in as such, and is no one's second person
+
+
+def paid_bookkeeper_signing_in(**changes: object) -> SignInFacts:
+    facts = SignInFacts(
+        name="Karen Pacheco",
+        year=2026,
+        on_list=True,
+        role="bookkeeper",
+        listed_roles=("bookkeeper",),
+        identification_displayed="B-7",
+        identification_listed="B-7",
+        compensated=True,
+    )
+    return replace(facts, **changes)
+
+
+def test_a_paid_bookkeeper_signs_in_as_bookkeeper():
+    assert judge(paid_bookkeeper_signing_in(), SIGN_IN).allowed
+
+
+@pytest.mark.parametrize("role", ["caller", "seller", "member_in_charge", "floor_worker"])
+def test_a_paid_bookkeeper_signed_in_in_another_role_is_refused_citing_1g_not_1b(role):
+    """The hole: refused citing (1)(b) ("on the list as bookkeeper, not as caller"), as if
+    listing them as caller would do; (1)(g) is the paragraph that keeps them to the books."""
+    decision = judge(paid_bookkeeper_signing_in(role=role), SIGN_IN)
+    assert {v.code: v.citation for v in decision.violations} == {
+        "W-1G-SIGNS-IN-AS-BOOKKEEPER": "961 CMR 3.04(1)(g)"
+    }
+    message = decision.violations[0].message
+    assert "compensated bookkeeper or accountant" in message and "Director" in message
+
+
+def test_an_unpaid_bookkeeper_in_a_role_not_listed_is_refused_by_1b():
+    decision = judge(paid_bookkeeper_signing_in(role="caller", compensated=False), SIGN_IN)
+    assert {v.code: v.citation for v in decision.violations} == {
+        "W-1B-ON-THE-LIST": "961 CMR 3.04(1)(b)"
+    }
+
+
+def test_a_directors_authorization_lets_a_paid_bookkeeper_listed_as_caller_call():
+    """The Director's written authorization of (1)(g) is given through the list: the list names
+    them caller too (judged there, and again at the sign-in, with the authorization)."""
+    facts = [
+        paid_bookkeeper_signing_in(role="caller", listed_roles=("bookkeeper", "caller")),
+        worker(
+            roles=("bookkeeper", "caller"),
+            compensated=True,
+            good_moral_character_attested=True,
+            identification="B-7",
+        ),
+    ]
+    granted = authorization(AuthorizationKind.BOOKKEEPER_OTHER_CAPACITY)
+    decision = judge(facts, SIGN_IN, authorizations=[granted])
+    assert decision.allowed
+    assert [(w.code, w.citation) for w in decision.waivers] == [
+        ("W-1G-BOOKKEEPER-ONLY", "961 CMR 3.04(1)(g)")
+    ]
+    refused = judge(facts, SIGN_IN)  # without the authorization
+    assert {v.code: v.citation for v in refused.violations} == {
+        "W-1G-BOOKKEEPER-ONLY": "961 CMR 3.04(1)(g)"
+    }
+    # An authorization does not sign them in for a role the list does not give them: its
+    # rules (the caller's, (1)(i)) judge them in that role on the list first.
+    unlisted = judge(
+        [paid_bookkeeper_signing_in(role="caller"), facts[1]], SIGN_IN, authorizations=[granted]
+    )
+    assert {v.code for v in unlisted.violations} == {"W-1G-SIGNS-IN-AS-BOOKKEEPER"}
+
+
+SECOND_PERSON_ACTS = [
+    (VOID_SALE, "witness the void"),
+    (RECORD_PAYOUT, "verify the payout"),
+    (COUNT_CASH, "verify the cash count"),
+]
+
+
+def second_person(act: str, **changes: object) -> SecondPersonFacts:
+    facts = SecondPersonFacts(act=act, person_id=7, name="Karen Pacheco", compensated=True)
+    return replace(facts, **changes)
+
+
+@pytest.mark.parametrize(("action", "act"), SECOND_PERSON_ACTS)
+def test_a_paid_bookkeeper_is_no_ones_second_person_citing_1g(action, act):
+    decision = judge(second_person(act), action)
+    assert {v.code: v.citation for v in decision.violations} == {
+        "W-1G-NOT-A-SECOND-PERSON": "961 CMR 3.04(1)(g)"
+    }
+    assert f"cannot {act}" in decision.violations[0].message
+    assert decision.violations[0].waivable
+
+
+@pytest.mark.parametrize(("action", "act"), SECOND_PERSON_ACTS)
+def test_an_unpaid_worker_or_no_one_yet_is_judged_by_the_acts_own_rules(action, act):
+    assert judge(second_person(act, compensated=False), action).allowed
+    assert judge(SecondPersonFacts(act=act), action).allowed
+
+
+@pytest.mark.parametrize(("action", "act"), SECOND_PERSON_ACTS)
+def test_the_directors_authorization_lets_a_paid_bookkeeper_confirm(action, act):
+    granted = authorization(AuthorizationKind.BOOKKEEPER_OTHER_CAPACITY)
+    decision = judge(second_person(act), action, authorizations=[granted])
+    assert decision.allowed and decision.waivers[0].code == "W-1G-NOT-A-SECOND-PERSON"
+    someone_else = authorization(AuthorizationKind.BOOKKEEPER_OTHER_CAPACITY, person_id=8)
+    assert not judge(second_person(act), action, authorizations=[someone_else]).allowed
 
 
 # (1)(h) workers do not play
