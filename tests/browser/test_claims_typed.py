@@ -35,7 +35,7 @@ def claims_page(live_server: Any, page: Any, tenant: Any, draw_game: Any) -> Any
 def _in_view(page: Any, locator: Any) -> None:
     """Below the sticky header and above the bottom of the window: seen without scrolling."""
     box = locator.bounding_box()
-    header = page.locator(".sticky-top").first.bounding_box()
+    header = page.locator("[data-sticky-header]").first.bounding_box()
     assert box is not None and header is not None
     assert box["y"] >= header["y"] + header["height"] - 1 and box["y"] < 768, (box, header)
 
