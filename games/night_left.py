@@ -48,6 +48,7 @@ def owed_winners(occasion: Occasion, game: Game | None = None) -> tuple[Owed, ..
         "pk",
         "player_name",
         "share",
+        "kind",
         "payout__amount",
         "claim__game_id",
         "claim__game__number",
@@ -61,6 +62,7 @@ def owed_winners(occasion: Occasion, game: Game | None = None) -> tuple[Owed, ..
                 player_name=r["player_name"],
                 share=r["share"],
                 paid=r["payout__amount"],
+                merchandise=r["kind"] == Winner.Kind.MERCHANDISE,
             ),
             where=(
                 f"Pay on game {r['claim__game__number']}'s claims",

@@ -434,6 +434,7 @@ class OwedPrize:
     player_name: str
     share: Decimal
     paid: Decimal | None = None
+    merchandise: bool = False  # a prize handed over, recorded as its payout
 
 
 @dataclass(frozen=True)
@@ -453,12 +454,18 @@ def winners_paid_by_the_close(f: PrizesOwedFacts, limits: Limits) -> Iterator[st
     """The designated prize is awarded to the winner, divided equally among winners on the same
     call (3.04(6)(f)), the prize announced before the game (6)(b): a night closed with a prize
     still owed has not awarded it, and its money is counted as if it had. Each winner is paid
-    their whole share before the occasion closes, live or as the night's sheets record it.
-    No Director's authorization waives a prize owed."""
+    their whole share before the occasion closes, live or as the night's sheets record it; a
+    merchandise prize is handed over and recorded as its payout. No Director's authorization
+    waives a prize owed."""
     for o in f.owed:
         who = o.player_name or "A winner"
         where = f"prize {o.part_order} of game {o.game_number}"
-        if not o.paid:
+        if not o.paid and o.merchandise:
+            yield (
+                f"{who} won {usd(o.share)} in merchandise ({where}), not handed over: record "
+                "its payout first."
+            )
+        elif not o.paid:
             yield f"{who} won {usd(o.share)} ({where}) and is not paid: record the payout first."
         else:
             yield (

@@ -70,3 +70,12 @@ def test_no_directors_authorization_waives_a_prize_owed():
 
 def test_the_close_as_far_as_its_prizes_go_is_in_the_catalog():
     assert CLOSE_PRIZES in ACTION_LABELS
+
+
+def test_a_merchandise_prize_not_handed_over_is_owed_too():
+    owed = OwedPrize(2, 1, "Bob Goods", D("30.00"), merchandise=True)
+    [message] = judge(PrizesOwedFacts(owed=(owed,))).messages
+    assert message == (
+        "961 CMR 3.04(6)(f): Bob Goods won $30.00 in merchandise (prize 1 of game 2), not handed "
+        "over: record its payout first."
+    )
