@@ -4,6 +4,8 @@ judged by the rules only when it is confirmed (``occasions.confirm``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -26,12 +28,20 @@ def _now() -> str:
     return date_format(timezone.localtime(timezone.now()), "g:i A")
 
 
-def _refused_at_close(occasion: Occasion, left: extensions.NightLeft) -> list[Left]:
+def refused_at_close(
+    occasion: Occasion,
+    left: extensions.NightLeft,
+    *,
+    in_play: bool = True,
+    pay_at: Callable[[extensions.Owed], tuple[str, str]] | None = None,
+) -> list[Left]:
     """Why the close would be refused now, each with where it is put right: a game in play (the
-    games' check), then what the rules would refuse (judged, never logged), the winners owed one
-    by one (961 CMR 3.04(6)(f)) and a compensated bookkeeper not present (3.04(1)(g))."""
+    games' check; ``in_play`` False for a close that finishes them first), then what the rules
+    would refuse (judged, never logged), the winners owed one by one (961 CMR 3.04(6)(f)), paid
+    where ``pay_at`` says (their game's claims page, on the night), and a compensated bookkeeper
+    not present (3.04(1)(g))."""
     refused = []
-    reason = extensions.why_not_close(occasion)
+    reason = extensions.why_not_close(occasion) if in_play else None
     if reason:
         refused.append(Left(reason, (left.finish,) if left.finish else ()))
     on = occasion.date
@@ -45,7 +55,8 @@ def _refused_at_close(occasion: Occasion, left: extensions.NightLeft) -> list[Le
             limits=limits,
             authorizations=authorizations,
         )
-        refused += [Left(m, (owed.where,)) for m in decision.messages]
+        where = pay_at(owed) if pay_at is not None else owed.where
+        refused += [Left(m, (where,)) for m in decision.messages]
     workers = (("Workers", _url("workers_present", occasion)),)
     for facts in floor.bookkeeper_facts(occasion):
         decision = rules.judge(
@@ -93,7 +104,7 @@ def close_summary(occasion: Occasion) -> Confirmation:
             "Sign out everyone still signed in at that time.",
             "Stop every change on the floor: no sale, ball, claim or sign-in after it.",
         ),
-        refused=tuple(_refused_at_close(occasion, left)),
+        refused=tuple(refused_at_close(occasion, left)),
         unfinished=left.lines + tuple(_floor_left(occasion)),
         corrections=(
             "A close cannot be undone. The money is counted afterwards in the bookkeeper's "
