@@ -221,3 +221,21 @@ def test_the_close_summary_reads_the_same_queries_at_two_sizes(unpaid):
     )
     _winners(unpaid.claim.game, 12)
     assert count() == small
+
+
+def test_paper_at_the_door_not_counted_back_is_listed_with_its_page(
+    mic, game_in_play, tenant, card_purchase
+):
+    """What the reports leave open is listed too: the paper by serial still at the door."""
+    from reports import paper_services
+
+    occasion = game_in_play.occasion
+    paper_services.issue_paper(
+        occasion=occasion, purchase=card_purchase, serial_from=1, serial_to=40, by=tenant.head
+    )
+    program_services.finish_game(game=game_in_play, by=tenant.member_in_charge)
+    page = mic.post(_url("occasion_close", occasion)).content.decode()
+    unfinished = page.split('class="confirm-unfinished"')[1].split("</ul>")[0]
+    assert "Admission Blue 1–40 is at the door, not counted back" in unfinished
+    assert f'href="{_url("occasion_serials", occasion)}">Paper by serial</a>' in unfinished
+    assert "Yes, close the occasion" in page  # counted back at the close or after it
