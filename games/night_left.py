@@ -6,6 +6,8 @@ and winners the night has."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.db.models import Count, F, Q
 from django.urls import reverse
 
@@ -14,7 +16,7 @@ from beano.rules.money import usd
 from games.models import Game, PrizePart, ProgressiveGame, Winner
 from games.occasion_sections import floor_games
 from occasions.confirm import Left
-from occasions.extensions import NightLeft, Owed
+from occasions.extensions import FloorGames, NightLeft, Owed
 from occasions.models import Occasion
 
 #: A progressive game whose outcome is recorded says why its jackpot went to no one.
@@ -101,23 +103,46 @@ def prizes_not_awarded(occasion: Occasion, game: Game | None = None) -> tuple[Le
     )
 
 
+def _numbers(numbers: list[int]) -> str:
+    """Game numbers as a person writes them: 5–14, or 5, 6, 8 and 10–12."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    parts: list[str] = []
+    for r in runs:
+        parts += [f"{r[0]}–{r[-1]}"] if len(r) > 2 else [str(n) for n in r]
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def _never_played(games: FloorGames, program: str) -> tuple[Left, ...]:
+    """The games never played, in one line: a night cut short leaves many."""
+    never = games.never_played
+    if not never:
+        return ()
+    if len(never) == 1:
+        g = never[0]
+        prizes = f", {usd(g.prizes)} in prizes" if g.prizes else ""
+        text = f"Game {g.number} ({g.name}{prizes}) was never played."
+    else:
+        total = sum((g.prizes for g in never), Decimal("0"))
+        text = (
+            f"Games {_numbers([g.number for g in never])} were never played "
+            f"({usd(total)} in prizes)."
+        )
+    return (Left(text, (("Games", program),)),)
+
+
 def night_left(occasion: Occasion) -> NightLeft:
     """The winners owed, the prizes not awarded and the games never played (three queries)."""
     games = floor_games(occasion)
     program = _program_url(occasion)
-    never_played = tuple(
-        Left(
-            f"Game {g.number} ({g.name}"
-            + (f", {usd(g.prizes)} in prizes" if g.prizes else "")
-            + ") was never played.",
-            (("Games", program),),
-        )
-        for g in games.never_played
-    )
     in_play = games.in_play
     return NightLeft(
         owed=owed_winners(occasion),
-        lines=prizes_not_awarded(occasion) + never_played,
+        lines=prizes_not_awarded(occasion) + _never_played(games, program),
         finish=(f"Finish game {in_play.number} on the Games page", f"{program}#game-{in_play.pk}")
         if in_play is not None
         else None,

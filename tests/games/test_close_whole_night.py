@@ -239,3 +239,16 @@ def test_paper_at_the_door_not_counted_back_is_listed_with_its_page(
     assert "Admission Blue 1–40 is at the door, not counted back" in unfinished
     assert f'href="{_url("occasion_serials", occasion)}">Paper by serial</a>' in unfinished
     assert "Yes, close the occasion" in page  # counted back at the close or after it
+
+
+def test_a_night_cut_short_lists_its_games_never_played_in_one_line(mic, game_in_play, tenant):
+    occasion = game_in_play.occasion
+    program_services.finish_game(game=game_in_play, by=tenant.member_in_charge)
+    arrangement = game_in_play.parts.get().arrangement
+    for number, amount in ((5, 50), (6, 100), (8, 75)):
+        game = Game.objects.create(occasion=occasion, number=number, half=2, kind="regular")
+        PrizePart.objects.create(game=game, order=1, arrangement=arrangement, amount=amount)
+    page = mic.post(_url("occasion_close", occasion)).content.decode()
+    unfinished = page.split('class="confirm-unfinished"')[1].split("</ul>")[0]
+    assert "Games 5, 6 and 8 were never played ($225.00 in prizes)." in unfinished
+    assert unfinished.count(">Games</a>") == 1
