@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.db.models import Sum
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -15,7 +17,7 @@ from beano.rules.claims import CLOSE_PRIZES, PrizesOwedFacts
 from occasions import extensions
 from occasions import floor_selectors as floor
 from occasions.confirm import Confirmation, Left
-from occasions.models import Occasion
+from occasions.models import Occasion, Raffle
 from occasions.sales_selectors import attendance_check
 from organizations import selectors as org_selectors
 
@@ -88,11 +90,34 @@ def _floor_left(occasion: Occasion) -> list[Left]:
     return lines
 
 
+def extras_left(occasion: Occasion) -> tuple[Left, ...]:
+    """The raffles whose tickets were sold and whose drawing is not recorded (one query): the
+    players paid for a chance at the prize. A door prize is recorded when it is awarded, so
+    none is ever left open."""
+    raffles = (
+        Raffle.objects.filter(occasion=occasion, drawn_at__isnull=True)
+        .annotate(tickets=Sum("ticket_sales__quantity"))
+        .filter(tickets__gt=0)
+        .order_by("pk")
+        .values_list("prize_description", "tickets")
+    )
+    where = (("Prizes and other sales", _url("occasion_extras", occasion) + "#raffle-drawing"),)
+    return tuple(
+        Left(
+            f"The raffle for {prize} ({tickets} ticket{pluralize(tickets)} sold) has no drawing "
+            "recorded.",
+            where,
+        )
+        for prize, tickets in raffles
+    )
+
+
 def close_summary(occasion: Occasion) -> Confirmation:
     """Before the close, the whole night: why the close would be refused now (a game in play, a
     winner owed, a compensated bookkeeper absent), and what is only listed (prizes with no
-    winner, games never played, the workers still signed in, the attendance not announced, what
-    the apps above leave open), each with where it is put right. "Yes" only if it can close."""
+    winner, games never played, the raffles not drawn, the workers still signed in, the
+    attendance not announced, what the apps above leave open), each with where it is put
+    right. "Yes" only if it can close."""
     left = extensions.night_left(occasion)
     return Confirmation(
         title="Close the occasion?",
@@ -105,7 +130,7 @@ def close_summary(occasion: Occasion) -> Confirmation:
             "Stop every change on the floor: no sale, ball, claim or sign-in after it.",
         ),
         refused=tuple(refused_at_close(occasion, left)),
-        unfinished=left.lines + tuple(_floor_left(occasion)),
+        unfinished=left.lines + extras_left(occasion) + tuple(_floor_left(occasion)),
         corrections=(
             "A close cannot be undone. The money is counted afterwards in the bookkeeper's "
             "close-out; a report filed with a mistake can be amended from the close-out page.",

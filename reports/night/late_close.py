@@ -26,7 +26,7 @@ from games.models import Game
 from occasions import extensions, floor_services
 from occasions.confirm import Left
 from occasions.extensions import Owed
-from occasions.final_acts import refused_at_close
+from occasions.final_acts import extras_left, refused_at_close
 from occasions.models import Occasion
 from occasions.services import lock_occasion
 from organizations.audit import provenance
@@ -76,7 +76,7 @@ def left_at_close(occasion: Occasion, *, finishes_games: bool = True) -> LeftAtC
         sheet = reverse("paper_game", kwargs={**_kwargs(occasion), "number": number})
         left = replace(left, finish=(f"Enter game {number}'s finish from its sheet", sheet))
     refused = refused_at_close(occasion, left, in_play=not finishes_games, pay_at=pay_at)
-    return LeftAtClose(refused=tuple(refused), listed=left.lines)
+    return LeftAtClose(refused=tuple(refused), listed=left.lines + extras_left(occasion))
 
 
 def _clock(moment: dt.datetime) -> str:
