@@ -11,7 +11,7 @@ from decimal import Decimal
 from django.db.models import Count, F, Q
 from django.urls import reverse
 
-from beano.rules.claims import OwedPrize
+from beano.rules.close import OwedPrize
 from beano.rules.money import usd
 from games.models import Game, PrizePart, ProgressiveGame, Winner
 from games.occasion_sections import floor_games

@@ -32,7 +32,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from beano.rules.claims import OwedPrize
+from beano.rules.close import OwedPrize
 from occasions.confirm import Left
 from occasions.models import Occasion
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from beano import rules
-from beano.rules.claims import CLOSE_PRIZES, PrizesOwedFacts
+from beano.rules.close import CLOSE_PRIZES, PrizesOwedFacts
 from occasions import extensions
 from occasions import floor_selectors as floor
 from occasions.confirm import Confirmation, Left

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from beano import rules
 from beano.actors import Actor
-from beano.rules.claims import CLOSE_PRIZES, PrizesOwedFacts
+from beano.rules.close import CLOSE_PRIZES, PrizesOwedFacts
 from beano.rules.opening import ITEMS, OPEN
 from beano.rules.workers import (
     HAND_OVER,

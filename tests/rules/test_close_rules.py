@@ -9,7 +9,7 @@ from decimal import Decimal
 from beano import rules
 from beano.rules import AuthorizationFact, AuthorizationKind, Limits
 from beano.rules.catalog import ACTION_LABELS
-from beano.rules.claims import CLOSE_PRIZES, OwedPrize, PrizesOwedFacts
+from beano.rules.close import CLOSE_PRIZES, OwedPrize, PrizesOwedFacts
 
 ON = dt.date(2026, 12, 4)
 LIMITS = Limits(on=ON, values={})
