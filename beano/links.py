@@ -28,6 +28,7 @@ PLACES = {
     "open_occasion_actions": "the occasion open now, on the landing page",
     "occasion_actions": "above the occasion page's sections",
     "late_close": "the close page of an occasion whose night has passed",
+    "left_open": "an occasion left open on an earlier day, at the top of the landing page",
     "integrity_warning_actions": "the page of a document whose PDF does not check",
     "floor_notes": "(parts) under the floor bar of the pages of a night",
 }

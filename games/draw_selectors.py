@@ -3,6 +3,7 @@ flashboard's state. Each read runs a fixed number of queries, however many balls
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import logging
 import re
@@ -11,6 +12,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Case, Count, IntegerField, Max, Q, QuerySet, Value, When
+from django.utils import timezone
 
 from beano.prepared import Prepared
 from beano.rules.cards import COLUMNS, ROWS, ball_label, column_range
@@ -122,20 +124,42 @@ def picture(variants: list[list[str]]) -> list[list[str]]:
     ]
 
 
+#: How long after its close a night's link still shows its final board, "This night is over":
+#: the hall's screen is not left on an error while the hall packs up; then the link answers
+#: nothing, as a link turned off does (SECURITY.md, the public flashboard).
+SHOWN_AFTER_CLOSE = dt.timedelta(hours=2)
+
+
+def shown_until(occasion: Occasion) -> dt.datetime | None:
+    """Until when a closed night's board is shown (None: an open night, shown while open)."""
+    if occasion.status != Occasion.Status.CLOSED or occasion.closed_at is None:
+        return None
+    return occasion.closed_at + SHOWN_AFTER_CLOSE
+
+
 def active_flashboard(token: str) -> Flashboard | None:
-    """The flashboard this token opens, if its link is current and its occasion still open: an
-    anonymous link to a finished night stops with the close (one query)."""
+    """The flashboard this token opens, if its link is current and its occasion open, or closed
+    less than ``SHOWN_AFTER_CLOSE`` ago (its final board): an anonymous link to a night long
+    over opens nothing (one query)."""
     if not token or len(token) > 64:
         return None
     found = _ACTIVE_FLASHBOARD.all(token)
-    return found[0] if found else None
+    board = found[0] if found else None
+    if board is None:
+        return None
+    until = shown_until(board.occasion)
+    if board.occasion.status == Occasion.Status.CLOSED and (
+        until is None or timezone.now() >= until
+    ):
+        return None
+    return board
 
 
 #: The flashboards are polled every second: their reads are compiled once per process.
 _ACTIVE_FLASHBOARD = Prepared(
     lambda token: (
         Flashboard.objects.select_related("occasion__organization")
-        .filter(token=token, revoked_at__isnull=True, occasion__status="open")
+        .filter(token=token, revoked_at__isnull=True, occasion__status__in=("open", "closed"))
         .order_by("pk")[:1]
     )
 )
@@ -150,14 +174,16 @@ class FlashState:
     etag: str
 
 
-def flash_state(occasion_id: int) -> FlashState:
-    """The current game with its fingerprint, in one query (the 304 answer needs no more)."""
+def flash_state(occasion_id: int, *, over: bool = False) -> FlashState:
+    """The current game with its fingerprint, in one query (the 304 answer needs no more);
+    ``over``: the night is closed, its final board shown."""
     found = _CURRENT_GAME_STATE.all(occasion_id)
     game = found[0] if found else None
+    ended = ":over" if over else ""
     if game is None:
-        key = f"{occasion_id}:none"
+        key = f"{occasion_id}:none{ended}"
     else:
-        key = ":".join(
+        key = ended + ":".join(
             str(v)
             for v in (
                 occasion_id,
@@ -228,15 +254,24 @@ def _kept_answer(key: str, seen: str) -> tuple[Any, int | None]:
     return kept, found.get(version_key) if kept is not None and kept[0] == named else None
 
 
+def _still_shown(kept: Any) -> bool:
+    """A kept answer of a closed night stands until its final board stops being shown (kept
+    with it, as a timestamp); an open night's (None) while its version stands."""
+    until = kept[3] if len(kept) > 3 else None
+    return until is None or timezone.now().timestamp() < until
+
+
 def unchanged_etag(token: str, seen: str) -> str | None:
     """The board's ETag when ``seen`` (a poll's If-None-Match) is exactly it and the cache
     proves it current (the answer kept under the token, of the occasion the tag names, at that
-    occasion's live version), in one round trip to the cache and no query; None whenever that
-    is not proved, for the whole answer (``flash_answer``) to decide."""
+    occasion's live version, and a closed night's final board still shown), in one round trip
+    to the cache and no query; None whenever that is not proved, for the whole answer
+    (``flash_answer``) to decide."""
     if not token or len(token) > 64 or not seen:
         return None
     kept, current = _kept_answer(_answer_key(token), seen)
     proved = kept is not None and current is not None and kept[1] == current
+    proved = proved and _still_shown(kept)
     return kept[2] if proved and kept[2] and kept[2] == seen.strip() else None
 
 
@@ -246,13 +281,14 @@ def flash_answer(token: str, *, fresh: bool = False, seen: str = "") -> FlashAns
     version (``occasions.live``): while the version stands, the answer costs no query and one
     round trip to the cache when the poll sends back a tag of this board (``seen``, its
     If-None-Match: the tag names the occasion, so both are read at once), two otherwise; after
-    a change, the board is read again. ``fresh`` reads the board from the database whatever the
-    cache holds, for a poll that must show it (two queries)."""
+    a change, or once a closed night's final board is no longer shown, the board is read again.
+    ``fresh`` reads the board from the database whatever the cache holds, for a poll that must
+    show it (two queries)."""
     if not token or len(token) > 64:
         return None
     if fresh:
         board = active_flashboard(token)
-        state = flash_state(board.occasion_id) if board is not None else None
+        state = state_of(board)
         return FlashAnswer(state.etag, board, state) if board is not None and state else None
     key = _answer_key(token)
     kept, current = _kept_answer(key, seen)
@@ -265,13 +301,34 @@ def flash_answer(token: str, *, fresh: bool = False, seen: str = "") -> FlashAns
             return None
     if current is None:
         current = live.version(occasion_id)  # read before the database, never after
-    if kept is not None and current is not None and kept[1] == current:
+    if kept is not None and current is not None and kept[1] == current and _still_shown(kept):
         return FlashAnswer(kept[2]) if kept[2] else None
     board = active_flashboard(token)
-    state = flash_state(board.occasion_id) if board is not None else None
+    state = state_of(board)
     if current is not None:
-        try:
-            cache.set(key, (occasion_id, current, state.etag if state else ""), ANSWER_TTL)
-        except Exception:
-            log.warning("flashboard: the cache could not be written")
+        _keep(key, occasion_id, current, state, board)
     return FlashAnswer(state.etag, board, state) if board is not None and state else None
+
+
+def state_of(board: Flashboard | None) -> FlashState | None:
+    """What the board this link opens shows (one query), the night over once it is closed."""
+    if board is None:
+        return None
+    return flash_state(board.occasion_id, over=board.occasion.status == Occasion.Status.CLOSED)
+
+
+def _keep(
+    key: str, occasion_id: int, version: int, state: FlashState | None, board: Flashboard | None
+) -> None:
+    """The answer kept for the polls that follow: a closed night's with the moment its final
+    board stops being shown, and no longer than that."""
+    until = shown_until(board.occasion) if board is not None else None
+    ttl = ANSWER_TTL
+    if until is not None:
+        ttl = max(1, min(ttl, int((until - timezone.now()).total_seconds()) + 1))
+    etag = state.etag if state else ""
+    answer = (occasion_id, version, etag, until.timestamp() if until is not None else None)
+    try:
+        cache.set(key, answer, ttl)
+    except Exception:
+        log.warning("flashboard: the cache could not be written")

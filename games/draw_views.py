@@ -287,9 +287,9 @@ def _public_headers(response: HttpResponse) -> HttpResponse:
 @require_GET
 def flashboard(request: HttpRequest, token: str) -> HttpResponse:
     board = selectors.active_flashboard(token)
-    if board is None:
+    state = selectors.state_of(board)
+    if board is None or state is None:
         raise Http404
-    state = selectors.flash_state(board.occasion_id)
     response = render(
         request, "games/flashboard/page.html", _flash_context(board, state, fresh=True)
     )

@@ -4,14 +4,16 @@ check that keeps an occasion with a game in play from closing."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.db.models import Count, Q, Sum
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils import timezone
 
 from games import claims_selectors, jackpot_selectors, program_selectors
-from games.draw_selectors import current_first
+from games.draw_selectors import SHOWN_AFTER_CLOSE, current_first, shown_until
 from games.models import Flashboard, Game
 from occasions.extensions import FloorGame, FloorGames, Section
 from occasions.models import Occasion
@@ -80,7 +82,16 @@ def _draw(request: HttpRequest, occasion: Occasion) -> dict[str, Any] | None:
     if board is not None:
         link = request.build_absolute_uri(reverse("flashboard", args=[board.token]))
     on_paper = current is not None and current.balls == 0 and _from_paper(occasion, current)
-    return {"current": current, "flashboard": board, "link": link, "on_paper": on_paper}
+    # A closed night's link shows its final board for a while, then stops.
+    until = shown_until(occasion)
+    return {
+        "current": current,
+        "flashboard": board,
+        "link": link,
+        "on_paper": on_paper,
+        "shown_until": until if until is not None and timezone.now() < until else None,
+        "shown_hours": SHOWN_AFTER_CLOSE // dt.timedelta(hours=1),
+    }
 
 
 def _from_paper(occasion: Occasion, game: Game) -> bool:

@@ -7,13 +7,16 @@ registry here, and the app above fills it from its ``AppConfig.ready()``:
 - ``LAST_ACT_READERS``: the latest moment the app records at an occasion, so that a close is
   not put before the night's last act (the games' balls, claims, winners and payouts);
 - ``CLOSE_CHECKS``: why the occasion cannot close yet (a game still in play);
+- ``NIGHT_LEFT``: what is left unsettled at the occasion: the prizes still owed to its winners,
+  which the rules judge at the close (961 CMR 3.04(6)(f)), and what the summary before the close
+  lists, each line with where it is put right (prizes with no winner, games never played, paper
+  at the door not counted back);
 - ``ON_CLOSE``: what is written with the close, in its transaction (the kept figures), and
   again with each later change of the closed occasion's records
   (``occasions.services.kept_again_with_the_write``);
 - ``SECTIONS``: the cards the app shows on the occasion page, each with the data its view reads
   for it, so that no template tag runs a query behind the page's view;
-- ``FLOOR_GAMES``: where the night's games stand, for the floor bar on every page of the night
-  and for the summary shown before the close;
+- ``FLOOR_GAMES``: where the night's games stand, for the floor bar on every page of the night;
 - ``KEPT_PAGE``: a closed occasion's door counts, the totals of its prizes and other sales and
   the prizes awarded to its winners as kept with its figures (``reports.kept``), which its
   pages read instead of totalling its sale lines, extras and winners again."""
@@ -29,6 +32,8 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from beano.rules.close import OwedPrize
+from occasions.confirm import Left
 from occasions.models import Occasion
 
 #: The latest moment another app records at an occasion, or None.
@@ -42,6 +47,55 @@ CloseHook = Callable[[Occasion], None]
 LAST_ACT_READERS: list[LastActReader] = []
 CLOSE_CHECKS: list[CloseCheck] = []
 ON_CLOSE: list[CloseHook] = []
+
+
+@dataclass(frozen=True)
+class Owed:
+    """A winner owed (part of) their prize, and where the payout is recorded: (words, URL)."""
+
+    prize: OwedPrize
+    where: tuple[str, str]
+
+
+@dataclass(frozen=True)
+class NightLeft:
+    """What an app above leaves unsettled at an occasion, read in a fixed number of queries:
+    the winners still owed, whom the rules judge at the close, and the lines the summary before
+    the close lists, each with where it is put right. ``finish``: where a game in play is
+    finished (words, URL), for the refusal that names it."""
+
+    owed: tuple[Owed, ...] = ()
+    lines: tuple[Left, ...] = ()
+    finish: tuple[str, str] | None = None
+
+    def __add__(self, other: NightLeft) -> NightLeft:
+        return NightLeft(
+            owed=self.owed + other.owed,
+            lines=self.lines + other.lines,
+            finish=self.finish or other.finish,
+        )
+
+
+NightLeftReader = Callable[[Occasion], NightLeft]
+NIGHT_LEFT: list[NightLeftReader] = []
+
+
+def add_night_left(reader: NightLeftReader) -> None:
+    if reader not in NIGHT_LEFT:
+        NIGHT_LEFT.append(reader)
+
+
+def night_left(occasion: Occasion) -> NightLeft:
+    """What every app above leaves unsettled at the occasion, in the order they registered."""
+    left = NightLeft()
+    for reader in NIGHT_LEFT:
+        left += reader(occasion)
+    return left
+
+
+def prizes_owed(occasion: Occasion) -> tuple[OwedPrize, ...]:
+    """The winners not paid their whole share, as the rules judge them at the close."""
+    return tuple(o.prize for o in night_left(occasion).owed)
 
 
 @dataclass(frozen=True)

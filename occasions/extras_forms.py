@@ -142,6 +142,21 @@ class RaffleTicketForm(ExtrasForm):
         )
 
 
+class RaffleDrawForm(ExtrasForm):
+    title = "Raffle drawn"
+    submit_label = "Record the drawing"
+    has_time = True
+    raffle = forms.ModelChoiceField(queryset=Raffle.objects.none())
+    winning_ticket = forms.CharField(max_length=40, label="Winning ticket")
+    winner_name = forms.CharField(max_length=200, required=False, label="Winner")
+
+    def __init__(self, *args: Any, occasion: Occasion, **kwargs: Any) -> None:
+        super().__init__(*args, occasion=occasion, **kwargs)
+        self.fields["raffle"].queryset = Raffle.objects.filter(  # type: ignore[attr-defined]
+            occasion=occasion, drawn_at__isnull=True
+        )
+
+
 class CharitySaleForm(ExtrasForm):
     title = "Charity game tickets sold"
     submit_label = "Record sale"
@@ -215,6 +230,7 @@ EXTRAS_FORMS: dict[str, type[ExtrasForm]] = {
     "gift": GiftForm,
     "raffle": RaffleForm,
     "raffle-tickets": RaffleTicketForm,
+    "raffle-drawing": RaffleDrawForm,
     "charity-sale": CharitySaleForm,
     "charity-redemption": CharityRedemptionForm,
     "other-sale": OtherSaleForm,

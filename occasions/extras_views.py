@@ -31,6 +31,10 @@ def _sell_raffle_tickets(*, occasion: Occasion, **values: Any) -> Any:
     return raffle_services.sell_raffle_tickets(**values)
 
 
+def _draw_raffle(*, occasion: Occasion, **values: Any) -> Any:
+    return raffle_services.draw_raffle(**values)
+
+
 #: Each form's service and what the member in charge is told when it is recorded.
 SERVICES: dict[str, tuple[Callable[..., Any], str]] = {
     "varying": (extras_services.announce_varying_prizes, "The announcement is recorded."),
@@ -39,6 +43,7 @@ SERVICES: dict[str, tuple[Callable[..., Any], str]] = {
     "gift": (extras_services.give_gift, "The gift is recorded with its authorization."),
     "raffle": (raffle_services.hold_raffle, "The raffle is recorded."),
     "raffle-tickets": (_sell_raffle_tickets, "The raffle tickets are recorded."),
+    "raffle-drawing": (_draw_raffle, "The raffle's drawing is recorded."),
     "charity-sale": (raffle_services.sell_charity_tickets, "The charity ticket sale is recorded."),
     "charity-redemption": (raffle_services.redeem_charity_ticket, "The redemption is recorded."),
     "other-sale": (extras_services.record_other_sale, "The sale is recorded."),
@@ -62,13 +67,16 @@ class FormSlot:
 
 
 def _shown(kind: str, summary: selectors.ExtrasSummary) -> bool:
-    """Refunds follow a varying-prizes announcement, which is made once; tickets need a raffle."""
+    """Refunds follow a varying-prizes announcement, which is made once; tickets need a raffle,
+    and its drawing tickets sold."""
     if kind == "varying":
         return summary.varying_prizes is None
     if kind == "refund":
         return summary.varying_prizes is not None
     if kind == "raffle-tickets":
         return bool(summary.raffles)
+    if kind == "raffle-drawing":
+        return any(r.tickets and r.raffle.drawn_at is None for r in summary.raffles)
     return True
 
 

@@ -28,6 +28,7 @@ from occasions.models import (
     Occasion,
     OpeningCheck,
     OtherSale,
+    Raffle,
     RaffleTicketSale,
     Refund,
     Sale,
@@ -249,6 +250,7 @@ _OWN_MOMENTS: tuple[tuple[type, str, tuple[str, ...]], ...] = (
     (CharityTicketSale, "occasion", ("sold_at",)),
     (OtherSale, "occasion", ("sold_at",)),
     (RaffleTicketSale, "raffle__occasion", ("sold_at",)),
+    (Raffle, "occasion", ("drawn_at",)),
 )
 
 

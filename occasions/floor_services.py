@@ -9,7 +9,6 @@ is closed none of them changes it.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -17,6 +16,7 @@ from django.utils import timezone
 
 from beano import rules
 from beano.actors import Actor
+from beano.rules.close import CLOSE_PRIZES, PrizesOwedFacts
 from beano.rules.opening import ITEMS, OPEN
 from beano.rules.workers import (
     HAND_OVER,
@@ -57,13 +57,6 @@ def _locked(
         label = Occasion.Status(status).label.lower()
         raise ValidationError(f"This occasion is {label}: {doing} is not possible.")
     return occasion, moment
-
-
-def _enforce_each(
-    action: str, facts: Sequence[Any], occasion: Occasion, by: Actor
-) -> list[rules.Decision]:
-    """Judge several facts of one kind (several people) and refuse once with every violation."""
-    return enforce_all([(action, one) for one in facts], occasion, by)
 
 
 def _item(item: str) -> str:
@@ -377,12 +370,20 @@ def late_close_reason(occasion: Occasion, at: dt.datetime | None, reason: str) -
     return reason
 
 
+def close_checks(occasion: Occasion) -> list[tuple[str, Any]]:
+    """What the rules judge at the close: the winners still owed, whom the apps above name
+    (961 CMR 3.04(6)(f)), and each compensated bookkeeper's presence (3.04(1)(g))."""
+    owed = PrizesOwedFacts(extensions.prizes_owed(occasion))
+    return [(CLOSE_PRIZES, owed)] + [(CLOSE, f) for f in floor.bookkeeper_facts(occasion)]
+
+
 @rules.atomic()
 def close_occasion(
     *, occasion: Occasion, by: Actor, at: dt.datetime | None = None, late_reason: str = ""
 ) -> Occasion:
-    """Close the open occasion: every compensated bookkeeper or accountant was present
-    (961 CMR 3.04(1)(g)); everyone still present is signed out.
+    """Close the open occasion: no game in play, every winner paid (961 CMR 3.04(6)(f)), every
+    compensated bookkeeper or accountant present (3.04(1)(g)); everyone still present is signed
+    out.
 
     A close forgotten on the night and recorded on a later day states when the night ended
     (``at``, on its day or the morning after, not before its last recorded act) and why it is
@@ -409,7 +410,7 @@ def _close(occasion: Occasion, by: Actor, at: dt.datetime | None, late_reason: s
     reason = extensions.why_not_close(occasion)
     if reason:
         raise ValidationError(reason)
-    _enforce_each(CLOSE, floor.bookkeeper_facts(occasion), occasion, by)
+    enforce_all(close_checks(occasion), occasion, by)
     still_present = list(
         occasion.presences.present().select_related("entry__person", "occasion__organization")
     )

@@ -293,7 +293,9 @@ def occasion_close(request: OrgRequest, pk: int) -> HttpResponse:
         try:
             floor_services.close_occasion(occasion=occasion, by=request.user)
         except ValidationError as error:
-            refusals = problems(error)
+            # The summary says it again with where each is put right, and what else is left.
+            confirm = close_summary(occasion)
+            refusals = None if confirm.refused else problems(error)
         else:
             messages.success(request, "The occasion is closed. The bookkeeper can close it out.")
             return redirect("occasion_detail", org_id=access.organization.pk, pk=occasion.pk)

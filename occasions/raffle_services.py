@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.core.files import File
+from django.db.models import Max
 from django.utils import timezone
 
 from beano import rules
@@ -158,6 +159,10 @@ def sell_raffle_tickets(
         raffle.occasion, at, by=by, act="selling raffle tickets", own_window=True
     )
     raffle = Raffle.objects.select_related("permit").get(pk=raffle.pk)
+    if raffle.drawn_at is not None and moment >= raffle.drawn_at:
+        raise ValidationError(
+            {"raffle": f"This raffle was drawn at {_clock(raffle.drawn_at)}: no ticket after it."}
+        )
     if quantity < 1:
         raise ValidationError({"quantity": "At least one ticket."})
     if admission_receipt_number < 1:
@@ -196,6 +201,44 @@ def sell_raffle_tickets(
         ("raffle", "admission_receipt_number", "quantity", "amount", "sold_at"),
     )
     return sale
+
+
+def _clock(moment: dt.datetime) -> str:
+    return f"{timezone.localtime(moment):%-I:%M %p}"
+
+
+@rules.atomic()
+def draw_raffle(
+    *,
+    raffle: Raffle,
+    winning_ticket: str,
+    winner_name: str,
+    by: Actor,
+    at: dt.datetime | None = None,
+) -> Raffle:
+    """The raffle's drawing, once, while the occasion is open (or at the time written for it):
+    the winning ticket and who holds it, after its tickets are sold and never before the last
+    sale; no ticket is sold after it. The prize itself was judged when the raffle was held (no
+    cash or cash equivalent, 3.04(9)(a))."""
+    occasion, moment = lock_occasion_at(raffle.occasion, at, by=by, act="drawing a raffle")
+    raffle = Raffle.objects.select_for_update().get(pk=raffle.pk, occasion=occasion)
+    if raffle.drawn_at is not None:
+        raise ValidationError(
+            {"raffle": f"This raffle was drawn at {_clock(raffle.drawn_at)}: it is drawn once."}
+        )
+    last = raffle.ticket_sales.aggregate(last=Max("sold_at"))["last"]
+    if last is None:
+        raise ValidationError({"raffle": "No ticket of this raffle is sold: nothing to draw."})
+    if moment < last:
+        raise ValidationError(f"Its tickets were sold until {_clock(last)}: it is drawn after.")
+    raffle.winning_ticket = text(winning_ticket, "winning_ticket", limit=40)
+    raffle.winner_name = text(winner_name, "winner_name", required=False)
+    raffle.drawn_at = moment
+    raffle.drawn_by = acting_user(by)
+    drawn = ("winning_ticket", "winner_name", "drawn_at")
+    raffle.save(update_fields=[*drawn, "drawn_by"])
+    audit(occasion, by, "occasions.raffle.drawn", raffle, drawn)
+    return raffle
 
 
 @rules.atomic()

@@ -6,8 +6,9 @@ behind the view.
 
 Slots: ``home_side`` (beside the organization's details on its Overview page), ``home_bottom``
 (under them); in the organization's card on a signed-in person's landing page,
-``dashboard_floor`` (for those who run the night) and ``dashboard`` (for those who file its
-reports).
+``dashboard_top`` (first, for those who close a night: the head, the member in charge, the
+bookkeeper), ``dashboard_floor`` (for those who run the night) and ``dashboard`` (for those who
+file its reports).
 
 ``ON_LISTED``: what is written, in the same transaction, when a person is put on a worker list
 (the winners kept as matched against the worker lists, ``reports.kept``)."""
@@ -20,7 +21,7 @@ from typing import Any
 
 from organizations.models import Organization, WorkerListEntry
 
-SLOTS = ("home_side", "home_bottom", "dashboard_floor", "dashboard")
+SLOTS = ("home_side", "home_bottom", "dashboard_top", "dashboard_floor", "dashboard")
 
 
 @dataclass(frozen=True)

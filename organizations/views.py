@@ -49,6 +49,10 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             {
                 "organization": org,
                 "roles": sorted(roles),
+                # What is left open goes first to those who close a night, even after the fact.
+                "top_panels": extensions.panels(org, "dashboard_top")
+                if roles & {Role.MEMBER_IN_CHARGE, Role.HEAD, Role.BOOKKEEPER}
+                else [],
                 "floor_panels": extensions.panels(org, "dashboard_floor")
                 if roles & {Role.MEMBER_IN_CHARGE, Role.HEAD, Role.WORKER}
                 else [],

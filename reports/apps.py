@@ -10,15 +10,18 @@ class ReportsConfig(AppConfig):
         organization's pages the reports it owes (``organizations.extensions``). A license's
         change brings its organization's report obligations up to date (``license_hooks``); the
         close keeps the occasion's figures (``reports.kept``), whose door counts and extras'
-        totals the occasion's pages read."""
+        totals the occasion's pages read, and is told of the paper at the door not counted
+        back."""
         from occasions import extensions as occasion_pages
         from organizations import extensions as organization_pages
         from reports import license_hooks
         from reports.kept import keep_for_listed, keep_occasion, kept_page
+        from reports.night_left import night_left
         from reports.occasion_sections import SECTIONS
         from reports.organization_panels import PANELS
 
         occasion_pages.add_close_hook(keep_occasion)
+        occasion_pages.add_night_left(night_left)
         occasion_pages.add_kept_page(kept_page)
         organization_pages.add_listed_hook(keep_for_listed)
         for section in SECTIONS:

@@ -1,9 +1,12 @@
 """What the reports add to the pages below them (``beano.links``): their tabs, the paper path
-under the floor bar of a night's pages, the control sheets and the close after the fact."""
+under the floor bar of a night's pages, the control sheets and the close after the fact (from
+the close page, and from a night left open at the top of the landing page)."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from django.utils import timezone
 
 from beano.links import Include, Link, occasion_page, org_page
 
@@ -14,6 +17,13 @@ def _before_close(context: Any) -> bool:
 
 def _may_close_late(context: Any) -> bool:
     return bool(context.get("can_close_late"))
+
+
+def _night_passed(context: Any) -> bool:
+    """An occasion left open whose night has passed (not the morning after): closed after the
+    fact. The landing page shows it only to those who may (the head, the member in charge, the
+    bookkeeper); the page itself says no to anyone else."""
+    return not context["occasion"].records_on(timezone.localdate())
 
 
 LINKS = (
@@ -33,6 +43,12 @@ LINKS = (
         "close_late",
         "Close after the fact",
         occasion_page("occasion_close_late", _may_close_late),
+    ),
+    Link(
+        "left_open",
+        "close_late",
+        "Close after the fact",
+        occasion_page("occasion_close_late", _night_passed),
     ),
 )
 INCLUDES = (Include("floor_notes", "reports/paper/_floor_notes.html"),)

@@ -23,6 +23,7 @@ ACTION_LABELS = {
     "occasion.hand_over": "handing over charge of an occasion",
     "occasion.open": "opening an occasion",
     "occasion.close": "closing an occasion",
+    "occasion.close.prizes": "closing an occasion, as far as its prizes go",
     "game.record_claim": "recording a claim of Beano",
     "game.verify_draw": "verifying the numbers drawn and the balls remaining",
     "game.verify_card": "verifying a winning card",

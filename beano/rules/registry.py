@@ -16,6 +16,7 @@ RULE_MODULES = (
     "beano.rules.jackpots",
     "beano.rules.operation",
     "beano.rules.claims",
+    "beano.rules.close",
     "beano.rules.draw",
     "beano.rules.banking",
     "beano.rules.bookkeepers",

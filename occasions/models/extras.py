@@ -167,7 +167,8 @@ class RafflePermit(models.Model):
 
 class Raffle(models.Model):
     """A raffle held at an occasion under a permit (3.04(9)(a)): no cash or cash-equivalent
-    prize, and no break-open tickets except charity game tickets as prizes."""
+    prize, and no break-open tickets except charity game tickets as prizes. Its drawing is
+    recorded once, after its tickets are sold: the winning ticket, who holds it, and when."""
 
     occasion = models.ForeignKey(Occasion, on_delete=models.PROTECT, related_name="raffles")
     permit = models.ForeignKey(RafflePermit, on_delete=models.PROTECT, related_name="raffles")
@@ -176,6 +177,10 @@ class Raffle(models.Model):
     ticket_price = money_column()
     recorded_by = _by()
     created_at = models.DateTimeField(auto_now_add=True)
+    drawn_at = models.DateTimeField(null=True, blank=True, help_text="When it was drawn.")
+    winning_ticket = models.CharField(max_length=40, blank=True)
+    winner_name = models.CharField(max_length=200, blank=True)
+    drawn_by = _by()
 
     class Meta:
         ordering = ["occasion", "pk"]

@@ -6,7 +6,7 @@ progressive game's outcome."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -22,7 +22,7 @@ from games import (
     winner_services,
 )
 from games import program_services as program
-from games.models import Arrangement, Game, PrizePart
+from games.models import Arrangement, Game, PrizePart, Winner
 from games.payout_services import W2GDetails
 from games.program_selectors import winner_take_all_prize
 from games.winner_services import PlayerEntry
@@ -269,12 +269,20 @@ def _winners(sheet: fmt.GameSheet, order: int, indexes: list[int], label: str) -
 
 def _payout(num: int, i: int, row: fmt.ClaimRow) -> Act:
     """A payout as the sheet is signed: the worker who paid and the one who verified."""
-    payment = row.payout
-    assert payment is not None
+    assert row.payout is not None
+    return _pay(lambda n: n.winners[(num, i)], row.player, row.payout)
 
+
+def payout_to(winner: Winner, payment: fmt.Payment) -> Act:
+    """The payout of a winner recorded on the night (live, or from an earlier entry) and not
+    paid then, as the game's sheet is signed."""
+    return _pay(lambda n: winner, winner.player_name, payment)
+
+
+def _pay(winner_of: Callable[[Night], Winner], player: str, payment: fmt.Payment) -> Act:
     def pay(n: Night) -> None:
         payout_services.record_payout(
-            winner=n.winners[(num, i)],
+            winner=winner_of(n),
             by=n.by,
             verified_by=None,
             paid_by_worker=n.worker(payment.paid_by, what="The payout's payer"),
@@ -283,7 +291,7 @@ def _payout(num: int, i: int, row: fmt.ClaimRow) -> Act:
             at=payment.at,
         )
 
-    return Act(payment.at, "payout", "Payouts", f"payout to {row.player}", pay)
+    return Act(payment.at, "payout", "Payouts", f"payout to {player}", pay)
 
 
 def _index_of(n: Night, num: int, claim_id: int) -> int:

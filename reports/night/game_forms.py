@@ -102,24 +102,10 @@ class GameSheetForm(forms.Form):
         return tuple(balls)
 
 
-class ClaimRowForm(forms.Form):
-    part = forms.TypedChoiceField(label="Prize", coerce=int, required=False)
-    claimed_at = SheetTimeField(label="Claimed at", required=False)
-    player = forms.CharField(label="Player", max_length=200, required=False)
-    table = forms.CharField(label="Table", max_length=40, required=False)
-    ball_in_hand = QuantityField(
-        label="Ball in the caller's hand", min_value=1, max_value=75, required=False
-    )
-    calling_begun = forms.BooleanField(label="Its calling had begun", required=False)
-    witness = forms.CharField(label="Witness at another table", max_length=200, required=False)
-    witness_table = forms.CharField(label="Their table", max_length=40, required=False)
-    card = forms.CharField(
-        label="Card numbers read (when the balls are entered)",
-        required=False,
-        max_length=400,
-        help_text="By square, e.g. B1=5 I1=20 N1=35 G1=50 O1=65.",
-    )
-    won = forms.BooleanField(label="Winner", required=False, initial=True)
+class PaymentForm(forms.Form):
+    """A payout as the sheet is signed: the worker who paid, the one who verified, the time, and
+    for a win at or above the W-2G threshold the winner's details. Blank: no payout."""
+
     paid_by = forms.ModelChoiceField(
         label="Paid by (signed)", queryset=WorkerPresence.objects.none(), required=False
     )
@@ -138,24 +124,113 @@ class ClaimRowForm(forms.Form):
         label="W-2G: second ID (kind and number)", max_length=120, required=False
     )
 
-    def __init__(self, *args: Any, parts: Any = (), presences: Any = None, **kwargs: Any):
+    W2G_FIELDS = ("w2g_legal_name", "w2g_address", "w2g_tin", "w2g_backup", "w2g_id1", "w2g_id2")
+
+    def __init__(self, *args: Any, presences: Any = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["part"].choices = [("", "—")] + [
-            (p.order, f"{p.order}: {p.arrangement.name}, ${p.amount:,.2f}") for p in parts
-        ]
         for name in ("paid_by", "verified_by"):
             if presences is not None:
                 self.fields[name].queryset = presences
             self.fields[name].label_from_instance = lambda p: p.entry.person.legal_name
-        style(self)
-
-    W2G_FIELDS = ("w2g_legal_name", "w2g_address", "w2g_tin", "w2g_backup", "w2g_id1", "w2g_id2")
-
-    def main_fields(self) -> list[Any]:
-        return [f for f in self if f.name not in self.W2G_FIELDS]
 
     def w2g_fields(self) -> list[Any]:
         return [self[name] for name in self.W2G_FIELDS]
+
+    def check_payment(self, data: dict[str, Any]) -> None:
+        paying = data.get("paid_by") or data.get("verified_by") or data.get("paid_at")
+        if paying and not (data.get("paid_by") and data.get("verified_by") and data.get("paid_at")):
+            raise forms.ValidationError(
+                "A payout needs who paid, who verified (as signed) and the time."
+            )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        self.check_payment(data)
+        return data
+
+    def payment(self, occasion: Occasion) -> fmt.Payment | None:
+        """The payout the sheet records, or None where none is written."""
+        data = self.cleaned_data
+        if not data.get("paid_by"):
+            return None
+        w2g = None
+        if data.get("w2g_legal_name") or data.get("w2g_tin") or data.get("w2g_backup"):
+            id1 = (data.get("w2g_id1") or "").partition(" ")
+            id2 = (data.get("w2g_id2") or "").partition(" ")
+            w2g = {
+                "legal_name": data.get("w2g_legal_name", ""),
+                "address": data.get("w2g_address", ""),
+                "tin": data.get("w2g_tin", ""),
+                "backup_withholding": bool(data.get("w2g_backup")),
+                "id1_kind": id1[0],
+                "id1_number": id1[2],
+                "id2_kind": id2[0],
+                "id2_number": id2[2],
+            }
+        return fmt.Payment(
+            at=moment(occasion, data["paid_at"]),
+            paid_by=data["paid_by"].entry.person.legal_name,
+            verified_by=data["verified_by"].entry.person.legal_name,
+            w2g=w2g,
+        )
+
+
+class OwedPayoutForm(PaymentForm):
+    """The payout of a winner recorded on the night and not paid then, as its sheet is signed:
+    a night closed after the fact is closed only once every winner is paid (3.04(6)(f))."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        style(self)
+
+    def main_fields(self) -> list[Any]:
+        return [self["paid_by"], self["verified_by"], self["paid_at"]]
+
+
+class ClaimRowForm(PaymentForm):
+    part = forms.TypedChoiceField(label="Prize", coerce=int, required=False)
+    claimed_at = SheetTimeField(label="Claimed at", required=False)
+    player = forms.CharField(label="Player", max_length=200, required=False)
+    table = forms.CharField(label="Table", max_length=40, required=False)
+    ball_in_hand = QuantityField(
+        label="Ball in the caller's hand", min_value=1, max_value=75, required=False
+    )
+    calling_begun = forms.BooleanField(label="Its calling had begun", required=False)
+    witness = forms.CharField(label="Witness at another table", max_length=200, required=False)
+    witness_table = forms.CharField(label="Their table", max_length=40, required=False)
+    card = forms.CharField(
+        label="Card numbers read (when the balls are entered)",
+        required=False,
+        max_length=400,
+        help_text="By square, e.g. B1=5 I1=20 N1=35 G1=50 O1=65.",
+    )
+    won = forms.BooleanField(label="Winner", required=False, initial=True)
+
+    field_order = [
+        "part",
+        "claimed_at",
+        "player",
+        "table",
+        "ball_in_hand",
+        "calling_begun",
+        "witness",
+        "witness_table",
+        "card",
+        "won",
+        "paid_by",
+        "verified_by",
+        "paid_at",
+    ]
+
+    def __init__(self, *args: Any, parts: Any = (), presences: Any = None, **kwargs: Any):
+        super().__init__(*args, presences=presences, **kwargs)
+        self.fields["part"].choices = [("", "—")] + [
+            (p.order, f"{p.order}: {p.arrangement.name}, ${p.amount:,.2f}") for p in parts
+        ]
+        style(self)
+
+    def main_fields(self) -> list[Any]:
+        return [f for f in self if f.name not in self.W2G_FIELDS]
 
     def clean_card(self) -> dict[str, int] | None:
         text = self.cleaned_data.get("card", "").strip()
@@ -170,43 +245,17 @@ class ClaimRowForm(forms.Form):
         return card
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = forms.Form.clean(self)
         started = data.get("player") or data.get("claimed_at") or data.get("part")
         if started and not (data.get("part") and data.get("claimed_at")):
             raise forms.ValidationError("A claim needs its prize and the time it was made.")
-        paying = data.get("paid_by") or data.get("verified_by") or data.get("paid_at")
-        if paying and not (data.get("paid_by") and data.get("verified_by") and data.get("paid_at")):
-            raise forms.ValidationError(
-                "A payout needs who paid, who verified (as signed) and the time."
-            )
+        self.check_payment(data)
         return data
 
     def claim(self, occasion: Occasion) -> fmt.ClaimRow | None:
         data = self.cleaned_data
         if not data.get("part"):
             return None
-        payout = None
-        if data.get("paid_by"):
-            w2g = None
-            if data.get("w2g_legal_name") or data.get("w2g_tin") or data.get("w2g_backup"):
-                id1 = (data.get("w2g_id1") or "").partition(" ")
-                id2 = (data.get("w2g_id2") or "").partition(" ")
-                w2g = {
-                    "legal_name": data.get("w2g_legal_name", ""),
-                    "address": data.get("w2g_address", ""),
-                    "tin": data.get("w2g_tin", ""),
-                    "backup_withholding": bool(data.get("w2g_backup")),
-                    "id1_kind": id1[0],
-                    "id1_number": id1[2],
-                    "id2_kind": id2[0],
-                    "id2_number": id2[2],
-                }
-            payout = fmt.Payment(
-                at=moment(occasion, data["paid_at"]),
-                paid_by=data["paid_by"].entry.person.legal_name,
-                verified_by=data["verified_by"].entry.person.legal_name,
-                w2g=w2g,
-            )
         witness = data.get("witness", "").strip()
         return fmt.ClaimRow(
             part=data["part"],
@@ -218,7 +267,7 @@ class ClaimRowForm(forms.Form):
             won=bool(data.get("won")),
             card=data.get("card"),
             witnesses=((witness, data.get("witness_table", "")),) if witness else (),
-            payout=payout,
+            payout=self.payment(occasion),
         )
 
 

@@ -1,6 +1,7 @@
 """The game sheets' entry pages: the list of the program's games with the intermission between
 the halves, and each game's sheet (times, balls, claims, winners, payouts, a jackpot's outcome)
-recorded through the floor's services as of the times written on it."""
+recorded through the floor's services as of the times written on it. A winner recorded on the
+night and not paid then is paid from the sheet too: a night is not closed with a prize owed."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from games.models import Game
+from games.models import Game, Winner
 from occasions.models import Occasion
 from occasions.views import get_occasion
 from organizations.access import org_view
@@ -58,18 +59,35 @@ def paper_games(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def unpaid_winners(game: Game) -> list[Winner]:
+    """The game's winners with no payout, recorded live on the night or from an earlier entry:
+    their payout is entered from the sheet that records it."""
+    return list(
+        Winner.objects.filter(claim__game=game, payout__isnull=True)
+        .select_related("claim__part__arrangement")
+        .order_by("claim__claimed_at", "pk")
+    )
+
+
 def _game_forms(game: Game, occasion: Occasion, data: Any = None) -> dict[str, Any]:
     parts = list(game.parts.select_related("arrangement").order_by("order"))
+    presences = night_presences(occasion)
     claims = django_forms.formset_factory(game_forms.ClaimRowForm, extra=3)
     bound = {
         "form": game_forms.GameSheetForm(data),
-        "claims": claims(
-            data, prefix="c", form_kwargs={"parts": parts, "presences": night_presences(occasion)}
-        ),
+        "claims": claims(data, prefix="c", form_kwargs={"parts": parts, "presences": presences}),
     }
     if game.kind == Game.Kind.PROGRESSIVE:
         bound["jackpot"] = game_forms.JackpotForm(data)
+    for winner in unpaid_winners(game):
+        form = game_forms.OwedPayoutForm(data, prefix=f"owed-{winner.pk}", presences=presences)
+        form.winner = winner  # type: ignore[attr-defined]
+        bound[f"owed-{winner.pk}"] = form
     return bound
+
+
+def owed_forms(bound: dict[str, Any]) -> list[game_forms.OwedPayoutForm]:
+    return [form for name, form in bound.items() if name.startswith("owed-")]
 
 
 def _game_acts(game: Game, occasion: Occasion, bound: dict[str, Any]) -> list[acts.Act]:
@@ -102,7 +120,9 @@ def _game_acts(game: Game, occasion: Occasion, bound: dict[str, Any]) -> list[ac
         ),
         jackpot=_jackpot(game, bound),
     )
-    return game_acts.game_acts(sheet)
+    owed = [(f.winner, f.payment(occasion)) for f in owed_forms(bound)]
+    payouts = [game_acts.payout_to(winner, paid) for winner, paid in owed if paid is not None]
+    return game_acts.game_acts(sheet) + payouts
 
 
 def _jackpot(game: Game, bound: dict[str, Any]) -> fmt.Jackpot | None:
@@ -167,6 +187,7 @@ def paper_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         ),
         "balls": list(game.calls.filter(voided_at__isnull=True).order_by("sequence")),
         "forms": bound,
+        "owed": owed_forms(bound),
         "refusal": refusal,
         "games_url": reverse("paper_games", kwargs={"org_id": access.organization.pk, "pk": pk}),
     }

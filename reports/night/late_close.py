@@ -13,16 +13,20 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 from django.utils import timezone
 
 from beano import rules
 from beano.actors import Actor
 from games import program_selectors, program_services
 from games.models import Game
-from occasions import floor_services
+from occasions import extensions, floor_services
+from occasions.confirm import Left
+from occasions.extensions import Owed
+from occasions.final_acts import extras_left, refused_at_close
 from occasions.models import Occasion
 from occasions.services import lock_occasion
 from organizations.audit import provenance
@@ -40,6 +44,39 @@ def games_in_play(occasion: Occasion) -> list[GameInPlay]:
     games = Game.objects.filter(occasion=occasion, status=Game.Status.IN_PLAY).order_by("number")
     last = program_selectors.last_acts(games)
     return [GameInPlay(game, last.get(game.pk)) for game in games]
+
+
+@dataclass(frozen=True)
+class LeftAtClose:
+    """What a close recorded after the night would find: why it would be refused (judged as the
+    close judges it, never logged) and what it only lists, each with where it is put right."""
+
+    refused: tuple[Left, ...]
+    listed: tuple[Left, ...]
+
+
+def _kwargs(occasion: Occasion) -> dict[str, int]:
+    return {"org_id": occasion.organization_id, "pk": occasion.pk}
+
+
+def left_at_close(occasion: Occasion, *, finishes_games: bool = True) -> LeftAtClose:
+    """What a close recorded after the night would find, judged as the close judges it: a game
+    in play (unless the close finishes it first, as the late close does), a winner owed, a
+    compensated bookkeeper absent; a winner owed is paid from their game's sheet."""
+    left = extensions.night_left(occasion)
+
+    def pay_at(owed: Owed) -> tuple[str, str]:
+        number = owed.prize.game_number
+        sheet = reverse("paper_game", kwargs={**_kwargs(occasion), "number": number})
+        return (f"Enter the payout from game {number}'s sheet", f"{sheet}#owed")
+
+    if not finishes_games and left.finish is not None:
+        # From the sheets a game is finished on its own sheet, at the time written there.
+        number = games_in_play(occasion)[0].game.number
+        sheet = reverse("paper_game", kwargs={**_kwargs(occasion), "number": number})
+        left = replace(left, finish=(f"Enter game {number}'s finish from its sheet", sheet))
+    refused = refused_at_close(occasion, left, in_play=not finishes_games, pay_at=pay_at)
+    return LeftAtClose(refused=tuple(refused), listed=left.lines + extras_left(occasion))
 
 
 def _clock(moment: dt.datetime) -> str:

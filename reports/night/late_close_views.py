@@ -1,6 +1,8 @@
 """The page that closes a forgotten night on a later day: when the night ended, why the close is
-recorded now, and when each game left in play finished. For the head of the organization, the
-member in charge and the bookkeeper (who finds the night still open when closing it out)."""
+recorded now, and when each game left in play finished; what the close would refuse (a winner
+owed: paid first from the game's sheet) and what it only lists. For the head of the
+organization, the member in charge and the bookkeeper (who finds the night still open when
+closing it out)."""
 
 from __future__ import annotations
 
@@ -113,6 +115,7 @@ def occasion_close_late(request: OrgRequest, pk: int) -> HttpResponse:
             )
             return redirect("occasion_detail", org_id=access.organization.pk, pk=occasion.pk)
     present = floor_selectors.presences(occasion).present() if can_close else []
+    left = late_close.left_at_close(occasion) if can_close else None
     return render(
         request,
         "reports/late_close.html",
@@ -128,6 +131,7 @@ def occasion_close_late(request: OrgRequest, pk: int) -> HttpResponse:
             "games": games,
             "present": list(present),
             "last_act": floor_selectors.last_recorded_act(occasion) if can_close else None,
+            "left": left,
             "refusals": refusals,
         },
     )

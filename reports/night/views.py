@@ -35,6 +35,7 @@ from reports.night import (
     forms,
     game_acts,
     game_forms,
+    late_close,
 )
 from reports.night import format as fmt
 
@@ -312,7 +313,13 @@ def _recorded(occasion: Occasion, section: str) -> dict[str, Any]:
     from occasions.sales_selectors import door_counts
 
     if section in ("workers", "close"):
-        return {"presences": list(night_presences(occasion).order_by("signed_in_at"))}
+        presences = list(night_presences(occasion).order_by("signed_in_at"))
+        if section == "close" and occasion.status == Occasion.Status.OPEN:
+            # Judged as the close entered from the sheet will be: its games are finished on
+            # their own sheets, its winners paid there.
+            left = late_close.left_at_close(occasion, finishes_games=False)
+            return {"presences": presences, "left": left}
+        return {"presences": presences}
     if section == "prices":
         return {"price_items": _items(occasion)}
     if section == "program":

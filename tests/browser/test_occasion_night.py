@@ -90,10 +90,12 @@ def test_the_member_in_charge_runs_a_night_from_sign_in_to_close(
         confirm(item.code)
     expect(checklist).to_contain_text(f"{len(CHECKLIST) - 1} of {len(CHECKLIST)} confirmed")
     page.get_by_role("button", name="Open the occasion").click()
-    page.get_by_role("button", name="Yes, open the occasion").click()
-    refusal = page.locator("#open-occasion").get_by_role("alert")
-    expect(refusal).to_contain_text("Refused.")
+    # The summary says what would refuse it, with the citation, and offers no "Yes".
+    summary = page.locator("#confirm-summary")
+    refusal = summary.locator(".confirm-refused")
+    expect(refusal).to_contain_text("It would be refused now")
     expect(refusal).to_contain_text(LAST_ITEM.citation)
+    expect(summary.get_by_role("button", name="Yes, open the occasion")).to_have_count(0)
     expect(status).to_have_text("Scheduled")
     shot("2-opening-refused")
     confirm(LAST_ITEM.code)
@@ -192,5 +194,5 @@ def test_the_member_in_charge_runs_a_night_from_sign_in_to_close(
     sign_in = refused.get(action="occasion.sign_in_worker")
     assert "961 CMR 3.04(1)(d)" in sign_in.citations
     assert any("Emily Souza" in v["message"] for v in sign_in.violations)
-    opening = refused.get(action="occasion.open")
-    assert opening.citations == LAST_ITEM.citation
+    # The opening's summary said what would refuse it and offered no "Yes": nothing was tried.
+    assert not refused.filter(action="occasion.open").exists()

@@ -159,8 +159,8 @@ def test_a_bookkeeper_types_a_paper_night_in_and_files_it(
     page.get_by_role("link", name=re.compile("Game 1")).click()
     for number, (announced, started, claimed, finished), player, paid in (
         (1, ("19:00", "19:01", "19:31", "19:36"), "Ann Cash", "19:35"),
-        (2, ("19:40", "19:41", "19:51", "19:55"), "Bob Goods", None),
-        (3, ("20:06", "20:10", "20:31", "20:35"), "Cy Gift", None),
+        (2, ("19:40", "19:41", "19:51", "19:55"), "Bob Goods", "19:54"),  # the toaster
+        (3, ("20:06", "20:10", "20:31", "20:35"), "Cy Gift", "20:34"),  # the quilt
     ):
         expect(page.get_by_role("heading", name=re.compile(f"Game {number} sheet"))).to_be_visible()
         page.get_by_label("Prize and pattern announced at").fill(announced)

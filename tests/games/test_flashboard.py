@@ -16,7 +16,7 @@ from django.utils import timezone
 from games import draw_services as services
 from games import program_services
 from games.models import BallCall, Flashboard, Game
-from occasions import floor_services, live
+from occasions import live
 from organizations.models import AuditEvent
 from tests.conftest import login
 
@@ -223,19 +223,6 @@ def test_a_sealed_occasions_link_is_refused_with_a_message_not_an_error(
     assert "is filed and the occasion is sealed" in response.content.decode()
     board = Flashboard.objects.get(occasion=occasion)
     assert board.token == flash.token and board.revoked_at is None
-
-
-def test_the_link_stops_when_the_occasion_closes(client, flash, open_occasion, tenant):
-    assert client.get(_board(flash)).status_code == 200
-    floor_services.close_occasion(occasion=open_occasion, by=tenant.member_in_charge)
-    assert client.get(_board(flash)).status_code == 404
-    assert client.get(reverse("flashboard", args=[flash.token])).status_code == 404
-    # The closed night's page offers no link that would answer 404, nor a new one.
-    login(client, tenant.member_in_charge)
-    detail = reverse("occasion_detail", args=[tenant.organization.pk, open_occasion.pk])
-    page = client.get(detail).content.decode()
-    assert "shown only while the occasion is open" in page
-    assert "Open the flashboard" not in page and "Make the flashboard link" not in page
 
 
 # The poll's answer kept in the cache

@@ -38,7 +38,8 @@ def test_the_member_in_charge_sees_every_form_and_the_running_totals(
     page = client.get(url("occasion_extras", tenant, open_occasion)).content.decode()
     assert "$45.00" in page and "of $200.00" in page and "$155.00 left" in page
     for kind in EXTRAS_FORMS:
-        if kind not in ("raffle-tickets", "refund"):  # shown once a raffle / announcement exists
+        # Shown once a raffle, its tickets or an announcement exist.
+        if kind not in ("raffle-tickets", "raffle-drawing", "refund"):
             assert f'id="form-{kind}"' in page, kind
 
 

@@ -75,6 +75,7 @@ ORG_PAGES = [
     ("extras_gift", "open_occasion", True),
     ("extras_raffle", "open_occasion", True),
     ("extras_raffle_tickets", "open_occasion", True),
+    ("extras_raffle_drawing", "open_occasion", True),
     ("extras_charity_sale", "open_occasion", True),
     ("extras_charity_redemption", "open_occasion", True),
     ("extras_other_sale", "open_occasion", True),

@@ -130,6 +130,12 @@ KNOWN_NIGHT: dict[str, Any] = {
                     "player": "Bob Goods",
                     "table": "4",
                     "witnesses": [{"name": "Joe Player", "table": "9"}],
+                    # The toaster handed over, as the sheet is signed (3.04(6)(f)).
+                    "payout": {
+                        "at": "19:54",
+                        "paid_by": "Mary Gallagher",
+                        "verified_by": "Anne Sullivan",
+                    },
                 }
             ],
         },
@@ -157,6 +163,11 @@ KNOWN_NIGHT: dict[str, Any] = {
                     "player": "Cy Gift",
                     "table": "4",
                     "witnesses": [{"name": "Joe Player", "table": "9"}],
+                    "payout": {
+                        "at": "20:34",
+                        "paid_by": "Mary Gallagher",
+                        "verified_by": "Anne Sullivan",
+                    },
                 }
             ],
         },

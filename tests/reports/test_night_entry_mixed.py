@@ -26,7 +26,7 @@ def test_a_mixed_night_gives_the_known_figures_and_marks_only_the_outage(
 ):
     from beano.rules.claims import Witness
     from beano.rules.opening import CHECKLIST
-    from games import claims_services, draw_services
+    from games import claims_services, draw_services, payout_services
     from games import program_services as program
     from games.claims_services import PlayerEntry
     from games.models import Arrangement, Game
@@ -175,7 +175,11 @@ def test_a_mixed_night_gives_the_known_figures_and_marks_only_the_outage(
         witnesses=[Witness("Joe Player", "9")],
         by=mic,
     )
-    claims_services.record_winners(claims=[claim], players=[PlayerEntry("Cy Gift")], by=mic)
+    [cy] = claims_services.record_winners(claims=[claim], players=[PlayerEntry("Cy Gift")], by=mic)
+    live(20, 34)  # the quilt handed over, verified by the head on the floor
+    payout_services.record_payout(
+        winner=cy, by=mic, verified_by=tenant.head, verifier_secret=PASSWORD
+    )
     live(20, 35)
     program.finish_game(game=game3, by=mic)
     live(21, 0)

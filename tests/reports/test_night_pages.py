@@ -229,8 +229,8 @@ def enter_known_night(books: Any, occasion: Occasion) -> None:
     anne = WorkerPresence.objects.get(occasion=occasion, entry__person__legal_name="Anne Sullivan")
     for number, times, player, paid in (
         (1, ("19:00", "19:00", "19:01", "19:31", "19:36"), "Ann Cash", ("19:35",)),
-        (2, ("19:40", "19:40", "19:41", "19:51", "19:55"), "Bob Goods", ()),
-        (3, ("20:06", "20:06", "20:10", "20:31", "20:35"), "Cy Gift", ()),
+        (2, ("19:40", "19:40", "19:41", "19:51", "19:55"), "Bob Goods", ("19:54",)),
+        (3, ("20:06", "20:06", "20:10", "20:31", "20:35"), "Cy Gift", ("20:34",)),
     ):
         if number == 3:
             ok(
