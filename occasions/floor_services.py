@@ -17,16 +17,9 @@ from django.utils import timezone
 
 from beano import rules
 from beano.actors import Actor
+from beano.rules.charge import HandoverFacts, SignOutFacts
 from beano.rules.opening import ITEMS, OPEN
-from beano.rules.workers import (
-    HAND_OVER,
-    SIGN_IN,
-    SIGN_OUT,
-    HandoverFacts,
-    SignInFacts,
-    SignOutFacts,
-    WorkerRole,
-)
+from beano.rules.workers import HAND_OVER, SIGN_IN, SIGN_OUT, SignInFacts, WorkerRole
 from occasions import extensions, live, paper
 from occasions import floor_selectors as floor
 from occasions.floor_selectors import CLOSE
