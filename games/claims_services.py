@@ -34,7 +34,7 @@ from games.claim_locking import (
 )
 from games.models import CardVerification, Claim, DrawVerification, Game, PrizePart
 from games.winner_services import PlayerEntry, proposed_shares, record_winners
-from occasions import submissions
+from occasions import on_floor, submissions
 from occasions.floor_selectors import hours_facts
 from occasions.models import FloorSubmission
 from occasions.services import enforce_at
@@ -84,6 +84,7 @@ def record_claim(
         part_label=f"Prize {part.order} ({part.arrangement})",
     )
     enforce_at(RECORD_CLAIM, [facts, hours_facts(game.occasion, moment)], game.occasion, by)
+    on_floor.require(game.occasion, by, moment, doing="recording a claim")
     claim.save()
     record_event(
         organization=game.occasion.organization,
@@ -130,6 +131,7 @@ def verify_draw(
         winners=(claim.player_name,) if claim.player_name else (),
     )
     enforce_at(VERIFY_DRAW, [facts, hours_facts(occasion, moment)], occasion, by)
+    on_floor.require(occasion, by, moment, doing="verifying the draw")
     counted = selectors.counted_balls(claim)
     row = DrawVerification.objects.create(
         claim=claim,
@@ -208,6 +210,7 @@ def verify_card(
     claim = locked_claim(claim, moment)
     occasion = claim.game.occasion
     people = _card_witnesses(claim, witnesses, by, moment)
+    on_floor.require(occasion, by, moment, doing="verifying a card")
     read = _card_numbers(numbers)
     arrangement = claim.part.arrangement
     facts = CardFacts(
@@ -270,6 +273,7 @@ def attest_card_on_paper(
             "numbers, to be checked against them as on the floor."
         )
     people = _card_witnesses(claim, witnesses, by, moment)
+    on_floor.require(occasion, by, moment, doing="verifying a card")
     row = CardVerification.objects.create(
         claim=claim,
         scope=CardVerification.Scope.ARRANGEMENT,

@@ -23,6 +23,7 @@ from games.form5754 import FORM, GroupMember, check_group, save_group
 from games.models import Payout, Winner
 from games.sealed import seal
 from occasions import floor_selectors as floor
+from occasions import on_floor
 from occasions.floor_selectors import hours_facts
 from occasions.models import WorkerPresence
 from occasions.second_person import second_person
@@ -193,6 +194,7 @@ def record_payout(
     if payer is not None:
         verified_by = None
     enforce_at(RECORD_PAYOUT, [facts, hours_facts(occasion, moment)], occasion, by)
+    on_floor.require(occasion, by, moment, doing="paying a winner", worker=payer)
     threshold = selectors.w2g_threshold(occasion)
     required = needs_w2g(winner.share, threshold)
     payout = Payout(

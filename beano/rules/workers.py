@@ -464,7 +464,7 @@ def done_by_a_worker_of_the_night(f: FloorActFacts, limits: Limits) -> Iterator[
       started or finished;
     - claims: a claim, the draw or a card verified, the winners recorded, a payout;
     - the night's extras: prizes varying with attendance announced, a door prize, a gift,
-      raffle and charity game tickets sold;
+      raffle tickets sold;
     - the floor itself: the opening checklist confirmed or withdrawn, a worker signed in or
       out, charge handed over, the opening and the close. The member in charge signs in first
       (a worker signing themselves in or out is not judged here), then confirms the checklist
@@ -476,10 +476,12 @@ def done_by_a_worker_of_the_night(f: FloorActFacts, limits: Limits) -> Iterator[
     sheets, a close recorded late) the one entering the sheets is the bookkeeper, not the
     seller: the worker the sheet names for the act is judged where it names one (a payout's
     payer), and where it names no one, as where the system records a past night (the demo),
-    a worker of the night was on the floor at that moment. What the night's bookkeeping
-    records afterwards (a refund or a charity ticket's redemption, other sales, the police
-    detail, the close-out and its cash count) and the program planned beforehand are not acts
-    of the floor. (1)(b) provides for no Director's authorization: nothing waives it."""
+    a worker of the night was on the floor at that moment. Not judged here: what may be
+    recorded after the close (a refund or a charity ticket's redemption, the police detail, the
+    close-out and its cash count, a progressive game's outcome in its ledger), the program
+    planned beforehand, and the sales that are not the conduct of a Beano game, around the
+    occasion (other sales; charity game tickets, M.G.L. c. 10 § 37, up to an hour after the
+    close). (1)(b) provides for no Director's authorization: nothing waives it."""
     if f.themselves:
         return
     when = f"{f.at:%-I:%M %p}"

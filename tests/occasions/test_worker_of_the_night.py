@@ -1,0 +1,113 @@
+"""Every act of a night's floor is done by a worker of that night (961 CMR 3.04(1)(b)): the
+person of the login acting is signed in on that night's floor at the act's moment, or the act is
+refused by the rules service, nothing saved, the refusal logged. The ``open_occasion`` fixture
+puts the member in charge and the worker on the floor; the head and the bookkeeper are not."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from beano import rules
+from beano.rules.models import RefusedAction
+from occasions import sales_services
+from occasions.models import Sale, WorkerPresence
+from tests.fixtures.floor import on_floor
+
+REFUSAL = {"W-1B-WORKER-OF-THE-NIGHT": "961 CMR 3.04(1)(b)"}
+
+
+def sell(occasion, by, **kwargs):
+    admission = occasion.price_items.get(category="admission")
+    return sales_services.record_sale(
+        occasion=occasion, lines=[(admission, 1)], admission_receipt=None, by=by, **kwargs
+    )
+
+
+def codes(error):
+    return {v.code: v.citation for v in error.value.violations}
+
+
+def test_a_login_not_signed_in_on_the_floor_sells_nothing(tenant, open_occasion):
+    """The hole: logins on no list of the hall and not signed in sold admissions there, and the
+    door's recent sales named them as sellers."""
+    with pytest.raises(rules.RuleViolation) as refused:
+        sell(open_occasion, tenant.head)
+    assert codes(refused) == REFUSAL
+    assert refused.value.messages == [
+        "961 CMR 3.04(1)(b): The login post-one-head is not signed in on this night's floor at "
+        "11:00 PM; selling is only for a worker on the night's list who is signed in."
+    ]
+    assert not Sale.objects.exists()
+    logged = RefusedAction.objects.get()
+    assert (logged.action, logged.citations, logged.user) == (
+        "occasion.floor_act",
+        "961 CMR 3.04(1)(b)",
+        tenant.head,
+    )
+    assert logged.facts["facts"]["doing"] == "selling"
+
+
+def test_once_signed_in_on_the_floor_the_same_login_sells(tenant, open_occasion):
+    on_floor(tenant.head, open_occasion)
+    sale = sell(open_occasion, tenant.head)
+    assert sale.sold_by == tenant.head
+
+
+def test_the_refusal_names_the_person_of_the_login(tenant, open_occasion):
+    """A login that names a person of the list who is not signed in that night: the refusal
+    says who, by name and login."""
+    on_floor(tenant.head, open_occasion)
+    WorkerPresence.objects.filter(entry__person__legal_name="Post One Head Floor").delete()
+    with pytest.raises(rules.RuleViolation) as refused:
+        sell(open_occasion, tenant.head)
+    assert "Post One Head Floor (post-one-head) is not signed in" in refused.value.messages[0]
+
+
+def test_a_worker_who_signed_out_acts_no_more(tenant, open_occasion):
+    sell(open_occasion, tenant.worker)
+    WorkerPresence.objects.filter(
+        occasion=open_occasion, entry__person__legal_name="Post One Worker Floor"
+    ).update(signed_out_at=open_occasion.opened_at + dt.timedelta(hours=1))
+    with pytest.raises(rules.RuleViolation) as refused:
+        sell(open_occasion, tenant.worker)
+    assert codes(refused) == REFUSAL
+    assert Sale.objects.count() == 1
+
+
+def test_a_worker_of_another_night_is_not_a_worker_of_this_one(tenant, open_occasion):
+    from occasions import services as occasion_services
+    from tests.fixtures.night import open_for_tests
+
+    earlier = occasion_services.occasion_for_day(
+        organization=tenant.organization, day=dt.date(2026, 11, 27), by=None
+    )
+    on_floor(tenant.head, open_for_tests(earlier))
+    with pytest.raises(rules.RuleViolation) as refused:
+        sell(open_occasion, tenant.head)
+    assert codes(refused) == REFUSAL
+
+
+def test_a_commission_user_never_acts_on_the_floor(open_occasion, inspector):
+    with pytest.raises(rules.RuleViolation) as refused:
+        sell(open_occasion, inspector)
+    assert codes(refused) == REFUSAL
+
+
+def test_the_system_records_a_past_night_only_while_a_worker_was_on_the_floor(open_occasion):
+    """``by=None`` records a night for the demo or an import: no person is named, so a worker of
+    the night must have been on the floor at the moment stated."""
+    at_six = open_occasion.opened_at + dt.timedelta(hours=1)
+    sale = sell(open_occasion, None, at=at_six)  # the fixture's workers are on since 5 PM
+    assert sale.sold_by is None
+    WorkerPresence.objects.filter(occasion=open_occasion).update(
+        signed_out_at=open_occasion.opened_at + dt.timedelta(minutes=30)
+    )
+    with pytest.raises(rules.RuleViolation) as refused:
+        sell(open_occasion, None, at=at_six)
+    assert codes(refused) == REFUSAL
+    assert (
+        "No worker of the night was signed in on the floor at 6:00 PM"
+        in (refused.value.messages[0])
+    )
