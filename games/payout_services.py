@@ -191,10 +191,11 @@ def record_payout(
     amount = winner.share if amount is None else money(amount, PRIZE, "amount")
     signers = PayoutSigners(by, verified_by, paid_by_worker, verified_by_worker, verifier_secret)
     facts, payer, checker = _payout_facts(occasion, winner, amount, signers, moment)
+    # Who pays is judged first: (6)(e) then judges the two people together.
+    on_floor.require(occasion, by, moment, doing="paying a winner", worker=payer)
     if payer is not None:
         verified_by = None
     enforce_at(RECORD_PAYOUT, [facts, hours_facts(occasion, moment)], occasion, by)
-    on_floor.require(occasion, by, moment, doing="paying a winner", worker=payer)
     threshold = selectors.w2g_threshold(occasion)
     required = needs_w2g(winner.share, threshold)
     payout = Payout(

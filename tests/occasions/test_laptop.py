@@ -62,7 +62,7 @@ def test_the_member_in_charge_hands_the_laptop_and_the_seller_recorded_is_who_so
     assert response.status_code == 302 and response["Location"] == url("door_sales", open_occasion)
     assert in_charge.session[laptop.SESSION_KEY]["user"] == door_worker.pk
     door = in_charge.get(url("door_sales", open_occasion)).content.decode()
-    assert "At the laptop: <strong>" in door
+    assert "Laptop: <strong>post-one-worker</strong>" in door
     assert f"{tenant.member_in_charge.get_username()}'s session" in door
     sell(in_charge, open_occasion)
     sale = Sale.objects.get()

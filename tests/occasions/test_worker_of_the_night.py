@@ -111,3 +111,142 @@ def test_the_system_records_a_past_night_only_while_a_worker_was_on_the_floor(op
         "No worker of the night was signed in on the floor at 6:00 PM"
         in (refused.value.messages[0])
     )
+
+
+# Every act of the floor, by a login not signed in: refused by the same rule, nothing saved
+
+
+def _void(tenant, sale):
+    from tests.conftest import PASSWORD
+
+    sales_services.void_sale(
+        sale=sale,
+        reason="rang up wrong",
+        witness=tenant.member_in_charge,  # on the floor, confirming with their password
+        witness_secret=PASSWORD,
+        by=tenant.head,
+    )
+
+
+def _ready_for_the_second_half(tenant, occasion):
+    mic = tenant.member_in_charge
+    sales_services.start_play(occasion=occasion, by=mic)
+    sales_services.announce_attendance(occasion=occasion, players=1, by=mic)
+
+
+def _door_prize(tenant, occasion):
+    from decimal import Decimal
+
+    from occasions import extras_services
+
+    extras_services.award_door_prize(
+        occasion=occasion,
+        description="Fruit basket",
+        value=Decimal("20.00"),
+        donated=False,
+        winner_name="Mary Costa",
+        by=tenant.head,
+    )
+
+
+def _varying_prizes(tenant, occasion):
+    from occasions import extras_services
+
+    extras_services.announce_varying_prizes(
+        occasion=occasion,
+        persons_entitled_to_play=64,
+        prizes_announced="Regular games $50 with 64 players or more",
+        applies_to_all_games=True,
+        refunds_offered=True,
+        by=tenant.head,
+    )
+
+
+def _sign_out(tenant, occasion):
+    from occasions import floor_services
+
+    worker = WorkerPresence.objects.get(entry__person__legal_name="Post One Worker Floor")
+    floor_services.sign_out_worker(presence=worker, by=tenant.head)
+
+
+def _close(tenant, occasion):
+    from occasions import floor_services
+
+    floor_services.close_occasion(occasion=occasion, by=tenant.head)
+
+
+OPEN_NIGHT_ACTS = {
+    "voiding a sale": lambda t, o, s: _void(t, s),
+    "announcing the attendance": lambda t, o, s: sales_services.announce_attendance(
+        occasion=o, players=1, by=t.head
+    ),
+    "starting play": lambda t, o, s: sales_services.start_play(occasion=o, by=t.head),
+    "starting the second half": lambda t, o, s: sales_services.start_second_half(
+        occasion=o, by=t.head
+    ),
+    "awarding a door prize": lambda t, o, s: _door_prize(t, o),
+    "announcing varying prizes": lambda t, o, s: _varying_prizes(t, o),
+    "signing a worker out": lambda t, o, s: _sign_out(t, o),
+    "closing the occasion": lambda t, o, s: _close(t, o),
+}
+
+
+@pytest.mark.parametrize("doing", list(OPEN_NIGHT_ACTS))
+def test_every_act_of_the_open_night_is_refused_to_a_login_not_on_its_floor(
+    tenant, open_occasion, sale, doing
+):
+    from organizations.models import AuditEvent
+
+    if doing == "starting the second half":
+        _ready_for_the_second_half(tenant, open_occasion)
+    before = AuditEvent.objects.count()
+    with pytest.raises(rules.RuleViolation) as refused:
+        OPEN_NIGHT_ACTS[doing](tenant, open_occasion, sale)
+    assert codes(refused) == REFUSAL
+    assert (
+        f"is not signed in on this night's floor at 11:00 PM; {doing} is only"
+        in (refused.value.messages[0])
+    )
+    assert RefusedAction.objects.get().facts["facts"]["doing"] == doing
+    assert AuditEvent.objects.count() == before  # nothing of the act is saved
+
+
+def test_before_the_opening_the_member_in_charge_signs_in_first(tenant, occasion, crew):
+    """The checklist and the sign-in of others are the floor's too: the member in charge (the
+    login naming Linda Souza) signs themselves in, then confirms and signs the others in."""
+    from occasions import floor_services
+
+    mic = tenant.member_in_charge
+
+    def sign_in(key, by):
+        entry = crew[key]
+        return floor_services.sign_in_worker(
+            occasion=occasion,
+            entry=entry,
+            role=entry.roles[0],
+            identification=entry.identification,
+            by=by,
+            at=occasion_at(18, 30),
+        )
+
+    def occasion_at(hour, minute):
+        from django.utils import timezone
+
+        return timezone.make_aware(dt.datetime.combine(occasion.date, dt.time(hour, minute)))
+
+    with pytest.raises(rules.RuleViolation) as refused:
+        floor_services.confirm_check(
+            occasion=occasion, item="notices", by=mic, at=occasion_at(18, 20)
+        )
+    assert codes(refused) == REFUSAL
+    with pytest.raises(rules.RuleViolation) as refused:
+        sign_in("mary", mic)
+    assert "signing a worker in is only" in refused.value.messages[0]
+    sign_in("linda", mic)  # herself
+    sign_in("mary", mic)
+    floor_services.confirm_check(occasion=occasion, item="notices", by=mic, at=occasion_at(18, 40))
+    with pytest.raises(rules.RuleViolation):
+        floor_services.confirm_check(
+            occasion=occasion, item="no_minors", by=tenant.head, at=occasion_at(18, 40)
+        )
+    assert not WorkerPresence.objects.filter(entry__person__legal_name="Post One Head Floor")
