@@ -130,3 +130,15 @@ def test_the_practice_logins_work_the_whole_night_two_person_acts_included(pract
         verifier_secret=pin["practice-books"],
     )
     assert drawer.total == Decimal("20.00") and drawer.verified_by == books
+
+
+def test_the_readme_gives_each_practice_login_its_person_and_pin():
+    """The README's demo section says who plays which part, with the PIN ``seed_demo`` sets."""
+    from pathlib import Path
+
+    from beano.demo.practice_hall import LOGINS
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    for username, name, _role, pin, _part in LOGINS:
+        row = next(line for line in readme.splitlines() if line.startswith(f"| `{username}` |"))
+        assert f"| {name} |" in row and row.endswith(f"| {pin} |"), row
