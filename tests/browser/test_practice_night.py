@@ -15,6 +15,7 @@ from beano.demo import DEMO_PASSWORD
 from beano.demo.practice_hall import LOGINS, NAME
 from games.models import BallCall, Claim
 from occasions.models import Occasion, Sale
+from tests.browser.test_accessibility import AXE_RUN, WCAG_AA
 from tests.demo_snapshot import seed_demo
 
 #: Balls for the console: by keyboard, then a tap on the board; the claim is on the last one.
@@ -59,6 +60,8 @@ def test_a_new_user_tries_the_practice_night_at_any_hour(live_server, browser, p
     page.locator(".floor-laptop").click()
     page.get_by_label("Robin Hale (practice-door)").check()
     page.get_by_label("Their PIN or password").fill(pins["practice-door"])
+    page.add_script_tag(url=live_server.url + "/static/vendor/axe-core/axe.min.js")
+    assert page.evaluate(AXE_RUN, WCAG_AA) == []  # the walk of every page cannot reach it
     shot(page, "2a-laptop")
     page.get_by_role("button", name="Hand the laptop").click()
     expect(page.locator(".floor-laptop")).to_contain_text("Laptop: Robin Hale")
