@@ -15,10 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.contrib.auth.hashers import check_password
-
-from beano.accounts.models import PersonalPin
-from beano.accounts.pins import set_pin
+from beano.accounts.pins import has_pin, set_pin
 from beano.demo import DEMO_PASSWORD
 from beano.demo.organizations import demo_login, seed_worker_list
 from beano.rules import AuthorizationKind
@@ -135,8 +132,8 @@ def seed_practice_hall(today: dt.date) -> list[tuple[str, str]]:
 def _seed_logins(
     organization: Organization, members: dict[str, Membership]
 ) -> list[tuple[str, str]]:
-    """Each login of ``LOGINS`` in its role, naming its person, with its PIN (set again if
-    someone trying the demo changed it)."""
+    """Each login of ``LOGINS`` in its role, naming its person, with its PIN (set the first
+    time; one changed by someone trying the demo is theirs)."""
     logins = []
     for username, name, role, pin, part in LOGINS:
         first, last = name.split(" ", 1)
@@ -144,8 +141,7 @@ def _seed_logins(
         services.assign_role(
             organization=organization, by=None, user=user, role=role, person=members[name].person
         )
-        held = PersonalPin.objects.filter(user=user).first()
-        if held is None or not check_password(pin, held.pin_hash):
+        if not has_pin(user):  # once: a PIN is checked by a slow hash, and re-seeding is quick
             set_pin(user=user, pin=pin, current_password=DEMO_PASSWORD)
         logins.append((username, f"{name}: {part} at the practice hall (PIN {pin})"))
     return logins
