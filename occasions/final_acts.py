@@ -4,6 +4,8 @@ judged by the rules only when it is confirmed (``occasions.confirm``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -67,16 +69,17 @@ def close_summary(occasion: Occasion) -> Confirmation:
     )
 
 
-def open_summary(occasion: Occasion) -> Confirmation:
+def open_summary(occasion: Occasion, by: Any = None) -> Confirmation:
     """Before the opening: who is in charge, the games planned, and what the rules would refuse
-    now (the checklist items not confirmed, the records out of order)."""
+    now (the checklist items not confirmed, the records out of order, ``by`` not signed in on
+    the floor)."""
     games = extensions.floor_games(occasion)
     in_charge = floor.in_charge(occasion)
     present = [p for p in floor.presences(occasion) if p.is_present]
     unfinished = []
     if not games.games:
         unfinished.append("No game is in the program yet: the games are planned on the Games page.")
-    decision = floor.opening_decision(occasion, timezone.now())
+    decision = floor.opening_decision(occasion, timezone.now(), by)
     charge = in_charge.entry.person.legal_name if in_charge is not None else "no one yet"
     return Confirmation(
         title="Open the occasion?",

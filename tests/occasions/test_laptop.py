@@ -190,3 +190,23 @@ def test_another_organization_gets_404_and_an_inspector_403(
     assert client.get(url("hand_laptop", open_occasion)).status_code == 403
     assert hand(client, open_occasion, door_worker).status_code == 403
     assert not AuditEvent.objects.filter(action="occasions.laptop.handed").exists()
+
+
+def test_from_one_worker_to_another_as_quickly(in_charge, tenant, open_occasion, door_worker):
+    """Robin hands the laptop on to the next worker, who types their own PIN: the session stays
+    the member in charge's, and the next sale is the new worker's."""
+    caller = make_user("post-one-caller")
+    assign_role(organization=tenant.organization, by=None, user=caller, role="worker")
+    on_floor(caller, open_occasion)
+    set_pin(user=caller, pin="5927", current_password=PASSWORD)
+    hand(in_charge, open_occasion, door_worker)
+    page = in_charge.get(url("hand_laptop", open_occasion)).content.decode()
+    assert "(post-one-caller)" in page
+    assert "Post One Worker Floor (post-one-worker)" not in page  # not to themselves
+    assert hand(in_charge, open_occasion, caller, secret="5927").status_code == 302
+    assert in_charge.session[laptop.SESSION_KEY]["user"] == caller.pk
+    sell(in_charge, open_occasion)
+    assert Sale.objects.get().sold_by == caller
+    handed = AuditEvent.objects.filter(action="occasions.laptop.handed").order_by("sequence")
+    assert [e.actor for e in handed] == [tenant.member_in_charge] * 2  # the session's login
+    assert handed.last().old_values == {"at_the_laptop": door_worker.get_username()}

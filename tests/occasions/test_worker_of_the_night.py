@@ -250,3 +250,20 @@ def test_before_the_opening_the_member_in_charge_signs_in_first(tenant, occasion
             occasion=occasion, item="no_minors", by=tenant.head, at=occasion_at(18, 40)
         )
     assert not WorkerPresence.objects.filter(entry__person__legal_name="Post One Head Floor")
+
+
+def test_the_opening_page_says_first_to_sign_in_on_the_floor(client, tenant, occasion):
+    """Before refusing, the checklist and the opening's summary say what is missing: the login
+    at the laptop is not signed in on the floor yet; once signed in, that is gone."""
+    from django.urls import reverse
+
+    from tests.conftest import login
+
+    login(client, tenant.member_in_charge)
+    url = reverse("opening_checklist", args=[occasion.organization_id, occasion.pk])
+    says = "is not signed in on this night&#x27;s floor"
+    assert says in client.get(url).content.decode()
+    summary = client.post(reverse("occasion_open", args=[occasion.organization_id, occasion.pk]))
+    assert says in summary.content.decode()
+    on_floor(tenant.member_in_charge, occasion)
+    assert says not in client.get(url).content.decode()
