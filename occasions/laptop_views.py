@@ -102,9 +102,11 @@ def hand_laptop(request: OrgRequest, pk: int) -> HttpResponse:
 
 
 def _refused(form: LaptopForm, error: ValidationError) -> None:
-    """The refusal shown in place; the secret never typed back."""
+    """The refusal shown in place, the focus on the credential to type again (never typed
+    back)."""
     form.data = form.data.copy()
     form.data["secret"] = ""
+    form.fields["secret"].widget.attrs["autofocus"] = True
     if hasattr(error, "error_dict"):
         for field, errors in error.error_dict.items():
             for message in errors:
