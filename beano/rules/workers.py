@@ -433,17 +433,15 @@ def displays_the_listed_identification(f: SignInFacts, limits: Limits) -> Iterat
 
 @dataclass(frozen=True)
 class FloorActFacts:
-    """Who does an act of a night's floor, at its moment (the local time): ``doer``, the
-    person named as doing it ("" when none is), and whether they were signed in on that
-    night's floor then; when no one is named, whether any worker of the night was."""
+    """Who does an act of a night's floor at its moment (local time): ``doer``, the person
+    named ("" if none), signed in on that night's floor then; if none, whether anyone was."""
 
     doing: str  # the act, as its service says it: "selling", "calling a ball"
     at: dt.datetime
     doer: str
     on_floor: bool = False
     floor_staffed: bool = False
-    #: A worker signing themselves in or out: the list's own rules judge them.
-    themselves: bool = False
+    themselves: bool = False  # a worker signing themselves in or out: the list's rules judge
 
 
 @rule(
@@ -454,34 +452,27 @@ class FloorActFacts:
 )
 def done_by_a_worker_of_the_night(f: FloorActFacts, limits: Limits) -> Iterator[str]:
     """(1)(b): "Any person whose name does not appear on such list shall not otherwise be allowed
-    to conduct or assist in the conduct of any Beano game in any manner"; (1)(c) likewise: no
-    one assists unless their name appears on the list. A worker of the list is on a night's
-    floor once signed in, which judged them against the list (W-1B-ON-THE-LIST), so every act of
-    the floor is done by a person signed in on that night's floor at the act's moment:
+    to conduct or assist in the conduct of any Beano game in any manner"; (1)(c) likewise. A
+    worker of the list is on a night's floor once signed in (W-1B-ON-THE-LIST judged them), so
+    every act of the floor is done by a person signed in on that night's floor at its moment:
+    the door's (a sale, a void, the attendance, play and the second half started), the draw's (a
+    ball called or corrected, a prize announced, the balls confirmed, a game started or
+    finished), the claims' (a claim, the draw or a card verified, the winners, a payout), the
+    night's extras (varying prizes announced, a door prize, a gift, raffle tickets sold) and the
+    floor's (the opening checklist, a worker signed in or out, charge handed over, the opening,
+    the close): the member in charge signs in first (signing oneself in or out is not judged
+    here), then confirms the checklist and signs the others in.
 
-    - the door: a sale, a void, the attendance announced, play and the second half started;
-    - the draw: a ball called or corrected, a prize announced, the 75 balls confirmed, a game
-      started or finished;
-    - claims: a claim, the draw or a card verified, the winners recorded, a payout;
-    - the night's extras: prizes varying with attendance announced, a door prize, a gift,
-      raffle tickets sold;
-    - the floor itself: the opening checklist confirmed or withdrawn, a worker signed in or
-      out, charge handed over, the opening and the close. The member in charge signs in first
-      (a worker signing themselves in or out is not judged here), then confirms the checklist
-      and signs the others in.
-
-    Live, the person named is the one at the hall laptop: the person of the login acting (the
-    laptop's own, or the worker it is handed to); a login that names no person of the
-    organization, or a Commission user's, is no worker. After the fact (the night's paper
-    sheets, a close recorded late) the one entering the sheets is the bookkeeper, not the
-    seller: the worker the sheet names for the act is judged where it names one (a payout's
-    payer), and where it names no one, as where the system records a past night (the demo),
-    a worker of the night was on the floor at that moment. Not judged here: what may be
-    recorded after the close (a refund or a charity ticket's redemption, the police detail, the
-    close-out and its cash count, a progressive game's outcome in its ledger), the program
-    planned beforehand, and the sales that are not the conduct of a Beano game, around the
-    occasion (other sales; charity game tickets, M.G.L. c. 10 § 37, up to an hour after the
-    close). (1)(b) provides for no Director's authorization: nothing waives it."""
+    Live, the person named is the one at the hall laptop (the login's person, or the worker the
+    laptop is handed to); a login naming no person of the organization, or a Commission user's,
+    is no worker. After the fact (paper sheets, a close recorded late) the one entering is the
+    bookkeeper, not the seller: the worker the sheet names for the act is judged (a payout's
+    payer), and where it names no one, as when the system records a past night (the demo), a
+    worker of the night was on the floor then. Not judged: what may be recorded after the close
+    (a refund, a charity ticket's redemption, the police detail, the close-out and its cash
+    count, a jackpot's outcome), the program planned beforehand, and sales that are not the
+    conduct of a Beano game (other sales; charity game tickets, M.G.L. c. 10 § 37, sold up to an
+    hour after the close). (1)(b) provides for no Director's authorization: nothing waives it."""
     if f.themselves:
         return
     when = f"{f.at:%-I:%M %p}"
