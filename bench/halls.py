@@ -29,6 +29,8 @@ PRICES = [
 GAMES_PER_HALL = 20
 SALES_BEFORE = 40  # receipts already sold at the door when the load starts
 HALLS_PER_INSPECTOR = 20
+#: The logins signed in on each hall's floor tonight, with their duty on its worker list.
+FLOOR_CREW = {"seller": "seller", "caller": "caller", "mic": "member_in_charge"}
 PASSWORD = "bench-not-a-real-password"
 BATCH = 2000
 
@@ -105,14 +107,18 @@ def build(n: int, *, seed: int = 9) -> Night:
     from django_otp.plugins.otp_totp.models import TOTPDevice
 
     from games.models import Arrangement, BallCall, Flashboard, Game, PrizePart
-    from occasions.models import Occasion, PriceListItem, Sale, SaleLine
+    from occasions.models import Occasion, PriceListItem, Sale, SaleLine, WorkerPresence
     from organizations.models import (
         AuditChain,
         CommissionStaff,
         License,
+        Membership,
         Organization,
         OrganizationRole,
+        Person,
         Role,
+        WorkerList,
+        WorkerListEntry,
     )
 
     rng = random.Random(seed)
@@ -168,11 +174,49 @@ def build(n: int, *, seed: int = 9) -> Night:
             batch_size=BATCH,
         )
         by_hall = [dict(zip(roles, users[i * 4 : i * 4 + 4], strict=True)) for i in range(n)]
+        # Each login names its person, and the hall's worker list holds them: every act of the
+        # floor is done by a worker of the night signed in (3.04(1)(b)).
+        people = Person.objects.bulk_create(
+            [
+                Person(legal_name=f"Hall {o.pk} {who}", date_of_birth=dt.date(1960, 1, 1))
+                for o in orgs
+                for who in roles
+            ],
+            batch_size=BATCH,
+        )
+        person_of = [dict(zip(roles, people[i * 4 : i * 4 + 4], strict=True)) for i in range(n)]
+        Membership.objects.bulk_create(
+            [
+                Membership(organization=o, person=person, kind="member", since=dt.date(2015, 1, 1))
+                for i, o in enumerate(orgs)
+                for person in person_of[i].values()
+            ],
+            batch_size=BATCH,
+        )
         OrganizationRole.objects.bulk_create(
             [
-                OrganizationRole(user=by_hall[i][who], organization=o, role=role)
+                OrganizationRole(
+                    user=by_hall[i][who], organization=o, role=role, person=person_of[i][who]
+                )
                 for i, o in enumerate(orgs)
                 for who, role in roles.items()
+            ],
+            batch_size=BATCH,
+        )
+        lists = WorkerList.objects.bulk_create(
+            [WorkerList(organization=o, year=today.year) for o in orgs], batch_size=BATCH
+        )
+        entries = WorkerListEntry.objects.bulk_create(
+            [
+                WorkerListEntry(
+                    worker_list=lists[i],
+                    person=person_of[i][who],
+                    roles=[duty],
+                    identification=f"B-{who}",
+                    added_on=dt.date(today.year, 1, 1),
+                )
+                for i in range(n)
+                for who, duty in FLOOR_CREW.items()
             ],
             batch_size=BATCH,
         )
@@ -188,6 +232,19 @@ def build(n: int, *, seed: int = 9) -> Night:
                     play_started_at=started,
                 )
                 for i, (o, lic) in enumerate(zip(orgs, licenses, strict=True))
+            ],
+            batch_size=BATCH,
+        )
+        WorkerPresence.objects.bulk_create(
+            [
+                WorkerPresence(
+                    occasion=occasions[k // len(FLOOR_CREW)],
+                    entry=entry,
+                    role=entry.roles[0],
+                    identification=entry.identification,
+                    signed_in_at=opened - dt.timedelta(minutes=15),
+                )
+                for k, entry in enumerate(entries)
             ],
             batch_size=BATCH,
         )

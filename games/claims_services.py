@@ -35,7 +35,7 @@ from games.claim_locking import (
 )
 from games.models import CardVerification, Claim, DrawVerification, Game, PrizePart
 from games.winner_services import PlayerEntry, proposed_shares, record_winners
-from occasions import submissions
+from occasions import on_floor, submissions
 from occasions.floor_selectors import hours_facts
 from occasions.models import FloorSubmission
 from occasions.services import enforce_at
@@ -91,6 +91,7 @@ def record_claim(
         table=claim.table,
     )
     enforce_at(RECORD_CLAIM, [facts, hours_facts(game.occasion, moment)], game.occasion, by)
+    on_floor.require(game.occasion, by, moment, doing="recording a claim")
     claim.save()
     record_event(
         organization=game.occasion.organization,
@@ -144,6 +145,7 @@ def verify_draw(
         winners=(claim.player_name,) if claim.player_name else (),
     )
     enforce_at(VERIFY_DRAW, [facts, hours_facts(occasion, moment)], occasion, by)
+    on_floor.require(occasion, by, moment, doing="verifying the draw")
     counted = selectors.counted_balls(claim)
     row = DrawVerification.objects.create(
         claim=claim,
@@ -223,6 +225,7 @@ def verify_card(
     claim = locked_claim(claim, moment)
     occasion = claim.game.occasion
     people = _card_witnesses(claim, witnesses, by, moment)
+    on_floor.require(occasion, by, moment, doing="verifying a card")
     read = _card_numbers(numbers)
     arrangement = claim.part.arrangement
     facts = CardFacts(
@@ -291,6 +294,7 @@ def attest_card_on_paper(
             "numbers, to be checked against them as on the floor."
         )
     people = _card_witnesses(claim, witnesses, by, moment)
+    on_floor.require(occasion, by, moment, doing="verifying a card")
     row = CardVerification.objects.create(
         claim=claim,
         scope=CardVerification.Scope.ARRANGEMENT,

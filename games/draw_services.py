@@ -23,7 +23,7 @@ from beano.rules.cards import ball_label
 from beano.rules.draw import CALL, CORRECT, BallCallFacts, CorrectionFacts, DrawGameFacts
 from beano.rules.operation import OccasionPlayFacts
 from games.models import BallCall, Flashboard, Game
-from occasions import live, submissions
+from occasions import live, on_floor, submissions
 from occasions.floor_selectors import hours_facts
 from occasions.models import FloorSubmission, Occasion
 from occasions.services import lock_occasion, moment_of, refuse_if_sealed, status_at
@@ -97,21 +97,25 @@ def _made_chain(game: Game, organization: Any) -> bool:
     return organization_id is not None and ensure_chain(organization_id)
 
 
-def _locked_game_for_call(game: Game, number: int, organization: Any) -> Game:
+def _locked_game_for_call(game: Game, number: int, organization: Any, by: Actor) -> Game:
     """``_locked_game`` with what a call is judged on, read once the lock is held: the sequence
     of this number's live call (``live_sequence``, None if not called), the last entry's
     sequence and time (``last_sequence``, ``last_called_at``), the live calls' count and the
-    last live ball (``live_count``, ``last_live_number``), for the board's delta. A statement
+    last live ball (``live_count``, ``last_live_number``), for the board's delta, and whether
+    the caller ``by`` is on the floor now (``doer``, ``on_floor.Known``). A statement
     of its own after the lock: on PostgreSQL a subquery in the locking statement would keep
     the snapshot from before its wait, and a ball sent twice at once would be judged twice as
     never called."""
     game = _locked_game(game, organization, with_chain=True)
-    for name, value in _CALL_FACTS.get(game.pk, number).items():
+    facts = _CALL_FACTS.get(game.pk, number, on_floor.user_id(by))
+    doer = on_floor.Known(facts.pop("doer_on_floor"), facts.pop("floor_staffed"))
+    game.doer = doer  # type: ignore[attr-defined]
+    for name, value in facts.items():
         setattr(game, name, value)
     return game
 
 
-def _call_facts(game_id: int, number: int) -> Any:
+def _call_facts(game_id: int, number: int, user_id: int) -> Any:
     calls = BallCall.objects.filter(game=OuterRef("pk"))
     live = calls.filter(voided_at__isnull=True)
     last = calls.order_by("-sequence")
@@ -125,9 +129,18 @@ def _call_facts(game_id: int, number: int) -> Any:
                 live.order_by().values("game").annotate(n=Count("pk")).values("n")[:1]
             ),
             last_live_number=Subquery(live.order_by("-sequence").values("number")[:1]),
+            **on_floor.doer_annotations(
+                user_id, occasion="occasion_id", organization="occasion__organization_id"
+            ),
         )
         .values(
-            "live_sequence", "last_sequence", "last_called_at", "live_count", "last_live_number"
+            "live_sequence",
+            "last_sequence",
+            "last_called_at",
+            "live_count",
+            "last_live_number",
+            "doer_on_floor",
+            "floor_staffed",
         )
     )
 
@@ -175,7 +188,7 @@ def record_ball_call(
     The call returned carries the board's delta: ``live_count`` (the live calls, this one
     included) and ``previous_last`` (the ball that was the last one, or None)."""
     letter, value = read_ball(number)
-    game = _locked_game_for_call(game, value, organization)
+    game = _locked_game_for_call(game, value, organization, by)
     occasion = game.occasion
     limits = rules.limits_in_force(occasion.date)  # read once, for every judgment of the call
     called_at = moment_of(occasion, at, by=by, act="calling a ball", limits=limits)
@@ -192,6 +205,8 @@ def record_ball_call(
         raise ValidationError(f"Game {game.number} began after that time.")
     if game.last_called_at is not None and called_at < game.last_called_at:
         raise ValidationError("A ball cannot be recorded as called before the ball before it.")
+    known = game.doer if at is None else None  # type: ignore[attr-defined]
+    on_floor.require(occasion, by, called_at, doing="calling a ball", limits=limits, known=known)
     try:  # no savepoint of its own: the game's row is locked, so this insert cannot collide
         call = BallCall.objects.create(
             game=game,
@@ -245,6 +260,7 @@ def correct_ball_call(
         actor=by,
         organization=occasion.organization,
     )
+    on_floor.require(occasion, by, moment, doing="correcting a ball")
     call.voided_at = moment
     call.voided_by = acting_user(by)
     call.void_reason = reason

@@ -23,6 +23,7 @@ from games.form5754 import FORM, GroupMember, check_group, save_group
 from games.models import Payout, Winner
 from games.sealed import seal
 from occasions import floor_selectors as floor
+from occasions import on_floor
 from occasions.floor_selectors import hours_facts
 from occasions.models import WorkerPresence
 from occasions.second_person import VERIFY_THE_PAYOUT, facts_of, second_person
@@ -189,6 +190,8 @@ def record_payout(
     amount = winner.share if amount is None else money(amount, PRIZE, "amount")
     signers = PayoutSigners(by, verified_by, paid_by_worker, verified_by_worker, verifier_secret)
     facts, payer, checker = _payout_facts(occasion, winner, amount, signers, moment)
+    # Who pays is judged first: (6)(e) then judges the two people together.
+    on_floor.require(occasion, by, moment, doing="paying a winner", worker=payer)
     if payer is not None:
         verified_by = None
     enforce_at(RECORD_PAYOUT, [*facts, hours_facts(occasion, moment)], occasion, by)

@@ -20,7 +20,7 @@ from beano.rules.operation import ADD_PART, ANNOUNCE_PART, CONFIRM_BALLS, START_
 from beano.rules.prizes import PrizePartFacts
 from games import program_selectors as selectors
 from games.models import Arrangement, Game, PrizePart
-from occasions import live
+from occasions import live, on_floor
 from occasions.floor_selectors import hours_facts
 from occasions.models import Occasion
 from occasions.sales_services import start_play
@@ -261,6 +261,7 @@ def announce_prize_part(*, part: PrizePart, by: Actor, at: dt.datetime | None = 
         actor=by,
         organization=occasion.organization,
     )
+    on_floor.require(occasion, by, moment, doing="announcing a prize")
     old = {"announced_at": part.announced_at, "amount": part.amount}
     if game.kind == Game.Kind.WINNER_TAKE_ALL:
         part.amount = selectors.winner_take_all_prize(occasion)
@@ -302,6 +303,7 @@ def confirm_balls(*, game: Game, by: Actor, at: dt.datetime | None = None) -> Ga
         actor=by,
         organization=occasion.organization,
     )
+    on_floor.require(occasion, by, moment, doing="confirming the balls")
     old = {"balls_confirmed_at": game.balls_confirmed_at}
     game.balls_confirmed_at = moment
     game.balls_confirmed_by = by
@@ -344,6 +346,7 @@ def start_game(*, game: Game, by: Actor, at: dt.datetime | None = None) -> Game:
         actor=by,
         organization=occasion.organization,
     )
+    on_floor.require(occasion, by, moment, doing="starting a game")
     if occasion.play_started_at is None:
         start_play(occasion=occasion, by=by, at=moment)
     game.status = Game.Status.IN_PLAY
@@ -373,6 +376,7 @@ def finish_game(*, game: Game, by: Actor, at: dt.datetime | None = None) -> Game
     moment = moment_of(occasion, at, by=by, act="finishing a game")
     if game.started_at is not None and moment < game.started_at:
         raise ValidationError(f"Game {game.number} cannot finish before it began.")
+    on_floor.require(occasion, by, moment, doing="finishing a game")
     game.status = Game.Status.FINISHED
     game.finished_at = moment
     game.save(update_fields=["status", "finished_at"])

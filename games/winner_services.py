@@ -20,6 +20,7 @@ from beano.rules.workers import RECORD_WINNER, PlayerFacts
 from games import claims_selectors as selectors
 from games.claim_locking import enforce_together, locked_game, moment_of_game, one_line
 from games.models import Claim, PrizePart, Winner
+from occasions import on_floor
 from occasions.floor_selectors import hours_facts
 from occasions.models import Occasion
 from organizations.audit import acting_user, record_event
@@ -116,6 +117,7 @@ def record_winners(
         people.append(person)
         checks.append((RECORD_WINNER, facts))
     decisions = enforce_together(checks, occasion, by)
+    on_floor.require(occasion, by, moment, doing="recording the winners")
     several_merchandise = part.kind == PrizePart.Kind.MERCHANDISE and len(pairs) > 1
     return [
         _save_winner(

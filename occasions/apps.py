@@ -13,6 +13,10 @@ class OccasionsConfig(AppConfig):
         for panel in PANELS:
             extensions.add_panel(panel)
 
+        from occasions.laptop import at_the_laptop
+
+        extensions.add_laptop_hook(at_the_laptop)  # who is at the hall laptop (org_view)
+
         import beano.links
         from occasions.links import LINKS
 

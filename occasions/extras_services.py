@@ -39,6 +39,7 @@ from beano.rules.prohibited import (
     TransportationFacts,
 )
 from occasions import extras_selectors as selectors
+from occasions import on_floor
 from occasions import services as occasion_services
 from occasions.models import (
     DoorPrize,
@@ -156,6 +157,7 @@ def announce_varying_prizes(
         occasion,
         by,
     )
+    on_floor.require(occasion, by, moment, doing="announcing varying prizes")
     announcement = VaryingPrizesAnnouncement.objects.create(
         occasion=occasion,
         persons_entitled_to_play=persons_entitled_to_play,
@@ -226,6 +228,7 @@ def award_door_prize(
     value = money(value, DOOR_PRIZE, "value")
     before = selectors.door_prizes_total(occasion)
     enforce(AWARD_DOOR_PRIZE, DoorPrizeFacts(description, value, before), occasion, by)
+    on_floor.require(occasion, by, moment, doing="awarding a door prize")
     prize = DoorPrize.objects.create(
         occasion=occasion,
         description=description,
@@ -270,6 +273,7 @@ def give_gift(
             occasion.organization, kinds=(AuthorizationKind.FREE_PLAY_OR_GIFTS,)
         ),
     )
+    on_floor.require(occasion, by, moment, doing="giving a gift")
     gift = Gift(
         occasion=occasion,
         kind=kind,

@@ -5,6 +5,7 @@ judged by the rules only when it is confirmed (``occasions.confirm``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.db.models import Sum
 from django.template.defaultfilters import pluralize
@@ -14,7 +15,8 @@ from django.utils.formats import date_format
 
 from beano import rules
 from beano.rules.close import CLOSE_PRIZES, PrizesOwedFacts
-from occasions import extensions
+from beano.rules.workers import FLOOR_ACT
+from occasions import extensions, on_floor
 from occasions import floor_selectors as floor
 from occasions.confirm import Confirmation, Left
 from occasions.models import Occasion, Raffle
@@ -112,13 +114,20 @@ def extras_left(occasion: Occasion) -> tuple[Left, ...]:
     )
 
 
-def close_summary(occasion: Occasion) -> Confirmation:
-    """Before the close, the whole night: why the close would be refused now (a game in play, a
+def close_summary(occasion: Occasion, by: Any = None) -> Confirmation:
+    """Before the close, the whole night: why the close would be refused now (``by``, the one
+    at the laptop, not a worker signed in on the night's floor (3.04(1)(b)), a game in play, a
     winner owed, a compensated bookkeeper absent), and what is only listed (prizes with no
     winner, games never played, the raffles not drawn, the workers still signed in, the
     attendance not announced, what the apps above leave open), each with where it is put
     right. "Yes" only if it can close."""
     left = extensions.night_left(occasion)
+    refused = refused_at_close(occasion, left)
+    if by is not None:
+        doer = on_floor.facts(occasion, by, timezone.now(), doing="closing the occasion")
+        decision = rules.judge(FLOOR_ACT, doer, on=occasion.date)
+        workers = (("Workers", _url("workers_present", occasion)),)
+        refused[:0] = [Left(m, workers) for m in decision.messages]
     return Confirmation(
         title="Close the occasion?",
         button="Yes, close the occasion",
@@ -129,7 +138,7 @@ def close_summary(occasion: Occasion) -> Confirmation:
             "Sign out everyone still signed in at that time.",
             "Stop every change on the floor: no sale, ball, claim or sign-in after it.",
         ),
-        refused=tuple(refused_at_close(occasion, left)),
+        refused=tuple(refused),
         unfinished=left.lines + extras_left(occasion) + tuple(_floor_left(occasion)),
         corrections=(
             "A close cannot be undone. The money is counted afterwards in the bookkeeper's "
@@ -138,16 +147,17 @@ def close_summary(occasion: Occasion) -> Confirmation:
     )
 
 
-def open_summary(occasion: Occasion) -> Confirmation:
+def open_summary(occasion: Occasion, by: Any = None) -> Confirmation:
     """Before the opening: who is in charge, the games planned, and what the rules would refuse
-    now (the checklist items not confirmed, the records out of order)."""
+    now (the checklist items not confirmed, the records out of order, ``by`` not signed in on
+    the floor)."""
     games = extensions.floor_games(occasion)
     in_charge = floor.in_charge(occasion)
     present = [p for p in floor.presences(occasion) if p.is_present]
     unfinished = []
     if not games.games:
         unfinished.append("No game is in the program yet: the games are planned on the Games page.")
-    decision = floor.opening_decision(occasion, timezone.now())
+    decision = floor.opening_decision(occasion, timezone.now(), by)
     charge = in_charge.entry.person.legal_name if in_charge is not None else "no one yet"
     return Confirmation(
         title="Open the occasion?",

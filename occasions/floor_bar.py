@@ -31,6 +31,7 @@ class FloorBar:
     now: str  # where the night stands, e.g. "Game 3 in play"
     next_label: str  # the next step, e.g. "Go to the console" or "Next: open the occasion"
     next_url: str
+    laptop_url: str = ""  # who is at the hall laptop, and handing it over (occasions.laptop)
 
 
 def _url(name: str, occasion: Occasion, **extra: int) -> str:
@@ -94,4 +95,5 @@ def floor_bar(occasion: Occasion, page: str = "", game_pk: int | None = None) ->
         now=now,
         next_label=next_label,
         next_url=next_url,
+        laptop_url=_url("hand_laptop", occasion) if not after_close else "",
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
@@ -14,6 +15,7 @@ from beano.rules.hours import HoursFacts
 from beano.rules.opening import CHECKLIST, OPEN, ChecklistItem, OpeningFacts
 from beano.rules.workers import (
     COMPENSABLE_ROLES,
+    FLOOR_ACT,
     BookkeeperPresenceFacts,
     WorkerListFacts,
     WorkerRole,
@@ -177,15 +179,23 @@ def open_facts(occasion: Occasion, at: dt.datetime) -> list[object]:
     ]
 
 
-def opening_decision(occasion: Occasion, at: dt.datetime) -> rules.Decision:
-    """What the rules would say to opening at ``at``, for the page: judged, not logged."""
-    return rules.judge(
+def opening_decision(occasion: Occasion, at: dt.datetime, by: Any = None) -> rules.Decision:
+    """What the rules would say to opening at ``at``, for the page: judged, not logged. With
+    ``by`` (the one at the laptop), whether they may open it at all: a worker of the night,
+    signed in on its floor (3.04(1)(b)), first."""
+    decision = rules.judge(
         OPEN,
         open_facts(occasion, at),
         on=occasion.date,
         authorizations=org_selectors.authorization_facts(occasion.organization),
         require_all=True,
     )
+    if by is not None:
+        from occasions import on_floor
+
+        doer = on_floor.facts(occasion, by, at, doing="opening the occasion")
+        decision.violations[:0] = rules.judge(FLOOR_ACT, doer, on=occasion.date).violations
+    return decision
 
 
 def bookkeeper_facts(occasion: Occasion) -> list[BookkeeperPresenceFacts]:

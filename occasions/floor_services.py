@@ -16,18 +16,11 @@ from django.utils import timezone
 
 from beano import rules
 from beano.actors import Actor
+from beano.rules.charge import HandoverFacts, SignOutFacts
 from beano.rules.close import CLOSE_PRIZES, PrizesOwedFacts
 from beano.rules.opening import ITEMS, OPEN
-from beano.rules.workers import (
-    HAND_OVER,
-    SIGN_IN,
-    SIGN_OUT,
-    HandoverFacts,
-    SignInFacts,
-    SignOutFacts,
-    WorkerRole,
-)
-from occasions import extensions, live, paper
+from beano.rules.workers import HAND_OVER, SIGN_IN, SIGN_OUT, SignInFacts, WorkerRole
+from occasions import extensions, live, on_floor, paper
 from occasions import floor_selectors as floor
 from occasions.floor_selectors import CLOSE
 from occasions.models import Handover, Occasion, OpeningCheck, WorkerPresence
@@ -77,6 +70,7 @@ def confirm_check(
     existing = OpeningCheck.objects.filter(occasion=occasion, item=item).first()
     if existing is not None:
         return existing
+    on_floor.require(occasion, by, moment, doing="confirming the checklist")
     check = OpeningCheck.objects.create(
         occasion=occasion,
         item=item,
@@ -96,7 +90,8 @@ def confirm_check(
 @rules.atomic()
 def unconfirm_check(*, occasion: Occasion, item: str, by: Actor) -> None:
     """Withdraw a confirmation, before opening."""
-    occasion, _ = _locked(occasion, Occasion.Status.SCHEDULED, doing="changing the checklist")
+    occasion, moment = _locked(occasion, Occasion.Status.SCHEDULED, doing="changing the checklist")
+    on_floor.require(occasion, by, moment, doing="changing the checklist")
     item = _item(item)
     check = OpeningCheck.objects.filter(occasion=occasion, item=item).first()
     if check is None:
@@ -157,6 +152,7 @@ def sign_in_worker(
         ),
     ]
     decision = enforce_at(SIGN_IN, facts, occasion, by)
+    on_floor.require(occasion, by, moment, doing="signing a worker in", person_id=person.pk)
     presence = WorkerPresence(
         occasion=occasion,
         entry=entry,
@@ -231,6 +227,8 @@ def sign_out_worker(
         .count(),
     )
     enforce_at(SIGN_OUT, facts, occasion, by)
+    person_id = presence.entry.person_id
+    on_floor.require(occasion, by, moment, doing="signing a worker out", person_id=person_id)
     _sign_out(presence, moment, by, why="left")
     return presence
 
@@ -278,6 +276,7 @@ def hand_over(
         occasion,
         by,
     )
+    on_floor.require(occasion, by, moment, doing="handing over charge")
     handover = Handover.objects.create(
         occasion=occasion,
         from_presence=current,
@@ -310,6 +309,7 @@ def open_occasion(*, occasion: Occasion, by: Actor, at: dt.datetime | None = Non
         occasion, Occasion.Status.SCHEDULED, doing="opening", at=at, by=by, now_in=True
     )
     enforce_at(OPEN, floor.open_facts(occasion, moment), occasion, by)
+    on_floor.require(occasion, by, moment, doing="opening the occasion")
     occasion.status = Occasion.Status.OPEN
     occasion.opened_at = moment
     occasion.opened_by = acting_user(by)
@@ -411,6 +411,9 @@ def _close(occasion: Occasion, by: Actor, at: dt.datetime | None, late_reason: s
     if reason:
         raise ValidationError(reason)
     enforce_all(close_checks(occasion), occasion, by)
+    # A close recorded late is entered after the night (its provenance says so): as from a
+    # sheet naming no one, a worker of the night was on the floor when it ended.
+    on_floor.require(occasion, by, moment, doing="closing the occasion")
     still_present = list(
         occasion.presences.present().select_related("entry__person", "occasion__organization")
     )

@@ -77,7 +77,8 @@ def _checklist_context(
     notes: dict[str, list[rules.Violation]] = {}
     outstanding: list[rules.Violation] = []
     if occasion.status == Occasion.Status.SCHEDULED:
-        outstanding = floor.opening_decision(occasion, timezone.now()).violations
+        by = access.user if access.can_write else None
+        outstanding = floor.opening_decision(occasion, timezone.now(), by).violations
         for v in outstanding:
             if not v.message.startswith("Not confirmed:"):
                 notes.setdefault(v.code, []).append(v)
@@ -142,7 +143,9 @@ def occasion_open(request: OrgRequest, pk: int) -> HttpResponse:
     occasion = get_occasion(access, pk)
     if not confirmed(request):
         # Nothing is done yet: what the opening will do and what the rules would say to it.
-        return _checklist_response(request, access, occasion, confirm=open_summary(occasion))
+        return _checklist_response(
+            request, access, occasion, confirm=open_summary(occasion, request.user)
+        )
     try:
         floor_services.open_occasion(occasion=occasion, by=request.user)
     except ValidationError as error:
@@ -288,13 +291,13 @@ def occasion_close(request: OrgRequest, pk: int) -> HttpResponse:
     refusals = None
     confirm = None
     if request.method == "POST" and not confirmed(request):
-        confirm = close_summary(occasion)  # nothing is done until it is confirmed
+        confirm = close_summary(occasion, request.user)  # nothing is done until it is confirmed
     elif request.method == "POST":
         try:
             floor_services.close_occasion(occasion=occasion, by=request.user)
         except ValidationError as error:
             # The summary says it again with where each is put right, and what else is left.
-            confirm = close_summary(occasion)
+            confirm = close_summary(occasion, request.user)
             refusals = None if confirm.refused else problems(error)
         else:
             messages.success(request, "The occasion is closed. The bookkeeper can close it out.")

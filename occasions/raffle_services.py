@@ -26,6 +26,7 @@ from beano.rules.prohibited import (
     RaffleTicketFacts,
 )
 from occasions import extras_selectors as selectors
+from occasions import on_floor
 from occasions.extras_services import (
     audit,
     enforce,
@@ -185,6 +186,7 @@ def sell_raffle_tickets(
         occasion,
         by,
     )
+    on_floor.require(occasion, by, moment, doing="selling raffle tickets")
     sale = RaffleTicketSale.objects.create(
         raffle=raffle,
         admission_receipt_number=admission_receipt_number,

@@ -31,7 +31,7 @@ from beano.rules.charges import (
     VoidFacts,
 )
 from occasions import floor_selectors as floor
-from occasions import live, submissions
+from occasions import live, on_floor, submissions
 from occasions.models import (
     AttendanceAnnouncement,
     FloorSubmission,
@@ -97,9 +97,9 @@ def _same_list(kept: Sequence[Any]) -> Q:
     return same
 
 
-def _sale_facts(occasion_id: int, *kept: Any) -> Any:
+def _sale_facts(occasion_id: int, user_id: int, *kept: Any) -> Any:
     """What a sale is judged on (``_locked_for_sale``), ``kept`` the door form's copy of the
-    posted list, four values an item."""
+    posted list, four values an item; the seller (``user_id``) on the floor now, and anyone."""
     items = PriceListItem.objects.filter(occasion=OuterRef("pk")).order_by().values("occasion")
     return (
         Occasion.objects.filter(pk=occasion_id)
@@ -115,6 +115,7 @@ def _sale_facts(occasion_id: int, *kept: Any) -> Any:
                 items.filter(_same_list(kept)).annotate(n=Count("pk")).values("n")[:1]
             ),
             **count_aggregates(sale="sales", line="sales__lines__"),
+            **on_floor.doer_annotations(user_id),
         )
     )
 
@@ -124,12 +125,13 @@ _SALE_FACTS = Prepared(_sale_facts)
 
 
 def _locked_for_sale(
-    occasion: Occasion, organization: Any, kept: Sequence[PriceListItem] | None
+    occasion: Occasion, organization: Any, kept: Sequence[PriceListItem] | None, by: Actor
 ) -> tuple[Occasion, dict[int, PriceListItem]]:
     """The occasion locked (its organization's audit chain head with it), then, by a statement
     of its own once the lock is held, what the sale is judged on and answered with: its last
     receipt's number (``last_sale``), the counts so far (``counts``), the attendance announced
-    (``announced``, None if not yet) and whether ``kept`` (the door form's copy of the
+    (``announced``, None if not yet), whether the seller ``by`` is on the floor now
+    (``doer``, ``on_floor.Known``) and whether ``kept`` (the door form's copy of the
     posted list) is the list in the database, field for field. Only when it is not (a list
     changed since, or no copy) is the list read again, by one more statement. On PostgreSQL a
     subquery in the locking statement would keep the snapshot from before its wait, so two
@@ -138,9 +140,13 @@ def _locked_for_sale(
     occasion = lock_occasion(occasion, organization=organization, with_chain=True)
     kept = list(kept or [])
     facts = _SALE_FACTS.get(
-        occasion.pk, *(v for i in kept for v in (i.pk, i.category, i.label, i.price))
+        occasion.pk,
+        on_floor.user_id(by),
+        *(v for i in kept for v in (i.pk, i.category, i.label, i.price)),
     )
     occasion.last_sale = facts.last_sale  # type: ignore[attr-defined]
+    doer = on_floor.Known(facts.doer_on_floor, facts.floor_staffed)
+    occasion.doer = doer  # type: ignore[attr-defined]
     occasion.counts = counts_of(facts)  # type: ignore[attr-defined]
     try:
         announced = facts.attendance_announcement
@@ -203,8 +209,8 @@ def record_sale(
     returned has its lines (``sale.lines.all()`` reads no more), its occasion the counts with
     it (``sale.occasion.counts``) and the attendance announced."""
     wanted = _wanted_lines(lines)
-    occasion, posted = _locked_for_sale(occasion, organization, posted_list)
-    limits = rules.limits_in_force(occasion.date)  # read once, for both judgments
+    occasion, posted = _locked_for_sale(occasion, organization, posted_list, by)
+    limits = rules.limits_in_force(occasion.date)  # read once, for every judgment
     moment = moment_of(occasion, at, by=by, act="selling", limits=limits)
     facts_lines = _line_facts(wanted, posted)
     receipt = None
@@ -225,6 +231,8 @@ def record_sale(
         organization=occasion.organization,
         limits=limits,
     )
+    known = occasion.doer if at is None else None  # type: ignore[attr-defined]
+    on_floor.require(occasion, by, moment, doing="selling", limits=limits, known=known)
     sale = Sale.objects.create(
         occasion=occasion,
         number=(occasion.last_sale or 0) + 1,
@@ -298,6 +306,7 @@ def void_sale(
         **witness_facts,
     )
     enforce_at(VOID_SALE, [facts, assisting], occasion, by)
+    on_floor.require(occasion, by, moment, doing="voiding a sale")
     sale.voided_at = moment
     sale.void_reason = reason
     sale.voided_by = by
@@ -402,6 +411,7 @@ def announce_attendance(
         actor=by,
         organization=occasion.organization,
     )
+    on_floor.require(occasion, by, moment, doing="announcing the attendance")
     announcement = AttendanceAnnouncement.objects.create(
         occasion=occasion, players=players, announced_at=moment, announced_by=by
     )
@@ -433,6 +443,7 @@ def start_play(*, occasion: Occasion, by: Actor, at: dt.datetime | None = None) 
     _require_open(occasion, moment, "play starts")
     if occasion.play_started_at is not None:
         raise ValidationError(f"Play started at {timezone.localtime(occasion.play_started_at):%X}.")
+    on_floor.require(occasion, by, moment, doing="starting play")
     occasion.play_started_at = moment
     occasion.save(update_fields=["play_started_at"])
     record_event(
@@ -467,6 +478,7 @@ def start_second_half(*, occasion: Occasion, by: Actor, at: dt.datetime | None =
         actor=by,
         organization=occasion.organization,
     )
+    on_floor.require(occasion, by, moment, doing="starting the second half")
     occasion.second_half_started_at = moment
     occasion.save(update_fields=["second_half_started_at"])
     record_event(

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from occasions import extras_views, floor_views, heartbeat_views, sales_views, views
+from occasions import extras_views, floor_views, heartbeat_views, laptop_views, sales_views, views
 from occasions.extras_forms import EXTRAS_FORMS
 
 urlpatterns = [
@@ -129,5 +129,10 @@ urlpatterns += [
         "org/<int:org_id>/occasions/<int:pk>/close/",
         floor_views.occasion_close,
         name="occasion_close",
+    ),
+    path(
+        "org/<int:org_id>/occasions/<int:pk>/laptop/",
+        laptop_views.hand_laptop,
+        name="hand_laptop",
     ),
 ]

@@ -18,7 +18,8 @@ from django.db import models
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
-from organizations import access_read
+from organizations import access_read, extensions
+from organizations.audit import in_the_session_of
 from organizations.models import CommissionStaff, Organization, OrganizationRole, Role
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -148,21 +149,49 @@ def org_view(
 ) -> Callable[[V], V]:
     """Decorate a view taking ``org_id``: resolves ``request.access`` and refuses writes (any
     method but GET/HEAD/OPTIONS) by Commission users or users without one of ``write_roles``.
-    A ``form_page`` exists only to write, so even showing it needs the role."""
+    A ``form_page`` exists only to write, so even showing it needs the role.
+
+    When the session's login has handed the hall laptop to a worker of the night
+    (``extensions.at_the_laptop``), the page is that worker's: ``request.user`` and
+    ``request.access`` are theirs, with their roles, and what they record is theirs; the
+    session's login, still responsible for the laptop, is ``request.laptop_login`` and is named
+    in the provenance of every audit event recorded meanwhile."""
 
     def decorate(view: V) -> V:
         @login_required
         @wraps(view)
         def wrapper(request: HttpRequest, org_id: int, *args: Any, **kwargs: Any) -> HttpResponse:
-            access = resolve_access(request.user, org_id)
-            request.access = access  # type: ignore[attr-defined]
-            if form_page or request.method not in SAFE_METHODS:
-                access.require_role(*write_roles)
-            return view(request, *args, **kwargs)
+            login = request.user
+            at_laptop = extensions.at_the_laptop(request, org_id)
+            if at_laptop is None:
+                return _answer(view, request, org_id, write_roles, form_page, *args, **kwargs)
+            request.user = at_laptop
+            request.laptop_login = login  # type: ignore[attr-defined]
+            try:
+                with in_the_session_of(login):
+                    return _answer(view, request, org_id, write_roles, form_page, *args, **kwargs)
+            finally:
+                request.user = login
 
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+def _answer(
+    view: ViewFunc,
+    request: HttpRequest,
+    org_id: int,
+    write_roles: Collection[str],
+    form_page: bool,
+    *args: Any,
+    **kwargs: Any,
+) -> HttpResponse:
+    access = resolve_access(request.user, org_id)
+    request.access = access  # type: ignore[attr-defined]
+    if form_page or request.method not in SAFE_METHODS:
+        access.require_role(*write_roles)
+    return view(request, *args, **kwargs)
 
 
 def commission_view(view: V) -> V:

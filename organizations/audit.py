@@ -31,6 +31,9 @@ _provenance: ContextVar[dict[str, Any] | None] = ContextVar("audit_provenance", 
 #: The request being answered (set by ``acting_in``): whose act a change made outside the
 #: services (a signal on a model the admin or a package saves) is recorded as.
 _request: ContextVar[Any] = ContextVar("audit_request", default=None)
+#: The login whose session the hall laptop runs, while it is handed to a worker of the night
+#: (set by ``in_the_session_of``): named in the provenance of the worker's acts.
+_session_login: ContextVar[Any] = ContextVar("audit_session_login", default=None)
 
 SECRET_FIELD_WORDS = ("password", "secret", "token", "tin", "ssn", "taxpayer")
 MASK = "•••"
@@ -86,6 +89,27 @@ def provenance(values: Mapping[str, Any]) -> Iterator[None]:
 
 def current_provenance() -> dict[str, Any]:
     return dict(_provenance.get() or {})
+
+
+@contextmanager
+def in_the_session_of(login: Any) -> Iterator[None]:
+    """Acts recorded inside are done at a hall laptop whose session is ``login``'s, handed to
+    another user: each event names both (the actor, and ``session`` in its provenance)."""
+    token = _session_login.set(login)
+    try:
+        yield
+    finally:
+        _session_login.reset(token)
+
+
+def _provenance_of(actor: Any) -> dict[str, Any]:
+    """The provenance of an event by ``actor``: where it came from, and the session's login
+    when it is someone else's."""
+    values = current_provenance()
+    login = _session_login.get()
+    if login is not None and getattr(actor, "pk", None) != login.pk:
+        values["session"] = login.get_username()
+    return values
 
 
 @contextmanager
@@ -176,7 +200,7 @@ def record_event(
         target_repr=str(target)[:200],
         old_values=_jsonable(old),
         new_values=_jsonable(new),
-        provenance=current_provenance(),
+        provenance=_provenance_of(actor_user),
         created_at=timezone.now(),
         prev_hash=chain.head_hash,
         key_id=settings.AUDIT_KEY_ID,

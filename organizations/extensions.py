@@ -11,7 +11,10 @@ bookkeeper), ``dashboard_floor`` (for those who run the night) and ``dashboard``
 file its reports).
 
 ``ON_LISTED``: what is written, in the same transaction, when a person is put on a worker list
-(the winners kept as matched against the worker lists, ``reports.kept``)."""
+(the winners kept as matched against the worker lists, ``reports.kept``).
+
+``AT_THE_LAPTOP``: who is at the hall laptop, when the session's login has handed it to a worker
+of the night (``occasions.laptop``): that user, with their roles read, or None."""
 
 from __future__ import annotations
 
@@ -38,6 +41,24 @@ class Panel:
 PANELS: list[Panel] = []
 #: Called with the entry when a person is put on (or back on) a worker list, inside the write.
 ON_LISTED: list[Callable[[WorkerListEntry], None]] = []
+#: Called with the request and the organization's id of its URL: the user the session's login
+#: handed the hall laptop to (their roles there remembered with them, ``access_read``), or None.
+AT_THE_LAPTOP: list[Callable[[Any, int], Any]] = []
+
+
+def add_laptop_hook(hook: Callable[[Any, int], Any]) -> None:
+    if hook not in AT_THE_LAPTOP:
+        AT_THE_LAPTOP.append(hook)
+
+
+def at_the_laptop(request: Any, organization_id: int) -> Any:
+    """The user at the hall laptop of this session in this organization, if the session's login
+    handed it to someone; None when the login is there itself."""
+    for hook in AT_THE_LAPTOP:
+        user = hook(request, organization_id)
+        if user is not None:
+            return user
+    return None
 
 
 def add_listed_hook(hook: Callable[[WorkerListEntry], None]) -> None:

@@ -78,6 +78,10 @@ def test_seed_demo_gives_every_role_a_login_and_a_working_password(seeded_demo, 
         "inspector",
         "inspector-south",
         "commission-admin",
+        "practice-mic",
+        "practice-caller",
+        "practice-door",
+        "practice-books",
     ):
         response = client.post(
             reverse("login"), {"username": username, "password": "Beano-Demo-2026"}
@@ -190,6 +194,7 @@ def test_seed_demo_gives_the_commission_logins_a_demo_authenticator(
         "inspector-south",
         "post171-books",
         "post171-head",
+        "practice-books",
         "stanne-books",
         "stanne-head",
     ]

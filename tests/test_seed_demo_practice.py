@@ -44,7 +44,7 @@ def test_the_practice_occasion_is_open_at_any_hour_and_each_day_has_its_own(
     friday = check_practice_night(dt.date(2026, 12, 4))
     assert friday.opened_at == dt.datetime(2026, 12, 4, 0, 0, 30, tzinfo=tz)
     assert f"/org/{friday.organization_id}/occasions/{friday.pk}/" in out
-    assert "post171-mic, post171-books and post171-worker" in out
+    assert "practice-mic, practice-caller, practice-door and practice-books are signed in" in out
     hall = friday.organization
     assert obligations([hall]) == []  # a practice license's days owe no report
     license = hall.licenses.get()
@@ -70,7 +70,7 @@ def test_the_practice_occasion_is_open_at_any_hour_and_each_day_has_its_own(
     # Monday at 9:00 the member in charge began the day themselves: seeding at 9:00:20 opens
     # after what they recorded.
     clock["now"] = dt.datetime(2026, 12, 7, 9, 0, tzinfo=tz)
-    mic = get_user_model().objects.get(username="post171-mic")
+    mic = get_user_model().objects.get(username="practice-mic")  # Jordan Vale's login
     monday = occasion_services.occasion_for_day(organization=hall, day=dt.date(2026, 12, 7), by=mic)
     jordan = WorkerListEntry.objects.get(
         worker_list__organization=hall, person__legal_name="Jordan Vale"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Exists, OuterRef
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from organizations.access import commission_staff
@@ -32,6 +33,13 @@ def second_factor_required(user: Any) -> bool:
     if read is not None:
         return bool(read)
     return OrganizationRole.objects.filter(user=user, role__in=FILING_ROLES).exists()
+
+
+def has_authenticator(user: Any = None) -> Exists:
+    """Whether the user (or, without one, the row's ``user`` of the statement it annotates) has
+    a confirmed authenticator: their logins ask for its code."""
+    user_ref = OuterRef("user") if user is None else user
+    return Exists(TOTPDevice.objects.filter(user=user_ref, confirmed=True))
 
 
 def confirmed_device(user: Any) -> TOTPDevice | None:

@@ -35,19 +35,24 @@ def license_year(today: dt.date) -> tuple[dt.date, dt.date]:
     return dt.date(start_year, 10, 1), dt.date(start_year + 1, 9, 30)
 
 
+def demo_login(username: str, first: str, last: str, *, is_staff: bool = False) -> Any:
+    """A demo login with the demo's password (made once; the password set again if changed)."""
+    User = get_user_model()
+    user, _ = User.objects.get_or_create(
+        username=username,
+        defaults={"first_name": first, "last_name": last, "is_staff": is_staff},
+    )
+    if not user.check_password(DEMO_PASSWORD):
+        user.set_password(DEMO_PASSWORD)
+        user.save(update_fields=["password"])
+    return user
+
+
 class Seeder:
     """Loads the organizations' part of the demo; returns the logins it made."""
 
     def _user(self, username: str, first: str, last: str, *, is_staff: bool = False) -> Any:
-        User = get_user_model()
-        user, _ = User.objects.get_or_create(
-            username=username,
-            defaults={"first_name": first, "last_name": last, "is_staff": is_staff},
-        )
-        if not user.check_password(DEMO_PASSWORD):
-            user.set_password(DEMO_PASSWORD)
-            user.save(update_fields=["password"])
-        return user
+        return demo_login(username, first, last, is_staff=is_staff)
 
     def seed(self, today: dt.date) -> list[tuple[str, str]]:
         logins: list[tuple[str, str]] = []

@@ -4,19 +4,22 @@ leave an occasion open whatever the hour a new user tries the floor (beano.demo.
 days owe no report and the Commission's pages leave it out.
 
 Its people are its own, on no real organization's worker list, so the count of worker lists a
-person is on (961 CMR 3.04(1)(c)) stays that of the licensees. Post 171's member in charge,
-bookkeeper and worker logins hold the same roles here: the practice night is on the dashboard
-of the logins a new user tries first. Idempotent."""
+person is on (961 CMR 3.04(1)(c)) stays that of the licensees. Each has a login of the hall
+that names them (``LOGINS``), with a personal PIN to confirm a two-person act: every act of the
+practice night is done by a worker of its list signed in that night (3.04(1)(b)), the void's
+witness, the payout's verifier and the cash count's verifier included. Post 171's logins, which
+held roles here before the hall had its own, hold none: they are on no list of the hall.
+Idempotent."""
 
 from __future__ import annotations
 
 import datetime as dt
 
-from django.contrib.auth import get_user_model
-
-from beano.demo.organizations import seed_worker_list
+from beano.accounts.pins import has_pin, set_pin
+from beano.demo import DEMO_PASSWORD
+from beano.demo.organizations import demo_login, seed_worker_list
 from beano.rules import AuthorizationKind
-from organizations import services
+from organizations import people, services
 from organizations.equipment_services import register_equipment
 from organizations.models import (
     DirectorAuthorization,
@@ -24,6 +27,7 @@ from organizations.models import (
     License,
     Membership,
     Organization,
+    OrganizationRole,
     Role,
 )
 
@@ -43,21 +47,26 @@ PEOPLE = (
     ("Robin Hale", dt.date(1975, 2, 20), ["seller", "floor_worker"], "PH-03", ""),
     ("Morgan Pike", dt.date(1970, 11, 3), ["bookkeeper"], "PH-04", ""),
 )
-#: Post 171's logins that hold the same role at the practice hall.
+#: The hall's logins: (username, the person of its list, role, personal PIN, the part each
+#: plays on the practice night). The PINs are published with the password (README).
 LOGINS = (
-    ("post171-mic", Role.MEMBER_IN_CHARGE),
-    ("post171-books", Role.BOOKKEEPER),
-    ("post171-worker", Role.WORKER),
+    ("practice-mic", "Jordan Vale", Role.MEMBER_IN_CHARGE, "1357", "member in charge"),
+    ("practice-caller", "Casey Marsh", Role.WORKER, "2468", "caller"),
+    ("practice-door", "Robin Hale", Role.WORKER, "3579", "seller and floor worker"),
+    ("practice-books", "Morgan Pike", Role.BOOKKEEPER, "4680", "bookkeeper (not compensated)"),
 )
+#: Post 171's logins, which held roles here before the hall had logins of its own.
+FORMER_LOGINS = ("post171-mic", "post171-books", "post171-worker")
 EQUIPMENT = (
     ("Blower, practice", "receptacle", "Practice equipment (demo): no bill of sale"),
     ("Ball set, 75 balls, practice", "ball_set", "Practice equipment (demo): no bill of sale"),
 )
 
 
-def seed_practice_hall(today: dt.date) -> Organization:
+def seed_practice_hall(today: dt.date) -> list[tuple[str, str]]:
     """The practice hall with its license, people, this year's worker list, equipment, the
-    authorization of the common winning arrangements, and Post 171's logins' roles."""
+    authorization of the common winning arrangements, and its logins (returned as the demo
+    prints them) with their PINs."""
     organization, _ = Organization.objects.get_or_create(
         name=NAME,
         defaults={
@@ -116,13 +125,36 @@ def seed_practice_hall(today: dt.date) -> Organization:
                 ownership="owned",
                 proof_reference=proof,
             )
-    users = get_user_model().objects.in_bulk([u for u, _ in LOGINS], field_name="username")
-    for username, role in LOGINS:
-        if username in users:
-            services.assign_role(
-                organization=organization, by=None, user=users[username], role=role
-            )
-    return organization
+    _retire_former_logins(organization)
+    return _seed_logins(organization, members)
+
+
+def _seed_logins(
+    organization: Organization, members: dict[str, Membership]
+) -> list[tuple[str, str]]:
+    """Each login of ``LOGINS`` in its role, naming its person, with its PIN (set the first
+    time; one changed by someone trying the demo is theirs)."""
+    logins = []
+    for username, name, role, pin, part in LOGINS:
+        first, last = name.split(" ", 1)
+        user = demo_login(username, first, last)
+        services.assign_role(
+            organization=organization, by=None, user=user, role=role, person=members[name].person
+        )
+        if not has_pin(user):  # once: a PIN is checked by a slow hash, and re-seeding is quick
+            set_pin(user=user, pin=pin, current_password=DEMO_PASSWORD)
+        logins.append((username, f"{name}: {part} at the practice hall (PIN {pin})"))
+    return logins
+
+
+def _retire_former_logins(organization: Organization) -> None:
+    """Post 171's logins lose the roles they held here (a demo seeded before the hall had logins
+    of its own): on no list of the hall, they could do nothing on its floor."""
+    held = OrganizationRole.objects.filter(
+        organization=organization, user__username__in=FORMER_LOGINS
+    ).select_related("user")
+    for user in {role.user for role in held}:
+        people.deactivate(organization=organization, user=user, by=None)
 
 
 def _seed_members(organization: Organization) -> dict[str, Membership]:

@@ -32,7 +32,7 @@ from games.models import Flashboard, Game, PrizePart
 from occasions import floor_selectors, floor_services, selectors
 from occasions import services as occasion_services
 from occasions.models import Occasion
-from organizations.models import Organization, Role
+from organizations.models import Organization, OrganizationRole, Role
 
 Kind = Game.Kind
 #: A short program from the sample night: four games in the first half
@@ -104,14 +104,21 @@ def seed_practice_night(today: dt.date) -> Occasion | None:
 
 
 def _open(occasion: Occasion, in_charge: Any, at: dict[str, dt.datetime]) -> None:
-    """The price list posted, every worker of the list signed in, the checklist confirmed and
-    the occasion opened, each step skipped once done."""
+    """The price list posted, every worker of the list signed in (the member in charge first,
+    who then signs in the others: 3.04(1)(b)), the checklist confirmed and the occasion
+    opened, each step skipped once done."""
     if not occasion.price_items.exists():
         occasion_services.set_price_list(
             occasion=occasion, items=selectors.proposed_prices(occasion), by=in_charge
         )
     present = set(occasion.presences.values_list("entry_id", flat=True))
-    for entry in floor_selectors.list_entries(occasion):
+    mine = set(
+        OrganizationRole.objects.filter(user=in_charge, organization=occasion.organization)
+        .exclude(person=None)
+        .values_list("person_id", flat=True)
+    )
+    entries = sorted(floor_selectors.list_entries(occasion), key=lambda e: e.person_id not in mine)
+    for entry in entries:
         if entry.pk not in present:
             floor_services.sign_in_worker(
                 occasion=occasion,

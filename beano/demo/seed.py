@@ -32,7 +32,7 @@ def seed(today: dt.date, *, pdfs: bool = True) -> Seeded:
     PDFs unrendered: they take most of the time, and only the PDFs' own tests need them."""
     with transaction.atomic():
         logins = Seeder().seed(today)
-        seed_practice_hall(today)
+        logins += seed_practice_hall(today)
         occasions.seed(today)
         reports.seed(today, pdfs=pdfs)
         last_year.seed()  # a night of 2025 whose $1,500 jackpot needed a W-2G

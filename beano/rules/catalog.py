@@ -24,6 +24,7 @@ ACTION_LABELS = {
     "occasion.open": "opening an occasion",
     "occasion.close": "closing an occasion",
     "occasion.close.prizes": "closing an occasion, as far as its prizes go",
+    "occasion.floor_act": "any act of a night's floor: a sale, a void, a ball, a claim, a payout…",
     "game.record_claim": "recording a claim of Beano",
     "game.verify_draw": "verifying the numbers drawn and the balls remaining",
     "game.verify_card": "verifying a winning card",

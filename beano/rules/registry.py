@@ -4,6 +4,7 @@ import importlib
 
 RULE_MODULES = (
     "beano.rules.workers",
+    "beano.rules.charge",
     "beano.rules.equipment",
     "beano.rules.paper",
     "beano.rules.reporting",

@@ -23,6 +23,8 @@ RECORD_WINNER = "game.record_winner"
 #: A night entered from paper names a worker of the list by the name written on a sheet.
 NAME_ON_PAPER = "paper.name_a_worker"
 ON_THE_LIST = (ADD, UPDATE, SIGN_IN)
+#: Every act of a night's floor, judged on who does it besides the act's own rules.
+FLOOR_ACT = "occasion.floor_act"
 
 
 class WorkerRole(models.TextChoices):
@@ -443,55 +445,52 @@ def displays_the_listed_identification(f: SignInFacts, limits: Limits) -> Iterat
 
 
 @dataclass(frozen=True)
-class SignOutFacts:
-    """A worker leaving: whether the occasion is open, whether they are the one in charge now,
-    and how many other members in charge (qualified designees) are present."""
+class FloorActFacts:
+    """Who does an act of a night's floor at its moment (local time): ``doer``, the person
+    named ("" if none), signed in on that night's floor then; if none, whether anyone was."""
 
-    name: str
-    occasion_open: bool
-    in_charge: bool
-    designees_present: int
+    doing: str  # the act, as its service says it: "selling", "calling a ball"
+    at: dt.datetime
+    doer: str
+    on_floor: bool = False
+    floor_staffed: bool = False
+    themselves: bool = False  # a worker signing themselves in or out: the list's rules judge
 
 
 @rule(
-    code="W-1A-CONTINUAL-PRESENCE",
-    citation="961 CMR 3.04(1)(a)",
-    title="The member in charge or a qualified designee is present continually",
-    guards=(SIGN_OUT,),
+    code="W-1B-WORKER-OF-THE-NIGHT",
+    citation="961 CMR 3.04(1)(b)",
+    title="Every act of a night's floor is done by a worker of the list signed in that night",
+    guards=(FLOOR_ACT,),
 )
-def someone_stays_in_charge(f: SignOutFacts, limits: Limits) -> Iterator[str]:
-    """While the occasion is open, the worker in charge signs out only after handing over to a
-    qualified designee who is present."""
-    if not f.occasion_open or not f.in_charge:
+def done_by_a_worker_of_the_night(f: FloorActFacts, limits: Limits) -> Iterator[str]:
+    """(1)(b): "Any person whose name does not appear on such list shall not otherwise be allowed
+    to conduct or assist in the conduct of any Beano game in any manner"; (1)(c) likewise. A
+    worker of the list is on a night's floor once signed in (W-1B-ON-THE-LIST judged them), so
+    every act of the floor is done by a person signed in on that night's floor at its moment:
+    the door's (a sale, a void, the attendance, play and the second half started), the draw's (a
+    ball called or corrected, a prize announced, the balls confirmed, a game started or
+    finished), the claims' (a claim, the draw or a card verified, the winners, a payout), the
+    night's extras (varying prizes announced, a door prize, a gift, raffle tickets sold) and the
+    floor's (the opening checklist, a worker signed in or out, charge handed over, the opening,
+    the close): the member in charge signs in first (signing oneself in or out is not judged
+    here), then confirms the checklist and signs the others in.
+
+    Live, the person named is the one at the hall laptop (the login's person, or the worker the
+    laptop is handed to); a login naming no person of the organization, or a Commission user's,
+    is no worker. After the fact (paper sheets, a close recorded late) the one entering is the
+    bookkeeper, not the seller: the worker the sheet names for the act is judged (a payout's
+    payer), and where it names no one, as when the system records a past night (the demo), a
+    worker of the night was on the floor then. Not judged: what may be recorded after the close
+    (a refund, a charity ticket's redemption, the police detail, the close-out and its cash
+    count, a jackpot's outcome), the program planned beforehand, and sales that are not the
+    conduct of a Beano game (other sales; charity game tickets, M.G.L. c. 10 § 37, sold up to an
+    hour after the close). (1)(b) provides for no Director's authorization: nothing waives it."""
+    if f.themselves:
         return
-    if f.designees_present == 0:
-        yield (
-            f"{f.name} is in charge and no qualified designee is present: sign in another "
-            "member in charge and hand over before signing out."
-        )
-    else:
-        yield f"{f.name} is in charge: record the handover to a designee before signing out."
-
-
-@dataclass(frozen=True)
-class HandoverFacts:
-    """The worker taking charge: their role for the night and whether they are present."""
-
-    name: str
-    role: str
-    present: bool
-
-
-@rule(
-    code="W-1A-QUALIFIED-DESIGNEE",
-    citation="961 CMR 3.04(1)(a)",
-    title="Charge passes only to a qualified designee who is present",
-    guards=(HAND_OVER,),
-)
-def hands_over_to_a_qualified_designee(f: HandoverFacts, limits: Limits) -> Iterator[str]:
-    """A designee is qualified when the worker list names them member in charge and they are
-    signed in as such (which judged them a member in good standing); they must be present."""
-    if f.role != WorkerRole.MEMBER_IN_CHARGE:
-        yield f"{f.name} is not signed in as member in charge and cannot take charge."
-    if not f.present:
-        yield f"{f.name} is not present and cannot take charge."
+    when = f"{f.at:%-I:%M %p}"
+    doing = f"{f.doing} is only for a worker on the night's list who is signed in."
+    if f.doer and not f.on_floor:
+        yield f"{f.doer} is not signed in on this night's floor at {when}; {doing}"
+    elif not f.doer and not f.floor_staffed:
+        yield f"No worker of the night was signed in on the floor at {when}; {doing}"

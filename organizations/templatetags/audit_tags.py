@@ -45,6 +45,14 @@ def provenance_words(values: Any) -> str:
     fact came from, who entered it and when (empty for an act recorded live)."""
     if not isinstance(values, dict) or not values:
         return ""
+    session = f"at the hall laptop, in {values['session']}'s session" if "session" in values else ""
+    if set(values) == {"session"}:
+        return session
+    words = _entered_words(values)
+    return f"{words}; {session}" if session else words
+
+
+def _entered_words(values: dict[str, Any]) -> str:
     who = f" by {values['entered_by']}" if values.get("entered_by") else ""
     when = _when(values.get("entered_at"))
     if values.get("closed_late"):

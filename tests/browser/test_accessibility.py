@@ -142,7 +142,7 @@ def test_buttons_and_fields_are_44_pixels_at_tablet_width(live_server, browser):
     context = browser.new_context(viewport={"width": 800, "height": 1200}, has_touch=True)
     try:
         page = context.new_page()
-        _log_in(page, live_server.url, "post171-mic")
+        _log_in(page, live_server.url, "practice-mic")  # the practice night is open now
         occasion = page.get_by_role("link", name="Door sales").first.get_attribute("href")
         for path in ("/", occasion, "/accounts/"):
             page.goto(live_server.url + path)

@@ -61,7 +61,9 @@ def clear_demo_program(occasion: Occasion) -> None:
 
 def set_up_the_night(occasion: Occasion) -> None:
     """Open, Linda Souza in charge and Robert Medeiros (the head, for gross receipts) on the
-    floor, three players at the door, game 1: four corners for $75."""
+    floor, three players at the door, game 1: four corners for $75. (Opening the short way
+    has put Post 171's member in charge and worker logins, Linda Souza and Thomas Ferreira, on
+    the floor already.)"""
     clear_demo_program(occasion)
     occasion = open_for_tests(occasion)
     mic = get_user_model().objects.get(username="post171-mic")
@@ -71,6 +73,8 @@ def set_up_the_night(occasion: Occasion) -> None:
             worker_list__year=2026,
             person__legal_name=name,
         )
+        if occasion.presences.present().filter(entry=entry).exists():
+            continue
         floor_services.sign_in_worker(
             occasion=occasion,
             entry=entry,

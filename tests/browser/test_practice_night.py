@@ -1,7 +1,9 @@
-"""Right after ``seed_demo``, at whatever hour this test runs (the clock is not pinned), Post
-171's member in charge finds today's practice occasion open on the dashboard and tries the
-floor: a sale at the door, balls called on the caller's console, a claim recorded, and the
-flashboard on a second screen showing the balls. The ORM then checks what the pages recorded."""
+"""Right after ``seed_demo``, at whatever hour this test runs (the clock is not pinned), the
+practice hall's member in charge (practice-mic, Jordan Vale) finds today's practice occasion
+open on the dashboard and tries the floor: a sale at the door, the laptop handed to the door
+worker (practice-door, Robin Hale, with her PIN) who sells the next one, handed back, balls
+called on the caller's console, a claim recorded, and the flashboard on a second screen showing
+the balls. The ORM then checks what the pages recorded, each sale by the one who sold it."""
 
 import re
 
@@ -10,9 +12,10 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from beano.demo import DEMO_PASSWORD
-from beano.demo.practice_hall import NAME
+from beano.demo.practice_hall import LOGINS, NAME
 from games.models import BallCall, Claim
 from occasions.models import Occasion, Sale
+from tests.browser.test_accessibility import AXE_RUN, WCAG_AA
 from tests.demo_snapshot import seed_demo
 
 #: Balls for the console: by keyboard, then a tap on the board; the claim is on the last one.
@@ -31,7 +34,7 @@ def test_a_new_user_tries_the_practice_night_at_any_hour(live_server, browser, p
 
     # Log in: the dashboard has the practice hall, open now, labelled practice.
     page.goto(live_server.url + "/")
-    page.get_by_label("Username").fill("post171-mic")
+    page.get_by_label("Username").fill("practice-mic")
     page.get_by_label("Password").fill(DEMO_PASSWORD)
     page.get_by_role("button", name=re.compile("log in", re.I)).click()
     card = page.locator(".card").filter(has=page.get_by_role("heading", name=NAME))
@@ -51,6 +54,28 @@ def test_a_new_user_tries_the_practice_night_at_any_hour(live_server, browser, p
     )
     expect(page.locator("#door-counts [data-count=admission]")).to_have_text("1")
     shot(page, "2-door")
+
+    # The laptop handed to the door worker, who types her own PIN; she sells the next player.
+    pins = {username: pin for username, _, _, pin, _ in LOGINS}
+    page.locator(".floor-laptop").click()
+    page.get_by_label("Robin Hale (practice-door)").check()
+    page.get_by_label("Their PIN or password").fill(pins["practice-door"])
+    page.add_script_tag(url=live_server.url + "/static/vendor/axe-core/axe.min.js")
+    assert page.evaluate(AXE_RUN, WCAG_AA) == []  # the walk of every page cannot reach it
+    shot(page, "2a-laptop")
+    page.get_by_role("button", name="Hand the laptop").click()
+    expect(page.locator(".floor-laptop")).to_contain_text("Laptop: Robin Hale")
+    expect(page.locator(".floor-laptop")).to_contain_text("practice-mic's session")
+    expect(page.get_by_label("Extra regular card")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#sale-panel").get_by_role("status")).to_contain_text("Receipt 2 recorded")
+    shot(page, "2b-door-worker")
+    # And back to the member in charge, with her own PIN.
+    page.locator(".floor-laptop").click()
+    page.get_by_label(re.compile(r"back to the session's login")).check()
+    page.get_by_label("Their PIN or password").fill(pins["practice-mic"])
+    page.get_by_role("button", name="Hand the laptop").click()
+    expect(page.locator(".floor-laptop")).to_contain_text("Laptop: Jordan Vale")
 
     # The flashboard, opened from the occasion page on the hall's screen (no login there).
     page.goto(live_server.url + "/")
@@ -97,8 +122,9 @@ def test_a_new_user_tries_the_practice_night_at_any_hour(live_server, browser, p
     shot(page, "5-claim")
 
     # What the pages recorded, at the practice occasion.
-    sale = Sale.objects.get(occasion=occasion)
-    assert sale.sold_by.username == "post171-mic" and sale.total == 4
+    first, second = Sale.objects.filter(occasion=occasion).order_by("number")
+    assert first.sold_by.username == "practice-mic" and first.total == 4
+    assert second.sold_by.username == "practice-door" and second.total == 2
     calls = BallCall.objects.filter(game__occasion=occasion, voided_at__isnull=True)
     assert list(calls.order_by("sequence").values_list("number", flat=True)) == [7, 22, 41]
     claim = Claim.objects.get(game__occasion=occasion)

@@ -218,8 +218,8 @@ def test_the_databases_unique_index_backs_the_rule(tenant, draw_game, ball_call,
     the second row, and the refusal is the rule's, with its citation."""
     locked = services._locked_game_for_call
 
-    def missing_the_call(game, number, organization):
-        game = locked(game, number, organization)
+    def missing_the_call(game, number, organization, by):
+        game = locked(game, number, organization, by)
         game.live_sequence = None  # the check under the lock misses the live call
         return game
 

@@ -32,16 +32,15 @@ def clock(monkeypatch: Any) -> dict[str, dt.datetime]:
 
 @pytest.fixture
 def ready(tenant: Any, occasion: Any, crew: dict[str, Any], equipment_item: Any, clock: Any):
-    """Everything in order for opening at 6:45 PM: prices posted, every item confirmed at 6:40,
-    Linda (member in charge) and Karen (paid bookkeeper) signed in at 6:30."""
+    """Everything in order for opening at 6:45 PM: prices posted, Linda (member in charge, the
+    login ``tenant.member_in_charge``) signed in at 6:30 and signing in Karen (paid
+    bookkeeper), every item confirmed at 6:40."""
     mic = tenant.member_in_charge
     services.set_price_list(
         occasion=occasion,
         items=[{"category": "admission", "label": "Admission", "price": "2.00"}],
         by=mic,
     )
-    for item in CHECKLIST:
-        floor.confirm_check(occasion=occasion, item=item.code, by=mic, at=at(18, 40))
     for key, role in (("linda", "member_in_charge"), ("karen", "bookkeeper")):
         entry = crew[key]
         floor.sign_in_worker(
@@ -52,4 +51,6 @@ def ready(tenant: Any, occasion: Any, crew: dict[str, Any], equipment_item: Any,
             by=mic,
             at=at(18, 30),
         )
+    for item in CHECKLIST:
+        floor.confirm_check(occasion=occasion, item=item.code, by=mic, at=at(18, 40))
     return occasion

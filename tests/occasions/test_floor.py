@@ -18,6 +18,7 @@ from occasions.models import Handover, Occasion, OpeningCheck, WorkerPresence
 from organizations.equipment_services import update_equipment
 from organizations.models import AuditEvent, Membership
 from organizations.worker_services import record_conviction
+from tests.fixtures.floor import on_floor
 from tests.occasions.conftest import NIGHT, at, listed
 
 
@@ -35,6 +36,7 @@ def opened(occasion: Any, by: Any, when: dt.datetime | None = None) -> Occasion:
 def test_the_member_in_charge_confirms_and_withdraws_items_and_each_is_audited(
     tenant, occasion, clock
 ):
+    on_floor(tenant.member_in_charge, occasion)  # signed in first (3.04(1)(b))
     check = floor.confirm_check(occasion=occasion, item="no_minors", by=tenant.member_in_charge)
     assert check.confirmed_at == clock["now"] and check.confirmed_by == tenant.member_in_charge
     again = floor.confirm_check(occasion=occasion, item="no_minors", by=tenant.member_in_charge)
@@ -68,6 +70,7 @@ def test_an_unknown_item_or_a_time_off_the_night_is_refused(tenant, occasion, cl
 def test_a_listed_worker_signs_in_with_the_listed_id_and_it_is_audited(
     tenant, occasion, crew, clock
 ):
+    on_floor(tenant.member_in_charge, occasion)  # Linda, signed in first (3.04(1)(b))
     presence = floor.sign_in_worker(
         occasion=occasion,
         entry=crew["mary"],

@@ -23,6 +23,7 @@ from organizations.worker_services import add_to_worker_list
 from reports.night import acts, floor_acts
 from reports.night import format as fmt
 from tests.conftest import login, make_organization
+from tests.fixtures.floor import on_floor
 from tests.occasions.conftest import at
 
 NAME = "Mary Gallagher"
@@ -185,6 +186,7 @@ def test_a_live_sign_in_is_allowed_under_an_authorization_for_the_night(
         dt.date(2026, 7, 1),
         dt.date(2026, 12, 31),
     )
+    on_floor(tenant.member_in_charge, occasion, at=at(18, 0))  # who signs others in is on
     presence = _sign_in(occasion, fifth_list_lapsed, tenant.member_in_charge)
     assert presence.is_present
     event = AuditEvent.objects.get(action="occasions.worker.signed_in")

@@ -212,6 +212,7 @@ def test_a_void_needs_a_reason_and_a_second_person_as_witness(tenant, other_tena
 
 
 def test_an_admission_is_voided_only_after_the_extras_sold_against_it(tenant, open_occasion, sale):
+    on_floor(tenant.bookkeeper, open_occasion)  # who voids is on the floor (3.04(1)(b))
     extras = _sell(open_occasion, tenant.worker, ("special", 1), receipt=sale.number)
     witness = {"witness": on_floor(tenant.head, open_occasion), "witness_secret": PASSWORD}
     with pytest.raises(rules.RuleViolation) as refused:

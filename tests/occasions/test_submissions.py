@@ -165,8 +165,8 @@ def test_a_database_error_of_the_service_itself_is_not_taken_for_a_repeat(
     """The ball's own unique index (tests/games/test_draw.py) still refuses with its rule."""
     locked = draw_services._locked_game_for_call
 
-    def missing_the_call(game, number, organization):
-        game = locked(game, number, organization)
+    def missing_the_call(game, number, organization, by):
+        game = locked(game, number, organization, by)
         game.live_sequence = None
         return game
 

@@ -48,6 +48,7 @@ ORG_PAGES = [
     ("worker_sign_out", "presence_kwargs", True),
     ("worker_hand_over", "occasion", True),
     ("occasion_close", "occasion", False),
+    ("hand_laptop", "occasion", True),
     ("paper_home", "occasion", False),
     ("paper_section", "paper_section_kwargs", True),
     ("paper_games", "occasion", True),

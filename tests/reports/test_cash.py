@@ -12,10 +12,11 @@ from django.urls import reverse
 from beano import rules
 from beano.rules.models import RefusedAction
 from organizations.models import AuditEvent
+from organizations.services import assign_role
 from reports import cash_services, services
 from reports.figures import compute_figures
 from reports.models import CloseOut, DrawerCount
-from tests.conftest import PASSWORD, login
+from tests.conftest import PASSWORD, login, make_user
 from tests.fixtures.floor import on_floor
 from tests.reports.conftest import COUNTS, KNOWN
 
@@ -80,11 +81,13 @@ def test_a_drawer_without_its_own_second_person_is_refused_under_3_04_1_e(
     on_floor(tenant.head, known_occasion)
     on_floor(tenant.bookkeeper, known_occasion, role="bookkeeper")
     closed_out(known_occasion, tenant)
+    absent = make_user("post-one-absent")  # a worker's login, not on that night's floor
+    assign_role(organization=tenant.organization, by=None, user=absent, role="worker")
     who = {
         "none": None,
         "self": tenant.bookkeeper,
         "head": tenant.head,
-        "absent": tenant.worker,
+        "absent": absent,
     }[verifier]
     with pytest.raises(rules.RuleViolation, match=message):
         cash_services.count_drawer(

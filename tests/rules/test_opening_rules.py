@@ -11,16 +11,10 @@ import pytest
 
 from beano import rules
 from beano.rules import Limits
+from beano.rules.charge import HandoverFacts, SignOutFacts
 from beano.rules.hours import HoursFacts, time_of_hour, within
 from beano.rules.opening import CHECKLIST, OPEN, OpeningFacts
-from beano.rules.workers import (
-    HAND_OVER,
-    SIGN_IN,
-    SIGN_OUT,
-    HandoverFacts,
-    SignInFacts,
-    SignOutFacts,
-)
+from beano.rules.workers import HAND_OVER, SIGN_IN, SIGN_OUT, SignInFacts
 
 DAY = dt.date(2026, 12, 4)
 NO_LIMITS = Limits(on=DAY)

@@ -71,6 +71,8 @@ def order(seller: int, n: int) -> dict[str, int]:
 def test_sellers_at_the_same_moment_lose_no_count(open_occasion, tenant):
     items = {i.category: i for i in open_occasion.price_items.all()}
     users = [tenant.worker, tenant.member_in_charge, tenant.head, tenant.bookkeeper]
+    for user in users:
+        on_floor(user, open_occasion)  # every seller is a worker of the night (3.04(1)(b))
 
     def sell(seller: int) -> list[int]:
         numbers = []
@@ -133,6 +135,8 @@ def test_one_sale_voided_from_two_places_at_once_is_voided_once(sale, tenant):
 
 def test_the_same_ball_from_several_consoles_at_once_is_recorded_once(draw_game, tenant):
     consoles = [tenant.worker, tenant.member_in_charge, tenant.head][:CONSOLES]
+    for user in consoles:
+        on_floor(user, draw_game.occasion)  # every caller is a worker of the night
     each_ball = threading.Barrier(CONSOLES)  # every console enters ball k at the same moment
 
     def console(user: Any) -> list[str]:
@@ -274,7 +278,8 @@ def test_a_double_click_on_file_files_once(counted, tenant, enqueued):
 def test_a_busy_hall_keeps_one_unbroken_audit_chain(winner, draw_game, tenant):
     occasion = draw_game.occasion
     items = {i.category: i for i in occasion.price_items.all()}
-    on_floor(tenant.head, winner.claim.game.occasion)  # the payout's verifier
+    on_floor(tenant.head, winner.claim.game.occasion)  # the payout's verifier, and a seller
+    on_floor(tenant.bookkeeper, occasion)  # a seller too
     before = AuditChain.objects.get(organization=tenant.organization).length
 
     def sell(by: Any) -> int:

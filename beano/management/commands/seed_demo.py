@@ -49,11 +49,11 @@ class Command(BaseCommand):
             path = reverse(
                 "occasion_detail", kwargs={"org_id": practice.organization_id, "pk": practice.pk}
             )
-            *others, last = (username for username, _ in PRACTICE_LOGINS)
+            *others, last = (login[0] for login in PRACTICE_LOGINS)
             self.stdout.write(
                 f"Today's practice occasion is {practice.get_status_display().lower()}, whatever "
-                f"the hour: {path}\n  at {practice.organization}, never reported; "
-                f"{', '.join(others)} and {last} hold their roles there too."
+                f"the hour: {path}\n  at {practice.organization}, never reported; its workers "
+                f"{', '.join(others)} and {last} are signed in (their PINs above)."
             )
         if str(settings.EMAIL_BACKEND).endswith("ConsoleAndFileBackend"):
             self.stdout.write(
