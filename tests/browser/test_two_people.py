@@ -26,7 +26,7 @@ from games.models import Payout
 from occasions.models import Sale, WorkerPresence
 from tests.browser.conftest import second_factor
 from tests.conftest import PASSWORD
-from tests.fixtures.floor import on_floor
+from tests.fixtures.floor import off_the_floor, on_floor
 
 PIN = "4826"
 REASON = "rang up 2 extras instead of 1"
@@ -42,9 +42,11 @@ def log_in(page: Any, url: str, user: Any) -> None:
 
 @pytest.fixture
 def second_people(tenant: Any, sale: Any, winner: Any) -> tuple[Any, Any]:
-    """The head on the floor tonight with a PIN; the bookkeeper on the floor, compensated."""
+    """The head on the floor tonight with a PIN; the bookkeeper on the floor, compensated; the
+    worker who sold receipt 1 gone home (only the head can confirm)."""
     cache.clear()  # wrong tries are counted in the shared cache
     occasion = sale.occasion
+    off_the_floor(occasion, tenant.worker)
     head = on_floor(tenant.head, occasion)
     set_pin(user=head, pin=PIN, current_password=PASSWORD)
     bookkeeper = on_floor(tenant.bookkeeper, occasion, role="bookkeeper")
@@ -192,6 +194,7 @@ def test_the_drawer_count_refused_comes_back_as_counted(
     from reports.models import DrawerCount
 
     cache.clear()
+    off_the_floor(known_occasion, tenant.worker, tenant.member_in_charge)
     head = on_floor(tenant.head, known_occasion)
     set_pin(user=head, pin=PIN, current_password=PASSWORD)
     url = live_server.url + reverse(

@@ -96,6 +96,7 @@ def test_no_one_signs_in_twice_at_once(tenant, occasion, crew, clock):
 
 
 def _refused_sign_in(occasion, entry, by, role="seller", identification=None):
+    before = WorkerPresence.objects.count()
     with pytest.raises(rules.RuleViolation) as refused:
         floor.sign_in_worker(
             occasion=occasion,
@@ -104,7 +105,7 @@ def _refused_sign_in(occasion, entry, by, role="seller", identification=None):
             identification=entry.identification if identification is None else identification,
             by=by,
         )
-    assert not WorkerPresence.objects.exists()
+    assert WorkerPresence.objects.count() == before
     logged = RefusedAction.objects.get(action="occasion.sign_in_worker")
     assert logged.user == by
     return refused
@@ -147,6 +148,7 @@ def test_a_compensated_bookkeeper_signed_in_as_caller_is_refused_citing_1g(
 ):
     """The hole: refused citing (1)(b), "on the list as bookkeeper, not as caller", as if the
     list were what keeps a paid bookkeeper to the books; (1)(g) is."""
+    on_floor(tenant.member_in_charge, occasion)  # who signs others in is on the floor first
     refused = _refused_sign_in(occasion, crew["karen"], tenant.member_in_charge, role="caller")
     assert refused_codes(refused) == {"W-1G-SIGNS-IN-AS-BOOKKEEPER": "961 CMR 3.04(1)(g)"}
     assert "sign them in as bookkeeper, not as caller" in refused.value.messages[0]
@@ -201,6 +203,7 @@ def test_the_directors_authorization_lets_a_compensated_bookkeeper_call(tenant, 
         on=dt.date(2026, 1, 5),
         by=tenant.head,
     )
+    on_floor(tenant.member_in_charge, occasion)  # who signs others in is on the floor first
     refused = _refused_sign_in(
         occasion, entry, tenant.member_in_charge, role="caller", identification="B-9"
     )
@@ -215,7 +218,9 @@ def test_the_directors_authorization_lets_a_compensated_bookkeeper_call(tenant, 
         by=tenant.member_in_charge,
     )
     assert presence.role == "caller"
-    event = AuditEvent.objects.get(action="occasions.worker.signed_in")
+    event = AuditEvent.objects.get(
+        action="occasions.worker.signed_in", new_values__person_name="Betty Books"
+    )
     assert event.new_values["waived_by"] == ["MSLC-1G-0031"]
 
 

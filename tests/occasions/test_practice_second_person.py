@@ -1,6 +1,6 @@
 """On the demo's practice night, the void's witness is chosen only among the people signed in
 on its floor. The hole: the list offered Karen Pacheco and Thomas Ferreira (Post 171's logins,
-holding roles at the Practice Hall) though neither is on any of its lists, so that the Workers
+holding roles at the Practice Hall then) though neither was on any of its lists, so that the Workers
 page could not sign them in and a void could never be completed there."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.usefixtures("seeded_demo")
 
 def test_the_practice_nights_void_offers_only_who_is_on_its_floor(client, db):
     night = Occasion.objects.filter(organization__name=NAME, status="open").latest("date")
-    mic = get_user_model().objects.get(username="post171-mic")
+    mic = get_user_model().objects.get(username="practice-mic")
     Sale.objects.create(occasion=night, number=1, sold_by=mic, sold_at=timezone.now())
     on_the_floor = set(
         WorkerPresence.objects.filter(occasion=night, signed_out_at__isnull=True)

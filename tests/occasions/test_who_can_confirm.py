@@ -24,7 +24,7 @@ from occasions.models import WorkerPresence
 from occasions.second_person import who_can_confirm
 from organizations.models import DirectorAuthorization
 from tests.conftest import login, make_user
-from tests.fixtures.floor import on_floor
+from tests.fixtures.floor import off_the_floor, on_floor
 
 
 def offered(page: str, name: str) -> list[str]:
@@ -33,6 +33,11 @@ def offered(page: str, name: str) -> list[str]:
     assert found, f"no select named {name}"
     options = re.findall(r'<option value="(\d+)"[^>]*>([^<]*)</option>', found.group(1))
     return [html.unescape(label).strip() for _, label in options]
+
+
+def by_name(*users: Any) -> list[Any]:
+    """Users in the order the lists offer them."""
+    return sorted(users, key=lambda u: (u.first_name, u.last_name, u.username))
 
 
 def label(user: Any) -> str:
@@ -87,13 +92,15 @@ def test_someone_who_signed_out_is_not_offered_after_but_worked_that_night(
     WorkerPresence.objects.filter(occasion=open_occasion).update(signed_out_at=left)
     mic = tenant.member_in_charge
     assert who_can_confirm(open_occasion, mic, clock_at_eleven) == []
-    assert who_can_confirm(open_occasion, mic, left - dt.timedelta(minutes=1)) == [tenant.head]
-    assert who_can_confirm(open_occasion, mic, None) == [tenant.head]  # the cash count's
+    worked = by_name(tenant.head, tenant.worker)  # the worker signed in by the fixture too
+    assert who_can_confirm(open_occasion, mic, left - dt.timedelta(minutes=1)) == worked
+    assert who_can_confirm(open_occasion, mic, None) == worked  # the cash count's
 
 
 def test_a_compensated_bookkeeper_only_with_the_directors_authorization(
     tenant, open_occasion, clock_at_eleven
 ):
+    off_the_floor(open_occasion, tenant.worker)
     person = paid(tenant, open_occasion)
     mic = tenant.member_in_charge
     assert who_can_confirm(open_occasion, mic, clock_at_eleven) == []
@@ -102,6 +109,7 @@ def test_a_compensated_bookkeeper_only_with_the_directors_authorization(
 
 
 def test_a_person_paused_after_wrong_pins_is_not_offered(tenant, open_occasion, clock_at_eleven):
+    off_the_floor(open_occasion, tenant.worker)
     on_floor(tenant.head, open_occasion)
     for _ in range(pins.MAX_TRIES):
         assert not pins.confirms(tenant.head, "0000")
@@ -109,6 +117,7 @@ def test_a_person_paused_after_wrong_pins_is_not_offered(tenant, open_occasion, 
 
 
 def test_an_inactive_login_is_not_offered(tenant, open_occasion, clock_at_eleven):
+    off_the_floor(open_occasion, tenant.worker)
     on_floor(tenant.head, open_occasion)
     tenant.head.is_active = False
     tenant.head.save(update_fields=["is_active"])
@@ -123,6 +132,7 @@ def test_the_list_costs_the_same_queries_with_one_or_six_on_the_floor(
             found = who_can_confirm(open_occasion, tenant.member_in_charge, clock_at_eleven)
         return len(captured), len(found)
 
+    off_the_floor(open_occasion, tenant.worker)
     on_floor(tenant.head, open_occasion)
     one = queries()
     for n in range(5):
@@ -198,6 +208,7 @@ def payout_label(user: Any) -> str:
 
 def test_the_payouts_verifier_offers_only_who_is_on_the_floor(in_charge, tenant, winner):
     occasion = winner.claim.game.occasion
+    off_the_floor(occasion, tenant.worker)
     on_floor(tenant.head, occasion)
     paid(tenant, occasion)
     page = in_charge.get(claims_page(winner)).content.decode()
@@ -207,6 +218,7 @@ def test_the_payouts_verifier_offers_only_who_is_on_the_floor(in_charge, tenant,
 
 def test_the_payout_says_when_nobody_can_verify_and_what_to_do(in_charge, tenant, winner):
     occasion = winner.claim.game.occasion
+    off_the_floor(occasion, tenant.worker)
     on_floor(tenant.member_in_charge, occasion, role="member_in_charge")  # the first person
     page = in_charge.get(claims_page(winner)).content.decode()
     assert offered(page, f"payout{winner.pk}-verified_by") == []
@@ -230,6 +242,7 @@ def test_the_cash_counts_verifier_offers_who_worked_that_night(
     client, tenant, known_occasion, page_name, field
 ):
     login(client, tenant.bookkeeper)
+    off_the_floor(known_occasion, tenant.worker, tenant.member_in_charge)
     on_floor(tenant.head, known_occasion)
     WorkerPresence.objects.filter(occasion=known_occasion).update(
         signed_out_at=known_occasion.closed_at  # left at the close: worked that night
@@ -248,6 +261,7 @@ def test_the_cash_count_says_when_nobody_can_verify(
     client, tenant, known_occasion, page_name, field
 ):
     login(client, tenant.bookkeeper)
+    off_the_floor(known_occasion, tenant.worker, tenant.member_in_charge)
     page = client.get(report_page(page_name, known_occasion)).content.decode()
     assert offered(page, field) == []
     assert "Nobody can verify the count." in page
@@ -258,6 +272,7 @@ def test_the_door_and_claims_pages_cost_the_same_queries_however_many_are_on_the
 ):
     occasion = winner.claim.game.occasion
     assert sale.occasion == occasion
+    off_the_floor(occasion, tenant.worker)
     on_floor(tenant.head, occasion)
     paid(tenant, occasion)  # the authorizations are read when a paid bookkeeper is there
     pages = (door(occasion), claims_page(winner))
