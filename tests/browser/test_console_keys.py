@@ -51,7 +51,11 @@ def _call(page, *balls: str) -> None:
         expect(page.get_by_label("Ball called")).to_be_focused()
         page.keyboard.type(ball)
         page.keyboard.press("Enter")
+        # This ball's answer, not the last one's: the board marks it the last ball and the box
+        # is emptied for the next, so a key pressed now acts on the console as it will stay.
         expect(message).to_contain_text(" called (#")
+        expect(page.locator(f"#draw-ball-{int(ball)}")).to_have_class(re.compile(r"\bis-last\b"))
+        expect(page.get_by_label("Ball called")).to_have_value("")
 
 
 def _focused(page) -> str:
