@@ -88,6 +88,10 @@ class Part:
     announced_at: dt.datetime | None = None
     winners_at: dt.datetime | None = None
     substitute_value: Decimal | None = None
+    #: The amount is as a night file writes it, the whole record of the prize: recorded as
+    #: written or refused. A winner-take-all prize announced on its sheet is judged at its
+    #: announcement (its share of the cards sold by then), any other at the program.
+    written: bool = False
 
 
 @dataclass(frozen=True)

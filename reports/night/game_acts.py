@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -58,9 +59,7 @@ def program_acts(sheets: Sequence[fmt.GameSheet]) -> list[Act]:
                     game=game,
                     arrangement=_arrangement(part.arrangement),
                     kind=part.kind,
-                    amount=winner_take_all_prize(n.occasion)
-                    if sheet.kind == Game.Kind.WINNER_TAKE_ALL
-                    else part.amount,
+                    amount=_program_amount(n.occasion, sheet, part),
                     description=part.description,
                     donated=part.donated,
                     is_bonus=part.bonus,
@@ -68,6 +67,24 @@ def program_acts(sheets: Sequence[fmt.GameSheet]) -> list[Act]:
                 )
 
     return [Act(None, "sign_in", "Program", "program", plan)] if sheets else []
+
+
+def _program_amount(occasion: Occasion, sheet: fmt.GameSheet, part: fmt.Part) -> Decimal:
+    """The amount a prize enters the program at. A winner-take-all prize is its receipts' share
+    (3.04(8)(a)3), known once the cards are sold: one a night file announces on its sheet enters
+    at the share of the moment and is judged as written at its announcement
+    (``_announced_amount``). Any other prize, and a night file's winner-take-all prize never
+    announced, enters as written and is judged as the program page judges a prize typed in."""
+    if sheet.kind != Game.Kind.WINNER_TAKE_ALL:
+        return part.amount
+    if part.written and part.announced_at is None:
+        return part.amount
+    return winner_take_all_prize(occasion)
+
+
+def _announced_amount(sheet: fmt.GameSheet, part: fmt.Part) -> Decimal | None:
+    """The winner-take-all prize a night file's sheet says was announced, judged then."""
+    return part.amount if part.written and sheet.kind == Game.Kind.WINNER_TAKE_ALL else None
 
 
 def _same_game(game: Game, sheet: fmt.GameSheet) -> None:
@@ -104,11 +121,17 @@ def game_acts(sheet: fmt.GameSheet) -> list[Act]:
     acts: list[Act] = []
     for order, part in enumerate(sheet.parts, 1):
         if part.announced_at is not None:
+            written = _announced_amount(sheet, part)
 
-            def announce(n: Night, order: int = order, at: dt.datetime = part.announced_at):
+            def announce(
+                n: Night,
+                order: int = order,
+                at: dt.datetime = part.announced_at,
+                amount: Decimal | None = written,
+            ) -> None:
                 game = n.game(num)
                 target = PrizePart.objects.get(game=game, order=order)
-                program.announce_prize_part(part=target, by=n.by, at=at)
+                program.announce_prize_part(part=target, by=n.by, at=at, amount=amount)
 
             acts.append(Act(part.announced_at, "announce", label, f"prize {order}", announce))
     if sheet.balls_confirmed_at is not None:

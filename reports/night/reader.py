@@ -421,6 +421,7 @@ def _part(p: Reader) -> Part:
         announced_at=p.time("announced_at", required=False),
         winners_at=p.time("winners_at", required=False),
         substitute_value=p.money("substitute_value", PRIZE, required=False),
+        written=True,
     )
 
 
