@@ -13,6 +13,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
+from beano import rules
 from beano.rules.claims import Witness
 from games import (
     claims_services,
@@ -23,13 +24,14 @@ from games import (
     winner_services,
 )
 from games import program_services as program
-from games.models import Arrangement, Game, PrizePart, Winner
+from games.models import Arrangement, Claim, Game, PrizePart, Winner
 from games.payout_services import W2GDetails
 from games.program_selectors import winner_take_all_prize
 from games.winner_services import PlayerEntry
 from occasions.models import Occasion
 from organizations.models import Person, WorkerListEntry
 from reports.night import format as fmt
+from reports.night import sheet_order
 from reports.night.acts import Act, Night, key
 
 
@@ -118,7 +120,7 @@ def game_acts(sheet: fmt.GameSheet) -> list[Act]:
     verification, winners of each prize, payouts, finish, and a jackpot's outcome."""
     label = f"Game {sheet.number} sheet"
     num = sheet.number
-    acts: list[Act] = []
+    acts: list[Act] = sheet_order.order_act(sheet, label)
     for order, part in enumerate(sheet.parts, 1):
         if part.announced_at is not None:
             written = _announced_amount(sheet, part)
@@ -277,17 +279,37 @@ def _winners(sheet: fmt.GameSheet, order: int, indexes: list[int], label: str) -
             )
             for r in (sheet.claims[i - 1] for i in indexes)
         ]
-        recorded = winner_services.record_winners(
-            claims=[n.claims[(num, i)] for i in indexes],
-            players=people,
-            substitute_value=part_sheet.substitute_value if part_sheet else None,
-            by=n.by,
-            at=moment,
-        )
+        claims = [n.claims[(num, i)] for i in indexes]
+        try:
+            recorded = winner_services.record_winners(
+                claims=claims,
+                players=people,
+                substitute_value=part_sheet.substitute_value if part_sheet else None,
+                by=n.by,
+                at=moment,
+            )
+        except rules.RuleViolation as error:
+            error.explained = _why_not_winning(claims)  # type: ignore[attr-defined]
+            raise
         for winner in recorded:
             n.winners[(num, _index_of(n, num, winner.claim_id))] = winner
 
     return Act(moment, "winners", label, f"winners of prize {order}", record)
+
+
+def _why_not_winning(claims: Sequence[Claim]) -> list[tuple[str, str]]:
+    """Why each card the sheet says won was found not winning when it was checked against the
+    balls: the reasons the claims page shows under the card (the ball in the caller's hand not
+    yet called, a number not drawn, an arrangement not complete), each with its citation."""
+    reasons = []
+    for claim in claims:
+        card = claim.card_verifications.order_by("-verified_at", "-pk").first()
+        if card is None or card.valid:
+            continue
+        who = claim.player_name or "The player"
+        for reason in card.reasons:
+            reasons.append((reason["citation"], f"{who}'s card, as read: {reason['message']}"))
+    return reasons
 
 
 def _payout(num: int, i: int, row: fmt.ClaimRow) -> Act:
