@@ -37,10 +37,35 @@ def load(path: Path) -> Any:
             f"{MAX_BYTES // 1024 // 1024} MB (a whole night is far less); nothing was read."
         )
     try:
-        return json.loads(raw.decode("utf-8-sig"))
+        data = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError as error:
         raise NightFormatError(f"not a UTF-8 text file (byte {error.start}).") from None
     except json.JSONDecodeError as error:
         raise NightFormatError(f"not a JSON file ({error}).") from None
     except RecursionError:
         raise NightFormatError("not a night file: its JSON is nested too deeply.") from None
+    bounded(data)
+    return data
+
+
+#: The most balls and claims of a whole night: a license's hours hold about four hours of
+#: play, a ball every ten seconds or so (some 1,500), and a few claims a game. Beyond these a
+#: file is not a night; each is an act judged by the services, so they bound its work (every
+#: other list of a night holds at most ``format.MOST_ROWS`` rows, a game at most 75 balls).
+MOST_BALLS = 3_000
+MOST_CLAIMS = 600
+
+
+def bounded(data: Any) -> None:
+    """A night's balls and claims within what a night can hold, counted before any is read."""
+    games = data.get("games") if isinstance(data, dict) else None
+    if not isinstance(games, list):
+        return  # the reader says what is wrong with it
+    for name, most in (("balls", MOST_BALLS), ("claims", MOST_CLAIMS)):
+        count = sum(
+            len(g[name]) for g in games if isinstance(g, dict) and isinstance(g.get(name), list)
+        )
+        if count > most:
+            raise NightFormatError(
+                f"night.games: {count:,} {name} in all; a night holds at most {most:,}."
+            )

@@ -113,3 +113,30 @@ def test_an_unreadable_file_with_json_is_printed_as_json(db, tmp_path, content, 
 def test_a_missing_file_with_json_is_printed_as_json(db, tmp_path):
     status, out, _ = run_command("import_night", str(tmp_path / "none.json"), "--json")
     assert status == 2 and json.loads(out)["message"] == "no such file."
+
+
+@pytest.mark.parametrize(
+    "games,says",
+    [
+        (
+            [{"number": n, "claims": [{}] * 100} for n in range(1, 8)],
+            "night.games: 700 claims in all; a night holds at most 600.",
+        ),
+        (
+            [{"number": 1, "half": 1, "kind": "regular", "balls": list(range(1, 77))}],
+            "night.games[0].balls: a list of at most the 75 balls.",
+        ),
+        (
+            [{"number": 1, "half": 1, "kind": "regular", "claims": [{}] * 201}],
+            "night.games[0].claims: 201 rows; a night's sheet holds at most 200.",
+        ),
+    ],
+)
+def test_a_night_larger_than_a_night_is_refused_before_any_act(db, tmp_path, games, says):
+    """Under the ceiling a file can still hold thousands of claims, each an act the services
+    judge: a night's rows are bounded so its work is."""
+    path = tmp_path / "many.json"
+    night = {"format": "beano-night/1", "license": "L", "date": "2026-12-04", "games": games}
+    path.write_text(json.dumps(night))
+    status, out, err = run_command("import_night", str(path))
+    assert status == 2 and out == "" and says in err and err.count("\n") <= 1

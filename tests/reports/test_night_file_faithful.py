@@ -249,7 +249,7 @@ def test_every_amount_of_the_file_is_recorded_as_its_sheet_writes_it(
     )
     monkeypatch.setattr(fmt.Reader, "hours", lambda r, key: read.append(key) or hours(r, key))
     reader.read(data)
-    written = [p[-1] for p in AMOUNTS] + ["price"] * (len(data["prices"]) - 1)
+    written = [path[-1] for path, _, _ in AMOUNTS] + ["price"] * (len(data["prices"]) - 1)
     given = [key for key in read if key != "substitute_value"]  # read, none written here
     assert sorted(given) == sorted(written)
 
