@@ -120,22 +120,7 @@ def game_acts(sheet: fmt.GameSheet) -> list[Act]:
     verification, winners of each prize, payouts, finish, and a jackpot's outcome."""
     label = f"Game {sheet.number} sheet"
     num = sheet.number
-    acts: list[Act] = sheet_order.order_act(sheet, label)
-    for order, part in enumerate(sheet.parts, 1):
-        if part.announced_at is not None:
-            written = _announced_amount(sheet, part)
-
-            def announce(
-                n: Night,
-                order: int = order,
-                at: dt.datetime = part.announced_at,
-                amount: Decimal | None = written,
-            ) -> None:
-                game = n.game(num)
-                target = PrizePart.objects.get(game=game, order=order)
-                program.announce_prize_part(part=target, by=n.by, at=at, amount=amount)
-
-            acts.append(Act(part.announced_at, "announce", label, f"prize {order}", announce))
+    acts: list[Act] = sheet_order.order_act(sheet, label) + _announce_acts(sheet, label)
     if sheet.balls_confirmed_at is not None:
         at_balls = sheet.balls_confirmed_at
         acts.append(
@@ -197,6 +182,29 @@ def game_acts(sheet: fmt.GameSheet) -> list[Act]:
             )
 
         acts.append(Act(moment, "settle", label, "jackpot's outcome", settle))
+    return acts
+
+
+def _announce_acts(sheet: fmt.GameSheet, label: str) -> list[Act]:
+    """Each prize announced at the time its sheet gives (a night file's winner-take-all prize
+    judged then as written)."""
+    num = sheet.number
+    acts: list[Act] = []
+    for order, part in enumerate(sheet.parts, 1):
+        if part.announced_at is not None:
+            written = _announced_amount(sheet, part)
+
+            def announce(
+                n: Night,
+                order: int = order,
+                at: dt.datetime = part.announced_at,
+                amount: Decimal | None = written,
+            ) -> None:
+                game = n.game(num)
+                target = PrizePart.objects.get(game=game, order=order)
+                program.announce_prize_part(part=target, by=n.by, at=at, amount=amount)
+
+            acts.append(Act(part.announced_at, "announce", label, f"prize {order}", announce))
     return acts
 
 
