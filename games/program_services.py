@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from beano import rules
 from beano.actors import Actor
-from beano.rules.money import PRIZE, money
+from beano.rules.money import PRIZE, money, usd
 from beano.rules.operation import ADD_PART, ANNOUNCE_PART, CONFIRM_BALLS, START_GAME
 from beano.rules.prizes import PrizePartFacts
 from games import program_selectors as selectors
@@ -137,30 +137,15 @@ def add_prize_part(
     _require_planned(game, "prizes are added only before it begins.")
     if kind == PrizePart.Kind.CASH and amount == 0 and game.kind != Game.Kind.WINNER_TAKE_ALL:
         raise ValidationError({"amount": "A cash prize is more than $0.00."})
-    totals = selectors.prize_totals(game)
-    others = game.parts.count()
-    rules.enforce(
-        ADD_PART,
-        [
-            selectors.arrangement_facts(arrangement, occasion),
-            PrizePartFacts(
-                game_number=game.number,
-                game_kind=game.kind,
-                kind=kind,
-                amount=amount,
-                description=description,
-                donated=bool(donated),
-                is_bonus=bool(is_bonus),
-                game_prize_before=totals.game_prize,
-                game_bonus_before=totals.game_bonus,
-                occasion_prizes_before=totals.occasion_prizes,
-                bonus_card_price=selectors.bonus_card_price(occasion),
-            ),
-            selectors.winner_take_all_facts(game, amount, others),
-        ],
-        on=occasion.date,
-        actor=by,
-        organization=occasion.organization,
+    _judge_prize(
+        game,
+        arrangement=arrangement,
+        kind=kind,
+        amount=amount,
+        description=description,
+        donated=bool(donated),
+        is_bonus=bool(is_bonus),
+        by=by,
     )
     last = game.parts.aggregate(last=Max("order"))["last"] or 0
     part = PrizePart.objects.create(
@@ -181,6 +166,57 @@ def add_prize_part(
         new=_part_row(part),
     )
     return part
+
+
+def _judge_prize(
+    game: Game,
+    *,
+    arrangement: Arrangement,
+    kind: str,
+    amount: Decimal,
+    description: str,
+    donated: bool,
+    is_bonus: bool,
+    by: Actor,
+    instead_of: PrizePart | None = None,
+) -> None:
+    """Judge a prize of a game's program against the maximums in force (3.04(8)(a)1, (a)3,
+    (b)) and the arrangements authorized (3.04(6)(c)): one being added, or ``instead_of`` one
+    already in the program (a winner-take-all prize announced as a sheet gives it)."""
+    occasion = game.occasion
+    totals = selectors.prize_totals(game)
+    others = game.parts.count()
+    if instead_of is not None:
+        others -= 1
+        replaced = instead_of.amount
+        totals = selectors.PrizeTotals(
+            totals.game_prize - (selectors.ZERO if instead_of.is_bonus else replaced),
+            totals.game_bonus - (replaced if instead_of.is_bonus else selectors.ZERO),
+            totals.occasion_prizes - replaced,
+        )
+    rules.enforce(
+        ADD_PART,
+        [
+            selectors.arrangement_facts(arrangement, occasion),
+            PrizePartFacts(
+                game_number=game.number,
+                game_kind=game.kind,
+                kind=kind,
+                amount=amount,
+                description=description,
+                donated=donated,
+                is_bonus=is_bonus,
+                game_prize_before=totals.game_prize,
+                game_bonus_before=totals.game_bonus,
+                occasion_prizes_before=totals.occasion_prizes,
+                bonus_card_price=selectors.bonus_card_price(occasion),
+            ),
+            selectors.winner_take_all_facts(game, amount, others),
+        ],
+        on=occasion.date,
+        actor=by,
+        organization=occasion.organization,
+    )
 
 
 @rules.atomic()
@@ -237,11 +273,17 @@ def remove_game(*, game: Game, by: Actor) -> None:
 
 
 @rules.atomic()
-def announce_prize_part(*, part: PrizePart, by: Actor, at: dt.datetime | None = None) -> PrizePart:
+def announce_prize_part(
+    *, part: PrizePart, by: Actor, at: dt.datetime | None = None, amount: Decimal | None = None
+) -> PrizePart:
     """Record that a prize's arrangement and amount were announced to the players (3.04(6)(b)):
     before its game begins, or, for a later part of a game divided into several prizes, before
     that part is played. Announced again before the game begins, the time is renewed; a
-    winner-take-all prize is announced at its receipts' share at that moment (3.04(8)(a)3)."""
+    winner-take-all prize is announced at its receipts' share at that moment (3.04(8)(a)3).
+    ``amount``: the prize a sheet says was announced. A winner-take-all prize so written is
+    judged then as the program page judges a prize typed in (3.04(8)(a), (b)): recorded as
+    written, or refused; never replaced by the share without a word. Any other prize's is the
+    program's."""
     occasion, game, part = _locked_part(part)
     moment = moment_of(occasion, at, by=by, act="announcing a prize")
     if game.status == Game.Status.FINISHED:
@@ -261,6 +303,8 @@ def announce_prize_part(*, part: PrizePart, by: Actor, at: dt.datetime | None = 
         actor=by,
         organization=occasion.organization,
     )
+    if amount is not None:
+        _judge_announced(game, part, money(amount, PRIZE, "amount"), by)
     on_floor.require(occasion, by, moment, doing="announcing a prize")
     old = {"announced_at": part.announced_at, "amount": part.amount}
     if game.kind == Game.Kind.WINNER_TAKE_ALL:
@@ -284,6 +328,28 @@ def announce_prize_part(*, part: PrizePart, by: Actor, at: dt.datetime | None = 
         },
     )
     return part
+
+
+def _judge_announced(game: Game, part: PrizePart, amount: Decimal, by: Actor) -> None:
+    """The prize a sheet says was announced: a winner-take-all game's judged as a prize typed
+    on the program page then; any other game's is the program's, as posted."""
+    if game.kind == Game.Kind.WINNER_TAKE_ALL:
+        _judge_prize(
+            game,
+            arrangement=part.arrangement,
+            kind=part.kind,
+            amount=amount,
+            description=part.description,
+            donated=part.donated,
+            is_bonus=part.is_bonus,
+            by=by,
+            instead_of=part,
+        )
+    elif amount != part.amount:
+        raise ValidationError(
+            f"Game {game.number}'s prize {part.order} is {usd(part.amount)} in the program; "
+            f"the sheet says {usd(amount)} was announced."
+        )
 
 
 @rules.atomic()

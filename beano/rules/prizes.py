@@ -427,7 +427,16 @@ def winner_take_all_prize(f: WinnerTakeAllFacts, limits: Limits) -> Iterator[str
     if f.other_parts:
         yield f"Game {f.game_number} is winner-take-all: it has one prize, its receipts' share."
     figure = winner_take_all_figure(f.receipts, limits)
-    if f.amount != figure:
+    if f.amount == figure:
+        return
+    share = cents(f.receipts * (1 - WINNER_TAKE_ALL_DEDUCTION))
+    if share > figure:  # the single-game maximum holds it: say so, or the sum does not add up
+        yield (
+            f"Game {f.game_number}'s prize is its receipts less 10 %: {usd(f.receipts)} less "
+            f"10 % is {usd(share)}, held to the single-game maximum of {usd(figure)}; the "
+            f"prize is {usd(figure)}, not {usd(f.amount)}."
+        )
+    else:
         yield (
             f"Game {f.game_number}'s prize is its receipts of {usd(f.receipts)} less 10 %: "
             f"{usd(figure)}, not {usd(f.amount)}."

@@ -21,6 +21,7 @@ from games.models import Claim, Game, Winner
 from occasions import paper
 from occasions.models import Occasion, PaperRecord, WorkerPresence
 from organizations.models import WorkerListEntry
+from reports.night import format as fmt
 
 #: The order of acts written at the same moment: what must come first on the night.
 RANK = {
@@ -145,6 +146,8 @@ class NightRefused(ValidationError):
         self.error = error
         if isinstance(error, rules.RuleViolation):
             self.reasons = [(v.citation, v.message) for v in error.violations]
+            # What the page shows beside the refusal (a card's reasons), said here too.
+            self.reasons += getattr(error, "explained", [])
         else:
             self.reasons = [("", m) for m in error.messages]
         when = f" at {act.at:%-I:%M %p}" if act.at else ""
@@ -155,6 +158,37 @@ class NightRefused(ValidationError):
 
 def _reason(citation: str, message: str) -> str:
     return f"{message} ({citation})" if citation else message
+
+
+def refused(error: ValidationError, day: dt.date) -> dict[str, Any]:
+    """A refusal as ``import_night --json`` prints it (docs/formats/night-file.md): each reason
+    with the sheet, the act and its time as the file writes it, the message and its citation,
+    and ``text``, the line printed without --json."""
+    rows = []
+    if isinstance(error, NightRefused):
+        act = error.act
+        for (citation, message), text in zip(error.reasons, error.messages, strict=True):
+            rows.append(
+                {
+                    "sheet": act.sheet,
+                    "act": act.what,
+                    "at": fmt.write_time(act.at, day),
+                    "message": message,
+                    "citation": citation,
+                    "text": text,
+                }
+            )
+    else:
+        rows = [
+            {"sheet": "", "act": "", "at": None, "message": m, "citation": "", "text": m}
+            for m in error.messages
+        ]
+    return {"status": "refused", "saved": False, "refusals": rows}
+
+
+def unreadable(message: str) -> dict[str, Any]:
+    """A file that cannot be read, as ``import_night --json`` prints it."""
+    return {"status": "unreadable", "saved": False, "message": message}
 
 
 def run(night: Night, acts: Iterable[Act]) -> None:

@@ -25,6 +25,10 @@ FORMAT = "beano-night/1"
 DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?", re.ASCII)
 TIME = re.compile(r"^(\+1 )?([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$", re.ASCII)
 SERIAL_MAX = 999_999_999
+#: The most rows of one list of a night (workers, tallies, a game's claims, door prizes, …):
+#: far more than a night's sheet has room for, so a file's work stays bounded (each row is an
+#: act judged by the services). A night's balls and claims are bounded in ``reader``.
+MOST_ROWS = 200
 
 
 class NightFormatError(ValueError):
@@ -88,6 +92,10 @@ class Part:
     announced_at: dt.datetime | None = None
     winners_at: dt.datetime | None = None
     substitute_value: Decimal | None = None
+    #: The amount is as a night file writes it, the whole record of the prize: recorded as
+    #: written or refused. A winner-take-all prize announced on its sheet is judged at its
+    #: announcement (its share of the cards sold by then), any other at the program.
+    written: bool = False
 
 
 @dataclass(frozen=True)
@@ -363,10 +371,12 @@ class Reader:
             return None
         return parse_time(value, self.day, f"{self.where}.{key}")
 
-    def objects(self, key: str) -> list[Reader]:
+    def objects(self, key: str, *, most: int = MOST_ROWS) -> list[Reader]:
         value = self.data.get(key) or []
         if not isinstance(value, list):
             raise self._err(key, "expected a list.")
+        if len(value) > most:
+            raise self._err(key, f"{len(value):,} rows; a night's sheet holds at most {most:,}.")
         return [Reader(v, f"{self.where}.{key}[{i}]", self.day) for i, v in enumerate(value)]
 
 

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
+from beano import rules
 from beano.rules.claims import Witness
 from games import (
     claims_services,
@@ -22,13 +24,14 @@ from games import (
     winner_services,
 )
 from games import program_services as program
-from games.models import Arrangement, Game, PrizePart, Winner
+from games.models import Arrangement, Claim, Game, PrizePart, Winner
 from games.payout_services import W2GDetails
 from games.program_selectors import winner_take_all_prize
 from games.winner_services import PlayerEntry
 from occasions.models import Occasion
 from organizations.models import Person, WorkerListEntry
 from reports.night import format as fmt
+from reports.night import sheet_order
 from reports.night.acts import Act, Night, key
 
 
@@ -58,9 +61,7 @@ def program_acts(sheets: Sequence[fmt.GameSheet]) -> list[Act]:
                     game=game,
                     arrangement=_arrangement(part.arrangement),
                     kind=part.kind,
-                    amount=winner_take_all_prize(n.occasion)
-                    if sheet.kind == Game.Kind.WINNER_TAKE_ALL
-                    else part.amount,
+                    amount=_program_amount(n.occasion, sheet, part),
                     description=part.description,
                     donated=part.donated,
                     is_bonus=part.bonus,
@@ -68,6 +69,24 @@ def program_acts(sheets: Sequence[fmt.GameSheet]) -> list[Act]:
                 )
 
     return [Act(None, "sign_in", "Program", "program", plan)] if sheets else []
+
+
+def _program_amount(occasion: Occasion, sheet: fmt.GameSheet, part: fmt.Part) -> Decimal:
+    """The amount a prize enters the program at. A winner-take-all prize is its receipts' share
+    (3.04(8)(a)3), known once the cards are sold: one a night file announces on its sheet enters
+    at the share of the moment and is judged as written at its announcement
+    (``_announced_amount``). Any other prize, and a night file's winner-take-all prize never
+    announced, enters as written and is judged as the program page judges a prize typed in."""
+    if sheet.kind != Game.Kind.WINNER_TAKE_ALL:
+        return part.amount
+    if part.written and part.announced_at is None:
+        return part.amount
+    return winner_take_all_prize(occasion)
+
+
+def _announced_amount(sheet: fmt.GameSheet, part: fmt.Part) -> Decimal | None:
+    """The winner-take-all prize a night file's sheet says was announced, judged then."""
+    return part.amount if part.written and sheet.kind == Game.Kind.WINNER_TAKE_ALL else None
 
 
 def _same_game(game: Game, sheet: fmt.GameSheet) -> None:
@@ -101,16 +120,7 @@ def game_acts(sheet: fmt.GameSheet) -> list[Act]:
     verification, winners of each prize, payouts, finish, and a jackpot's outcome."""
     label = f"Game {sheet.number} sheet"
     num = sheet.number
-    acts: list[Act] = []
-    for order, part in enumerate(sheet.parts, 1):
-        if part.announced_at is not None:
-
-            def announce(n: Night, order: int = order, at: dt.datetime = part.announced_at):
-                game = n.game(num)
-                target = PrizePart.objects.get(game=game, order=order)
-                program.announce_prize_part(part=target, by=n.by, at=at)
-
-            acts.append(Act(part.announced_at, "announce", label, f"prize {order}", announce))
+    acts: list[Act] = sheet_order.order_act(sheet, label) + _announce_acts(sheet, label)
     if sheet.balls_confirmed_at is not None:
         at_balls = sheet.balls_confirmed_at
         acts.append(
@@ -172,6 +182,29 @@ def game_acts(sheet: fmt.GameSheet) -> list[Act]:
             )
 
         acts.append(Act(moment, "settle", label, "jackpot's outcome", settle))
+    return acts
+
+
+def _announce_acts(sheet: fmt.GameSheet, label: str) -> list[Act]:
+    """Each prize announced at the time its sheet gives (a night file's winner-take-all prize
+    judged then as written)."""
+    num = sheet.number
+    acts: list[Act] = []
+    for order, part in enumerate(sheet.parts, 1):
+        if part.announced_at is not None:
+            written = _announced_amount(sheet, part)
+
+            def announce(
+                n: Night,
+                order: int = order,
+                at: dt.datetime = part.announced_at,
+                amount: Decimal | None = written,
+            ) -> None:
+                game = n.game(num)
+                target = PrizePart.objects.get(game=game, order=order)
+                program.announce_prize_part(part=target, by=n.by, at=at, amount=amount)
+
+            acts.append(Act(part.announced_at, "announce", label, f"prize {order}", announce))
     return acts
 
 
@@ -254,17 +287,37 @@ def _winners(sheet: fmt.GameSheet, order: int, indexes: list[int], label: str) -
             )
             for r in (sheet.claims[i - 1] for i in indexes)
         ]
-        recorded = winner_services.record_winners(
-            claims=[n.claims[(num, i)] for i in indexes],
-            players=people,
-            substitute_value=part_sheet.substitute_value if part_sheet else None,
-            by=n.by,
-            at=moment,
-        )
+        claims = [n.claims[(num, i)] for i in indexes]
+        try:
+            recorded = winner_services.record_winners(
+                claims=claims,
+                players=people,
+                substitute_value=part_sheet.substitute_value if part_sheet else None,
+                by=n.by,
+                at=moment,
+            )
+        except rules.RuleViolation as error:
+            error.explained = _why_not_winning(claims)  # type: ignore[attr-defined]
+            raise
         for winner in recorded:
             n.winners[(num, _index_of(n, num, winner.claim_id))] = winner
 
     return Act(moment, "winners", label, f"winners of prize {order}", record)
+
+
+def _why_not_winning(claims: Sequence[Claim]) -> list[tuple[str, str]]:
+    """Why each card the sheet says won was found not winning when it was checked against the
+    balls: the reasons the claims page shows under the card (the ball in the caller's hand not
+    yet called, a number not drawn, an arrangement not complete), each with its citation."""
+    reasons = []
+    for claim in claims:
+        card = claim.card_verifications.order_by("-verified_at", "-pk").first()
+        if card is None or card.valid:
+            continue
+        who = claim.player_name or "The player"
+        for reason in card.reasons:
+            reasons.append((reason["citation"], f"{who}'s card, as read: {reason['message']}"))
+    return reasons
 
 
 def _payout(num: int, i: int, row: fmt.ClaimRow) -> Act:

@@ -107,7 +107,7 @@ def read(data: Any) -> Night:
         sheets=r.text("sheets", required=False, limit=300) or "Night file",
         reason=r.text("reason", required=False, limit=300) or "Entered from the night file",
         **_floor(r, data, day),
-        games=tuple(_game(g) for g in r.objects("games")),
+        games=tuple(_game(g) for g in r.objects("games", most=99)),
         **_extras(r),
         raffles=tuple(_raffle(f) for f in r.objects("raffles")),
         closed_at=r.time("closed_at", required=False),
@@ -372,8 +372,8 @@ def _game(g: Reader) -> GameSheet:
     if kind not in Game.Kind.values:
         raise NightFormatError(f"{g.where}.kind: {kind!r} is not a kind of game.")
     balls = g.raw("balls") or []
-    if not isinstance(balls, list):
-        raise NightFormatError(f"{g.where}.balls: expected a list.")
+    if not isinstance(balls, list) or len(balls) > 75:
+        raise NightFormatError(f"{g.where}.balls: a list of at most the 75 balls.")
     jackpot = None
     if g.has("jackpot"):
         j = Reader(g.raw("jackpot"), f"{g.where}.jackpot", g.day)
@@ -421,6 +421,7 @@ def _part(p: Reader) -> Part:
         announced_at=p.time("announced_at", required=False),
         winners_at=p.time("winners_at", required=False),
         substitute_value=p.money("substitute_value", PRIZE, required=False),
+        written=True,
     )
 
 

@@ -1,6 +1,7 @@
 """Record a night file (beano-night/1) through the same services and rules as the floor, all or
 nothing. On a refusal: each reason with its citation, nothing saved, exit status 2. A file that
-cannot be read: one line saying what and where, exit status 2."""
+cannot be read: one line saying what and where, exit status 2. With --json, a refusal too is
+printed as JSON (its shape: docs/formats/night-file.md)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandParser
 
 from beano import rules
-from reports.night import engine, reader, writer
+from reports.night import engine, files, reader, writer
+from reports.night.acts import refused, unreadable
 from reports.night.format import NightFormatError
 
 
@@ -35,25 +37,28 @@ class Command(BaseCommand):
         )
         parser.add_argument("--by", help="The username who enters the night (else: system).")
 
-    def fail(self, message: str) -> None:
-        self.stderr.write(message)
+    def fail(self, options: dict[str, Any], path: Path, refusal: dict[str, Any]) -> None:
+        """Print the refusal (as JSON with --json, else as text: one line saying what and where,
+        or each reason with its citation) and end with exit status 2."""
+        if options["json"]:
+            self.stdout.write(json.dumps({"file": str(path)} | refusal, indent=2))
+        elif refusal["status"] == "unreadable":
+            self.stderr.write(f"{path}: {refusal['message']}")
+        else:
+            lines = [f"{path}: refused; nothing was saved."]
+            lines += [f"  {r['text']}" for r in refusal["refusals"]]
+            self.stderr.write("\n".join(lines))
         sys.exit(2)
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["file"])
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return self.fail(f"{path}: no such file.")
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            return self.fail(f"{path}: not a JSON file ({error}).")
         by = None
         if options["by"]:
             by = get_user_model().objects.filter(username=options["by"]).first()
             if by is None:
-                return self.fail(f"--by: no user {options['by']!r}.")
+                return self.fail(options, path, unreadable(f"--by: no user {options['by']!r}."))
         try:
-            night = reader.read(data)
+            night = reader.read(files.load(path))
             engine.night_license(night.license)
             with rules.atomic():  # a refusal is logged after the rollback, as everywhere
                 occasion = engine.import_night(night=night, by=by, file_name=path.name)
@@ -61,14 +66,12 @@ class Command(BaseCommand):
                 if options["dry_run"]:
                     raise DryRun
         except NightFormatError as error:
-            return self.fail(f"{path}: {error}")
+            return self.fail(options, path, unreadable(str(error)))
         except DryRun:
             self._done(options, figures, f"{path}: every act accepted; nothing saved (dry run).")
             return None
         except ValidationError as error:
-            lines = [f"{path}: refused; nothing was saved."]
-            lines += [f"  {message}" for message in error.messages]
-            return self.fail("\n".join(lines))
+            return self.fail(options, path, refused(error, night.date))
         self._done(options, figures, f"{path}: recorded as {occasion} (occasion {occasion.pk}).")
         return None
 
