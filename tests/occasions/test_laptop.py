@@ -179,6 +179,24 @@ def test_a_workers_own_session_hands_nothing(client, tenant, open_occasion):
     assert client.get(url("hand_laptop", open_occasion)).status_code == 403
 
 
+def test_the_bar_offers_the_laptop_only_to_a_session_that_hands_it(
+    client, tenant, open_occasion, door_worker
+):
+    """The bar's "Laptop" link opens the hand-over page: a worker's own session, which that page
+    refuses (403), is not offered it; the member in charge's is, and so is the worker at the
+    laptop in it (to hand it back)."""
+    login(client, tenant.worker)
+    door = client.get(url("door_sales", open_occasion)).content.decode()
+    assert 'class="floor-laptop' not in door and url("hand_laptop", open_occasion) not in door
+    client.logout()
+    login(client, tenant.member_in_charge)
+    door = client.get(url("door_sales", open_occasion)).content.decode()
+    assert 'class="floor-laptop' in door
+    hand(client, open_occasion, door_worker)
+    door = client.get(url("door_sales", open_occasion)).content.decode()
+    assert "Laptop: <strong>post-one-worker</strong>" in door
+
+
 def test_another_organization_gets_404_and_an_inspector_403(
     client, other_tenant, inspector, tenant, open_occasion, door_worker
 ):
