@@ -164,7 +164,9 @@ def test_the_whole_night_on_the_floor_as_each_floor_person(
     expect(page.locator(".floor-laptop")).to_have_text("Laptop: Robin")
     expect(extra).to_be_focused()
     page.keyboard.press("Enter")
-    expect(sold(page)).to_contain_text("Receipt 3 recorded — $2.00: 1 × Admission.")
+    expect(sold(page)).to_have_text(
+        "Receipt 3 recorded — $2.00: 1 × Admission. Sold by Robin Hale."
+    )
     shot(page, "door-robin")
     hand_laptop(page, re.compile("back to the session's login"), PINS["practice-mic"])
     expect(page.locator(".floor-laptop")).to_have_text("Laptop: Jordan")
@@ -220,7 +222,9 @@ def test_the_whole_night_on_the_floor_as_each_floor_person(
     claim.get_by_label("Witness 1 table").fill("9")
     shot(page, "card-typed")
     claim.get_by_role("button", name="Check the card").click()
-    expect(page.get_by_text("The card verification is recorded. The card is valid.")).to_be_visible()
+    expect(
+        page.get_by_text("The card verification is recorded. The card is valid.")
+    ).to_be_visible()
     claim = page.locator("[id^=claim-]").filter(has_text="Pat Newcomer")
     expect(claim).to_contain_text("Found: row 2")
     winners = page.locator("[id^=winners_]")
@@ -237,9 +241,7 @@ def test_the_whole_night_on_the_floor_as_each_floor_person(
     expect(summary).to_contain_text("Pat Newcomer")
     shot(page, "finish-summary")
     page.get_by_role("button", name="Yes, finish game 1").click()
-    expect(page.locator("#program-panel").get_by_role("status")).to_have_text(
-        "Game 1 is finished."
-    )
+    expect(page.locator("#program-panel").get_by_role("status")).to_have_text("Game 1 is finished.")
 
     # --- The close is refused while the winner is unpaid. --------------------------------------
     page.locator("#floor-bar").get_by_role("link", name="Close").click()
@@ -255,9 +257,7 @@ def test_the_whole_night_on_the_floor_as_each_floor_person(
     expect(payout.get_by_label("Amount paid")).to_have_value("50.00")
     verifier = payout.get_by_label("Verified by")
     verifier.select_option(label="Robin Hale (practice-door)")
-    payout.get_by_label("The verifier types their own password or PIN").fill(
-        PINS["practice-door"]
-    )
+    payout.get_by_label("The verifier types their own password or PIN").fill(PINS["practice-door"])
     shot(page, "payout")
     payout.get_by_role("button", name="Record the payout").click()
     expect(page.get_by_text("Pat Newcomer is paid.")).to_be_visible()
