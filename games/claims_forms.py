@@ -37,7 +37,11 @@ class ClaimForm(forms.Form):
         min_value=1,
         max_value=75,
         help_text="The ball out of the machine when BINGO was called. Blank if none was.",
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "autofocus": True}),
+        # A text box: a number box would send a typo ("e5") empty, a claim with no ball in
+        # hand; typed as it is, it is refused in place.
+        widget=forms.TextInput(
+            attrs={"inputmode": "numeric", "autocomplete": "off", "autofocus": True}
+        ),
     )
     # No answer is chosen for the worker: the one the console's record gives is taken when none
     # is (games.claims_services.record_claim), never one the rules would refuse.
@@ -114,7 +118,7 @@ class CardForm(forms.Form):
                 required=False,
                 min_value=1,
                 max_value=75,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "card-cell"}),
+                widget=forms.TextInput(attrs={"inputmode": "numeric", "class": "card-cell"}),
             )
         for i in range(1, WITNESS_ROWS + 1):
             self.fields[f"witness{i}_name"] = _name(f"Witness {i}")

@@ -80,11 +80,17 @@ def _back(occasion: Occasion) -> HttpResponse:
     return redirect("door_sales", org_id=occasion.organization_id, pk=occasion.pk)
 
 
-def _sale_summary(sale: Sale) -> str:
+def _sale_summary(sale: Sale, request: HttpRequest | None = None) -> str:
+    """The receipt's answer; at a laptop handed to a worker (``occasions.laptop``), it names
+    them, the seller recorded, where the one selling looks."""
     lines = ", ".join(
         f"{line.quantity} × {line.get_category_display()}" for line in sale.lines.all()
     )
-    return f"Receipt {sale.number} recorded — ${sale.total:.2f}: {lines}."
+    summary = f"Receipt {sale.number} recorded — ${sale.total:.2f}: {lines}."
+    if request is not None and getattr(request, "laptop_login", None) is not None:
+        seller = request.user
+        summary += f" Sold by {seller.get_full_name() or seller.get_username()}."
+    return summary
 
 
 def _read_only(request: HttpRequest) -> HttpResponse | None:
@@ -175,7 +181,7 @@ def _sold(request: OrgRequest, sale: Sale) -> HttpResponse:
         "attendance": selectors.attendance_check(occasion, counts, read=False),
         "attendance_form": AttendanceForm(initial={"players": counts.admissions}),
         "s": sale,
-        "sold": _sale_summary(sale),
+        "sold": _sale_summary(sale, request),
         "witnesses": _witnesses(access, occasion),
         "can_sell": True,
         "can_run": can_run,
@@ -216,7 +222,7 @@ def sale_record(request: OrgRequest, pk: int) -> HttpResponse:
             for message in error.messages:
                 form.add_error(None, message)
     if recorded is not None and not request.htmx:
-        messages.success(request, _sale_summary(recorded))
+        messages.success(request, _sale_summary(recorded, request))
         return _back(recorded.occasion)
     if recorded is not None and hasattr(recorded, "_prefetched_objects_cache"):
         return _sold(request, recorded)
@@ -227,7 +233,7 @@ def sale_record(request: OrgRequest, pk: int) -> HttpResponse:
     # The boxes stay as they are in the browser: what was typed there while this sale was
     # saving is the next player's. The answer is the receipt (or the refusal), the counts and
     # the recent sales; door.js readies the boxes the sale used for the next player.
-    context["sold"] = _sale_summary(recorded) if recorded is not None else ""
+    context["sold"] = _sale_summary(recorded, request) if recorded is not None else ""
     response = render(request, "occasions/door/_after_sale.html", context)
     if recorded is not None:
         trigger_client_event(

@@ -137,3 +137,40 @@ def test_a_card_typed_with_a_square_left_blank_is_checked_as_the_arrangements_sq
     claim.get_by_role("button", name="Check the card").click()
     expect(claim).to_contain_text("Card valid")
     expect(claim).to_contain_text("Found: row 2")
+
+
+@pytest.mark.browser
+def test_a_typo_in_the_ball_in_hand_or_a_square_is_refused_in_its_box_and_kept(claims_page):
+    """ "e5" for a ball or a square is a typo: a number box would send it empty (a claim with no
+    ball in hand, a square not read) and say nothing; the box keeps it and the page refuses it
+    in place."""
+    page = claims_page
+    form = page.locator("#claim")
+    ball = form.get_by_label("Ball the caller had drawn")
+    ball.press_sequentially("e5")
+    form.get_by_label("Player").fill("Joe Dias")
+    form.get_by_role("button", name="Record the claim").click()
+    form = page.locator("#claim")
+    expect(form).to_contain_text("Ball the caller had drawn")
+    expect(form.locator(".invalid-feedback")).to_contain_text("whole number")
+    expect(form.get_by_label("Ball the caller had drawn")).to_have_value("e5")
+    expect(form.get_by_label("Player")).to_have_value("Joe Dias")
+    assert not Claim.objects.exists()
+    form.get_by_label("Ball the caller had drawn").fill("70")
+    form.get_by_role("button", name="Record the claim").click()
+    expect(page.get_by_text("The claim is recorded.")).to_be_visible()
+
+    claim = page.locator("[id^=claim-]")
+    claim.get_by_text("Verify the card").click()
+    grid = claim.get_by_role("table", name="The winning card")
+    for square, number in WHOLE_CARD.items():
+        grid.get_by_label(square, exact=True).fill(str(number))
+    grid.get_by_label("B2", exact=True).fill("")
+    grid.get_by_label("B2", exact=True).press_sequentially("e7")
+    claim.get_by_label("Witness 1", exact=True).fill("Rose Medeiros")
+    claim.get_by_role("button", name="Check the card").click()
+    claim = page.locator("[id^=claim-]")
+    grid = claim.get_by_role("table", name="The winning card")
+    expect(grid.get_by_label("B2", exact=True)).to_have_value("e7")
+    expect(claim).to_contain_text("B2: ")
+    assert not CardVerification.objects.exists()

@@ -179,6 +179,24 @@ def test_a_workers_own_session_hands_nothing(client, tenant, open_occasion):
     assert client.get(url("hand_laptop", open_occasion)).status_code == 403
 
 
+def test_the_bar_offers_the_laptop_only_to_a_session_that_hands_it(
+    client, tenant, open_occasion, door_worker
+):
+    """The bar's "Laptop" link opens the hand-over page: a worker's own session, which that page
+    refuses (403), is not offered it; the member in charge's is, and so is the worker at the
+    laptop in it (to hand it back)."""
+    login(client, tenant.worker)
+    door = client.get(url("door_sales", open_occasion)).content.decode()
+    assert 'class="floor-laptop' not in door and url("hand_laptop", open_occasion) not in door
+    client.logout()
+    login(client, tenant.member_in_charge)
+    door = client.get(url("door_sales", open_occasion)).content.decode()
+    assert 'class="floor-laptop' in door
+    hand(client, open_occasion, door_worker)
+    door = client.get(url("door_sales", open_occasion)).content.decode()
+    assert "Laptop: <strong>post-one-worker</strong>" in door
+
+
 def test_another_organization_gets_404_and_an_inspector_403(
     client, other_tenant, inspector, tenant, open_occasion, door_worker
 ):
@@ -210,3 +228,31 @@ def test_from_one_worker_to_another_as_quickly(in_charge, tenant, open_occasion,
     handed = AuditEvent.objects.filter(action="occasions.laptop.handed").order_by("sequence")
     assert [e.actor for e in handed] == [tenant.member_in_charge] * 2  # the session's login
     assert handed.last().old_values == {"at_the_laptop": door_worker.get_username()}
+
+
+def test_the_door_says_who_sold_where_the_sale_is_answered(
+    in_charge, tenant, open_occasion, door_worker
+):
+    """The receipt's answer names the worker at the laptop, the one recorded as the seller, both
+    as a page (a message) and as the door's quick answer; the session's login selling itself is
+    answered as before."""
+    admission = open_occasion.price_items.get(category="admission")
+
+    def sale(key, **headers):
+        data = {f"qty_{admission.pk}": "1", "request_key": key}
+        return in_charge.post(url("sale_record", open_occasion), data, follow=True, **headers)
+
+    mine = sale(KEY).content.decode()
+    assert "Receipt 1 recorded — $2.00: 1 × Admission." in mine and "Sold by" not in mine
+    hand(in_charge, open_occasion, door_worker)
+    page = sale("0b7c0f0e-1d7a-4f55-8a3e-2d4b6f8a1c91").content.decode()
+    assert "Receipt 2 recorded — $2.00: 1 × Admission. Sold by post-one-worker." in page
+    quick = sale("2a7c0f0e-1d7a-4f55-8a3e-2d4b6f8a1c92", HTTP_HX_REQUEST="true")
+    assert "Receipt 3 recorded — $2.00: 1 × Admission. Sold by post-one-worker." in (
+        quick.content.decode()
+    )
+    assert list(Sale.objects.values_list("sold_by__username", flat=True).order_by("number")) == [
+        tenant.member_in_charge.get_username(),
+        door_worker.get_username(),
+        door_worker.get_username(),
+    ]
