@@ -202,7 +202,10 @@ def _section_forms(occasion: Occasion, section: str, data: Any = None) -> dict[s
         rows = django_forms.formset_factory(game_forms.ProgramRowForm, extra=16)
         return {"rows": rows(data, prefix="g")}
     if section == "opening":
-        return {"form": forms.OpeningForm(data), "varying": forms.VaryingPrizesSheetForm(data)}
+        return {
+            "form": forms.OpeningForm(data, occasion=occasion),
+            "varying": forms.VaryingPrizesSheetForm(data),
+        }
     if section == "door":
         items = _items(occasion)
         voids = django_forms.formset_factory(forms.VoidRowForm, extra=3)
@@ -262,7 +265,9 @@ def _section_acts(occasion: Occasion, section: str, bound: dict[str, Any]) -> li
         checked = forms.moment(occasion, d["checked_at"]) if d.get("checked_at") else None
         opened = forms.moment(occasion, d["opened_at"]) if d.get("opened_at") else None
         return (
-            floor_acts.checklist_acts(checked, d["items"] if checked else None)
+            floor_acts.checklist_acts(
+                checked, d["items"] if checked else None, d.get("attested_by")
+            )
             + floor_acts.open_acts(opened)
             + floor_acts.varying_acts(bound["varying"].announcement(occasion))
         )
