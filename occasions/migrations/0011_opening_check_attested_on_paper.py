@@ -5,15 +5,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('occasions', '0010_raffle_drawing'),
+        ("occasions", "0010_raffle_drawing"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='openingcheck',
-            name='attested_by',
-            field=models.ForeignKey(blank=True, help_text='Entered from paper: the member in charge of the night whose signature on the opening checklist attests it (attested on paper), as 3.04(1)(a) puts them in charge.', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='occasions.workerpresence'),
+            model_name="openingcheck",
+            name="attested_by",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="Entered from paper: the member in charge of the night whose signature on the opening checklist attests it (attested on paper), as 3.04(1)(a) puts them in charge.",
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="occasions.workerpresence",
+            ),
         ),
     ]

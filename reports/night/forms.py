@@ -234,9 +234,7 @@ class OpeningForm(forms.Form):
         field = self.fields["attested_by"]
         if occasion is not None:
             field.queryset = (
-                WorkerPresence.objects.filter(
-                    occasion=occasion, role=WorkerRole.MEMBER_IN_CHARGE
-                )
+                WorkerPresence.objects.filter(occasion=occasion, role=WorkerRole.MEMBER_IN_CHARGE)
                 .select_related("entry__person")
                 .order_by("signed_in_at", "pk")
             )

@@ -26,7 +26,7 @@ from occasions.models import (
 )
 from occasions.views import get_occasion
 from organizations.access import OrgAccess, org_view
-from organizations.models import Role, WorkerListEntry
+from organizations.models import WorkerListEntry
 from reports.night import (
     acts,
     extras_acts,
@@ -38,8 +38,7 @@ from reports.night import (
     late_close,
 )
 from reports.night import format as fmt
-
-ENTERS = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.BOOKKEEPER)
+from reports.night.way_in import ENTERS
 
 #: The sections in the order of the sheets, so the paper is typed in top to bottom.
 SECTIONS = [
