@@ -21,6 +21,7 @@ from beano.demo import DEMO_PASSWORD
 from occasions.models import Occasion, OpeningCheck, PaperRecord
 from organizations.models import Organization
 from organizations.selectors import authorized_days
+from reports import tasks
 from reports.models import FinancialReport
 from tests.browser.conftest import second_factor
 from tests.browser.night_steps import log_in
@@ -258,7 +259,9 @@ def test_the_bookkeepers_morning_from_the_calendar_to_the_filed_report(
         page.get_by_text("The report is filed and the occasion sealed; the PDF is being made.")
     ).to_be_visible()
     report = FinancialReport.objects.get(occasion=occasion)
-    # The filing task ran as the tests run Celery (eagerly, once the filing committed).
+    # The PDF is the filing task's: run here eagerly, as tests/reports/test_pdf.py runs it
+    # (the live server queues it for a worker; tests/browser/test_whole_night.py starts one).
+    tasks.render_document.apply(args=["financial", report.pk]).get()
     report.refresh_from_db()
     assert report.render_status == "ready", report.render_status
     assert report.pdf
