@@ -27,6 +27,7 @@ PLACES = {
     "card_inventory_actions": "the card inventory page's buttons",
     "open_occasion_actions": "the occasion open now, on the landing page",
     "occasion_actions": "above the occasion page's sections",
+    "calendar_day": "a past authorized day with nothing recorded, on the calendar (``d``)",
     "late_close": "the close page of an occasion whose night has passed",
     "left_open": "an occasion left open on an earlier day, at the top of the landing page",
     "integrity_warning_actions": "the page of a document whose PDF does not check",

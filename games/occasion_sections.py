@@ -16,7 +16,7 @@ from games import claims_selectors, jackpot_selectors, program_selectors
 from games.draw_selectors import SHOWN_AFTER_CLOSE, current_first, shown_until
 from games.models import Flashboard, Game
 from occasions.extensions import FloorGame, FloorGames, Section
-from occasions.models import Occasion
+from occasions.models import Occasion, PaperRecord
 
 
 def game_in_play(occasion: Occasion) -> str | None:
@@ -70,7 +70,7 @@ def _claims(request: HttpRequest, occasion: Occasion) -> claims_selectors.Claims
 def _draw(request: HttpRequest, occasion: Occasion) -> dict[str, Any] | None:
     """The game being played and the flashboard link (two queries), and whether a game with no
     ball entered was played from paper; no card for a day on which Beano was not played."""
-    if occasion.status == Occasion.Status.NOT_PLAYED:
+    if occasion.status == Occasion.Status.NOT_PLAYED or occasion.passed_unopened:
         return None
     current = (
         current_first(Game.objects.filter(occasion=occasion))
@@ -89,9 +89,16 @@ def _draw(request: HttpRequest, occasion: Occasion) -> dict[str, Any] | None:
         "flashboard": board,
         "link": link,
         "on_paper": on_paper,
+        "paper_night": _night_on_paper(occasion),
         "shown_until": until if until is not None and timezone.now() < until else None,
         "shown_hours": SHOWN_AFTER_CLOSE // dt.timedelta(hours=1),
     }
+
+
+def _night_on_paper(occasion: Occasion) -> bool:
+    """The whole night entered from its sheets: no flashboard to make (the occasion page has
+    its paper records read)."""
+    return any(record.scope == PaperRecord.Scope.WHOLE for record in occasion.paper_records.all())
 
 
 def _from_paper(occasion: Occasion, game: Game) -> bool:

@@ -43,6 +43,8 @@ def _next_step(occasion: Occasion, games: extensions.FloorGames) -> tuple[str, s
     status = occasion.status
     if status == Occasion.Status.NOT_PLAYED:
         return "Not played", "", ""
+    if occasion.passed_unopened:  # its night is over: no live opening, only its paper sheets
+        return "Not opened on its night", "", ""
     if status == Occasion.Status.SCHEDULED:
         return "Not open yet", "Next: open the occasion", _url("opening_checklist", occasion)
     if status == Occasion.Status.CLOSED:

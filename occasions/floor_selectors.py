@@ -108,7 +108,9 @@ class ChecklistRow:
 def checklist(occasion: Occasion) -> list[ChecklistRow]:
     checks = {
         c.item: c
-        for c in OpeningCheck.objects.filter(occasion=occasion).select_related("confirmed_by")
+        for c in OpeningCheck.objects.filter(occasion=occasion).select_related(
+            "confirmed_by", "attested_by__entry__person"
+        )
     }
     return [ChecklistRow(item, checks.get(item.code)) for item in CHECKLIST]
 

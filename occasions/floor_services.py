@@ -60,29 +60,48 @@ def _item(item: str) -> str:
 
 @rules.atomic()
 def confirm_check(
-    *, occasion: Occasion, item: str, by: Actor, at: dt.datetime | None = None
+    *,
+    occasion: Occasion,
+    item: str,
+    by: Actor,
+    at: dt.datetime | None = None,
+    attested_by: WorkerPresence | None = None,
 ) -> OpeningCheck:
-    """The member in charge confirms one item of the opening checklist, before opening."""
+    """The member in charge confirms one item of the opening checklist, before opening. From
+    paper, ``attested_by`` is the night's member in charge whose signature is on the sheet: the
+    rules judge that they were on the floor at the time written there, as a live login is."""
     occasion, moment = _locked(
         occasion, Occasion.Status.SCHEDULED, doing="confirming the checklist", at=at, by=by
     )
     item = _item(item)
+    if attested_by is not None and (
+        paper.current() is None
+        or attested_by.occasion_id != occasion.pk
+        or attested_by.role != WorkerRole.MEMBER_IN_CHARGE
+    ):
+        raise ValidationError(
+            {"attested_by": "The checklist is attested by a member in charge of this night."}
+        )
     existing = OpeningCheck.objects.filter(occasion=occasion, item=item).first()
     if existing is not None:
         return existing
-    on_floor.require(occasion, by, moment, doing="confirming the checklist")
+    on_floor.require(occasion, by, moment, doing="confirming the checklist", worker=attested_by)
     check = OpeningCheck.objects.create(
         occasion=occasion,
         item=item,
         confirmed_at=moment,
         confirmed_by=acting_user(by),
+        attested_by=attested_by,
     )
+    new: dict[str, Any] = {"item": item, "citation": ITEMS[item].citation, "confirmed_at": moment}
+    if attested_by is not None:
+        new["attested_by"] = attested_by.entry.person.legal_name
     record_event(
         organization=occasion.organization,
         actor=by,
         action="occasions.opening_check.confirmed",
         target=check,
-        new={"item": item, "citation": ITEMS[item].citation, "confirmed_at": moment},
+        new=new,
     )
     return check
 

@@ -99,6 +99,8 @@ def begin(
     if (starts_at is None) != (ends_at is None):
         raise ValidationError("Give both the time the paper part starts and when it ends.")
     now = timezone.now()
+    if occasion.date > timezone.localdate(now):
+        raise ValidationError("A night still to come is not entered from paper.")
     if starts_at is None:
         scope = PaperRecord.Scope.WHOLE
         if occasion.status != Occasion.Status.SCHEDULED:

@@ -6,6 +6,8 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils import timezone
+
 from beano.rules.reporting import ResumptionFacts
 from occasions.models import Occasion, ResumptionNotice
 from organizations.models import License, Organization
@@ -25,6 +27,14 @@ class CalendarDay:
     @property
     def status_label(self) -> str:
         return Occasion.Status(self.status).label
+
+    @property
+    def nothing_recorded(self) -> bool:
+        """A past day never opened nor reported not played: the calendar says so and offers
+        the ways in (from paper; not played)."""
+        return self.day < timezone.localdate() and (
+            self.occasion is None or self.occasion.status == Occasion.Status.SCHEDULED
+        )
 
 
 def authorized_license(organization: Organization, day: dt.date) -> License | None:

@@ -1,6 +1,14 @@
 from django.urls import path
 
-from occasions import extras_views, floor_views, heartbeat_views, laptop_views, sales_views, views
+from occasions import (
+    day_views,
+    extras_views,
+    floor_views,
+    heartbeat_views,
+    laptop_views,
+    sales_views,
+    views,
+)
 from occasions.extras_forms import EXTRAS_FORMS
 
 urlpatterns = [
@@ -9,6 +17,11 @@ urlpatterns = [
         "org/<int:org_id>/occasions/day/<str:day>/",
         views.occasion_for_day,
         name="occasion_for_day",
+    ),
+    path(
+        "org/<int:org_id>/occasions/day/<str:day>/not-played/",
+        day_views.day_not_played,
+        name="day_not_played",
     ),
     path("org/<int:org_id>/occasions/<int:pk>/", views.occasion_detail, name="occasion_detail"),
     path(

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
 from django.utils import timezone
 
 from beano.links import Include, Link, occasion_page, org_page
+from reports.night.way_in import ENTERS
 
 
 def _before_close(context: Any) -> bool:
@@ -26,7 +28,33 @@ def _night_passed(context: Any) -> bool:
     return not context["occasion"].records_on(timezone.localdate())
 
 
+def _enters(context: Any) -> bool:
+    access = context.get("access")
+    return bool(access and access.has_role(*ENTERS))
+
+
+def _paper_for_day(context: Any) -> str | None:
+    """A past day with nothing recorded, on the calendar: entered from its sheets."""
+    day = context["d"]
+    if not (day.nothing_recorded and _enters(context)):
+        return None
+    return reverse("paper_for_day", args=[context["org"].pk, day.day.isoformat()])
+
+
+def _passed_unopened(context: Any) -> bool:
+    """The occasion page of a night never opened whose day has passed: the paper path."""
+    return context["occasion"].passed_unopened and _enters(context)
+
+
 LINKS = (
+    Link("calendar_day", "paper", "Enter from paper", _paper_for_day, 10),
+    Link(
+        "occasion_actions",
+        "paper",
+        "Enter from paper",
+        occasion_page("paper_home", _passed_unopened),
+        order=5,
+    ),
     Link("organization_tabs", "reports", "Reports", org_page("reports_home"), 30),
     Link("organization_tabs", "bank", "Gaming account", org_page("bank_account"), 40),
     Link("card_inventory_actions", "paper", "Paper by serial", org_page("paper_stock")),

@@ -11,6 +11,7 @@ from reports import (
     sheet_views,
     w2g_register,
 )
+from reports.night import day_views as night_day_views
 from reports.night import game_views as night_game_views
 from reports.night import late_close_views
 from reports.night import views as night_views
@@ -47,6 +48,11 @@ urlpatterns = [
     path(ORG + "paper-stock/destroy/", paper_views.destroy, name="paper_stock_destroy"),
     path(ORG + "paper-stock/count/", paper_views.stock_take, name="paper_stock_take"),
     path(OCC + "paper/", night_views.paper_home, name="paper_home"),
+    path(
+        ORG + "occasions/day/<str:day>/paper/",
+        night_day_views.paper_for_day,
+        name="paper_for_day",
+    ),
     path(OCC + "paper/games/", night_game_views.paper_games, name="paper_games"),
     path(OCC + "paper/games/<int:number>/", night_game_views.paper_game, name="paper_game"),
     path(OCC + "paper/<slug:section>/", night_views.paper_section, name="paper_section"),

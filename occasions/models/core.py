@@ -86,6 +86,14 @@ class Occasion(models.Model):
         return day in (self.date, self.date + dt.timedelta(days=1))
 
     @property
+    def passed_unopened(self) -> bool:
+        """Its day has passed and it was never opened nor reported not played: nothing of the
+        night is recorded live, and what there is comes from its paper sheets."""
+        from django.utils import timezone
+
+        return self.status == self.Status.SCHEDULED and self.date < timezone.localdate()
+
+    @property
     def is_sealed(self) -> bool:
         return self.sealed_at is not None
 

@@ -29,6 +29,15 @@ class OpeningCheck(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     confirmed_at = models.DateTimeField()
+    attested_by = models.ForeignKey(
+        "occasions.WorkerPresence",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Entered from paper: the member in charge of the night whose signature on the "
+        "opening checklist attests it (attested on paper), as 3.04(1)(a) puts them in charge.",
+    )
 
     objects = OpeningCheckQuerySet.as_manager()
 

@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from beano.rules.opening import CHECKLIST
 from occasions import extras_services, floor_services, sales_services, tally_services
 from occasions import services as occasion_services
-from occasions.models import Occasion, PriceListItem, Sale
+from occasions.models import Occasion, PriceListItem, Sale, WorkerPresence
 from occasions.tally_services import TallyLine
 from reports.night import format as fmt
 from reports.night.acts import Act, Night, key, listed_entry
@@ -49,14 +49,22 @@ def worker_acts(rows: Sequence[fmt.WorkerRow], *, sign_outs: bool = True) -> lis
     return acts
 
 
-def checklist_acts(at: dt.datetime | None, items: Sequence[str] | None) -> list[Act]:
+def checklist_acts(
+    at: dt.datetime | None,
+    items: Sequence[str] | None,
+    attested_by: WorkerPresence | None = None,
+) -> list[Act]:
+    """The opening checklist as the sheet has it: the items ticked, at the time written, and
+    (on the pages) the member in charge whose signature attests it."""
     if at is None:
         return []
     codes = list(items) if items is not None else [item.code for item in CHECKLIST]
 
     def confirm(n: Night) -> None:
         for code in codes:
-            floor_services.confirm_check(occasion=n.occasion, item=code, by=n.by, at=at)
+            floor_services.confirm_check(
+                occasion=n.occasion, item=code, by=n.by, at=at, attested_by=attested_by
+            )
 
     return [Act(at, "checklist", "Opening checklist", "checklist confirmed", confirm)]
 

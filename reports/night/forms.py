@@ -209,6 +209,9 @@ class PriceRowForm(RowForm):
 
 
 class OpeningForm(forms.Form):
+    """The opening checklist as attested on the sheet: the items ticked, who signed it (a member
+    in charge of the night, from the sign-in sheet) and the times written, not confirmed live."""
+
     items = forms.MultipleChoiceField(
         label="Items checked on the sheet",
         choices=[(i.code, f"{i.title} ({i.citation.removeprefix('961 CMR ')})") for i in CHECKLIST],
@@ -216,8 +219,31 @@ class OpeningForm(forms.Form):
         initial=[i.code for i in CHECKLIST],
         required=False,
     )
+    attested_by = forms.ModelChoiceField(
+        label="Attested by (signed on the sheet)",
+        queryset=WorkerPresence.objects.none(),
+        required=False,
+        empty_label="— no signature on the sheet",
+        help_text="A member in charge of the night, as signed in on the sign-in sheet.",
+    )
     checked_at = SheetTimeField(label="Checklist confirmed at", required=False)
     opened_at = SheetTimeField(label="Occasion opened at", required=False)
+
+    def __init__(self, *args: Any, occasion: Occasion | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["attested_by"]
+        if occasion is not None:
+            field.queryset = (
+                WorkerPresence.objects.filter(occasion=occasion, role=WorkerRole.MEMBER_IN_CHARGE)
+                .select_related("entry__person")
+                .order_by("signed_in_at", "pk")
+            )
+            first = field.queryset.first()
+            if first is not None:
+                field.initial = first.pk
+        field.label_from_instance = lambda p: (
+            f"{p.entry.person.legal_name}, in at {timezone.localtime(p.signed_in_at):%-I:%M %p}"
+        )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

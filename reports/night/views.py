@@ -26,7 +26,7 @@ from occasions.models import (
 )
 from occasions.views import get_occasion
 from organizations.access import OrgAccess, org_view
-from organizations.models import Role, WorkerListEntry
+from organizations.models import WorkerListEntry
 from reports.night import (
     acts,
     extras_acts,
@@ -38,8 +38,7 @@ from reports.night import (
     late_close,
 )
 from reports.night import format as fmt
-
-ENTERS = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.BOOKKEEPER)
+from reports.night.way_in import ENTERS
 
 #: The sections in the order of the sheets, so the paper is typed in top to bottom.
 SECTIONS = [
@@ -202,7 +201,10 @@ def _section_forms(occasion: Occasion, section: str, data: Any = None) -> dict[s
         rows = django_forms.formset_factory(game_forms.ProgramRowForm, extra=16)
         return {"rows": rows(data, prefix="g")}
     if section == "opening":
-        return {"form": forms.OpeningForm(data), "varying": forms.VaryingPrizesSheetForm(data)}
+        return {
+            "form": forms.OpeningForm(data, occasion=occasion),
+            "varying": forms.VaryingPrizesSheetForm(data),
+        }
     if section == "door":
         items = _items(occasion)
         voids = django_forms.formset_factory(forms.VoidRowForm, extra=3)
@@ -262,7 +264,9 @@ def _section_acts(occasion: Occasion, section: str, bound: dict[str, Any]) -> li
         checked = forms.moment(occasion, d["checked_at"]) if d.get("checked_at") else None
         opened = forms.moment(occasion, d["opened_at"]) if d.get("opened_at") else None
         return (
-            floor_acts.checklist_acts(checked, d["items"] if checked else None)
+            floor_acts.checklist_acts(
+                checked, d["items"] if checked else None, d.get("attested_by")
+            )
             + floor_acts.open_acts(opened)
             + floor_acts.varying_acts(bound["varying"].announcement(occasion))
         )

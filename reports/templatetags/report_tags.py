@@ -144,3 +144,19 @@ def integrity_problems(document: Any) -> list[str]:
     from reports.integrity import document_problems
 
     return document_problems(document)
+
+
+@register.simple_tag(takes_context=True)
+def day_way_in(context: template.Context, day: dt.date, occasion: Any) -> Any:
+    """``{% day_way_in ob.day occasion as way %}``: a past authorized day with nothing
+    recorded, and what the viewer may do (``reports.night.way_in``). The viewer's roles are the
+    page's ``access`` (an organization's pages) or the landing page's card's (``c.roles``)."""
+    from reports.night.way_in import way_in
+
+    access = context.get("access")
+    if access is not None:
+        roles = access.roles if not access.is_commission else frozenset()
+    else:
+        card = context.get("c") or {}
+        roles = frozenset(card.get("roles", ()))
+    return way_in(context["org"], roles, day, occasion)

@@ -29,6 +29,8 @@ ORG_PAGES = [
     ("occasion_for_day", "authorized_day", True),
     ("occasion_detail", "occasion", False),
     ("occasion_not_played", "occasion", True),
+    ("day_not_played", "authorized_day", True),
+    ("paper_for_day", "authorized_day", True),
     ("resumption_notice", None, True),
     ("price_list", "occasion", False),
     ("price_list_print", "occasion", False),
