@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from beano import rules
 from beano.actors import Actor
 from beano.rules.claims import RECORD_PAYOUT, W2G_CITATION, PayoutFacts, needs_w2g
-from beano.rules.money import PRIZE, money
+from beano.rules.money import PRIZE, money, usd
 from games import claims_selectors as selectors
 from games.claim_locking import locked_game, one_line
 from games.form5754 import FORM, GroupMember, check_group, save_group
@@ -54,7 +54,9 @@ def _tin_digits(tin: str) -> str:
 def check_w2g(details: W2GDetails | None, threshold: Decimal, share: Decimal) -> W2GDetails:
     """Every W-2G detail a single win of ``share`` (at or above ``threshold``) needs, or a
     ValidationError naming 26 CFR 7.6041-1 for each one missing."""
-    lead = f"{W2G_CITATION}: a single win of ${share} (${threshold} or more) needs Form W-2G"
+    lead = (
+        f"{W2G_CITATION}: a single win of {usd(share)} ({usd(threshold)} or more) needs Form W-2G"
+    )
     if details is None:
         raise ValidationError(f"{lead}: give the winner's details.")
     errors: dict[str, str] = {}
