@@ -40,7 +40,7 @@ class _PurchaseChoice(forms.ModelChoiceField):
     def label_from_instance(self, obj: CardPurchase) -> str:
         on_hand = getattr(obj, "on_hand", None)
         serials = f"{obj.serial_from}–{obj.serial_to}" if obj.serial_from else "no serials"
-        kind = f"{obj.get_card_type_display()} {obj.series}".strip()
+        kind = obj.kind
         tail = f", {on_hand} on hand" if on_hand is not None else ""
         return f"{kind} · {serials} · invoice {obj.invoice_number or '—'}{tail}"
 

@@ -397,14 +397,15 @@ def prize_divided_equally(f: SplitFacts, limits: Limits) -> Iterator[str]:
         expected = split_to_the_dollar(f.prize_amount, n)
         if list(f.shares) != expected:
             shown = " + ".join(f"{usd(s)}" for s in expected)
-            yield f"{usd(f.prize_amount)} among {n} is divided {shown}."
+            yield f"{usd(f.prize_amount, bare_dollars=True)} among {n} is divided {shown}."
         return
     if len(set(f.shares)) > 1:
         yield "The substitute prizes must be of equal value."
     total = sum(f.shares, ZERO)
     if total > f.prize_amount:
         yield (
-            f"The substitute prizes total {usd(total)}, more than the {usd(f.prize_amount)} prize."
+            f"The substitute prizes total {usd(total)}, more than the "
+            f"{usd(f.prize_amount, bare_dollars=True)} prize."
         )
     if len(f.substitutes) != n or any(not s.strip() for s in f.substitutes):
         yield "Describe the substitute prize of each winner."
