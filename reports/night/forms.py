@@ -185,6 +185,10 @@ class OpeningForm(forms.Form):
     checked_at = NightTimeField(label="Checklist confirmed at", required=False)
     opened_at = NightTimeField(label="Occasion opened at", required=False)
 
+    def __init__(self, *args: Any, occasion: Occasion, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.occasion = occasion
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get("items") and not data.get("checked_at"):
@@ -194,7 +198,7 @@ class OpeningForm(forms.Form):
         if (
             data.get("opened_at")
             and data.get("checked_at")
-            and data["checked_at"] > data["opened_at"]
+            and moment(self.occasion, data["checked_at"]) > moment(self.occasion, data["opened_at"])
         ):
             raise forms.ValidationError("The checklist is confirmed before the occasion opens.")
         return data

@@ -205,7 +205,10 @@ def _section_forms(occasion: Occasion, section: str, data: Any = None) -> dict[s
         rows = django_forms.formset_factory(game_forms.ProgramRowForm, extra=16)
         return {"rows": rows(data, prefix="g")}
     if section == "opening":
-        return {"form": forms.OpeningForm(data), "varying": forms.VaryingPrizesSheetForm(data)}
+        return {
+            "form": forms.OpeningForm(data, occasion=occasion),
+            "varying": forms.VaryingPrizesSheetForm(data),
+        }
     if section == "door":
         items = _items(occasion)
         voids = django_forms.formset_factory(forms.VoidRowForm, extra=3)

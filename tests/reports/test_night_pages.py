@@ -356,6 +356,23 @@ def test_an_evening_sheets_time_without_pm_is_read_as_pm_and_said_back(
     )
 
 
+@pytest.mark.parametrize(
+    ("checked", "opened", "refused"),
+    [("6:50", "6:45", True), ("6:30", "6:45", False), ("11:50 PM", "0:10", False)],
+)
+def test_the_checklist_comes_before_the_opening_as_the_night_reads_them(
+    books, occasion, report_clock, checked, opened, refused
+):
+    books.post(
+        url("paper_home", occasion), {"scope": "whole", "sheets": "Opening", "reason": "Paper"}
+    )
+    response = books.post(
+        section(occasion, "opening"), {"checked_at": checked, "opened_at": opened}
+    )
+    page = response.content.decode()
+    assert ("The checklist is confirmed before the occasion opens." in page) is refused
+
+
 def test_a_part_of_the_night_needs_its_times(books, occasion, report_clock):
     response = books.post(
         url("paper_home", occasion), {"scope": "part", "sheets": "Door", "reason": "Wi-Fi"}
