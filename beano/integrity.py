@@ -70,7 +70,32 @@ def check_chain(
         organization=organization,
         chain=verify_chain(organization),
     )
-    report.checkpoint = last_checkpoints.get(key)
+    return _vouched(report, last_checkpoints)
+
+
+def vouched_problems(organization: Organization) -> list[str]:
+    """What the chain vouches for, checked as the chain check page checks it (its checkpoint
+    kept outside the database, the filed reports, every money record against its last audit
+    event), the chain's own hashes left to the caller: the audit trail page's verdict, which
+    checks them from its sealed checkpoint."""
+    report = ChainReport(
+        name=f"{organization} (#{organization.pk})",
+        organization=organization,
+        chain=ChainCheck(intact_through=0),
+    )
+    try:
+        last = checkpoints.last(chains=[chain_key(organization)])
+    except ValueError as error:  # a damaged checkpoint file: said, and the rest still checked
+        report.checkpoint_problem = f"the checkpoint file cannot be read: {error}"
+        last = {}
+    return _vouched(report, last).problems
+
+
+def _vouched(
+    report: ChainReport, last_checkpoints: dict[str, checkpoints.Checkpoint]
+) -> ChainReport:
+    organization = report.organization
+    report.checkpoint = last_checkpoints.get(chain_key(organization))
     if report.checkpoint is not None:
         report.checkpoint_problem = checkpoints.compare(report.checkpoint)
     if organization is None:

@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 
 from beano.rules.cards import ALL_SQUARES, FREE
 from beano.rules.claims import Witness
-from beano.rules.money import PRIZE, MoneyField, QuantityField
+from beano.rules.money import PRIZE, MoneyField, QuantityField, usd
 from games.form5754 import GroupMember, parse_lines
 from games.models import Claim, Game, PrizePart, Winner
 from games.payout_services import W2GDetails
@@ -63,7 +63,7 @@ class ClaimForm(forms.Form):
         parts = game.parts.filter(announced_at__isnull=False).select_related("arrangement")
         self.fields["part"].queryset = parts
         self.fields["part"].label_from_instance = lambda p: (
-            f"Prize {p.order}: {p.arrangement} — ${p.amount}"
+            f"Prize {p.order}: {p.arrangement} — {usd(p.amount)}"
         )
         if len(parts) == 1:
             self.fields["part"].initial = parts[0].pk

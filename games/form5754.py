@@ -12,6 +12,7 @@ from decimal import Decimal, InvalidOperation
 from django.core.exceptions import ValidationError
 
 from beano.rules.claims import W2G_CITATION
+from beano.rules.money import usd
 from games.claim_locking import one_line
 from games.models import Payout, PrizeShare
 from games.sealed import seal
@@ -61,7 +62,7 @@ def check_group(members: Sequence[GroupMember], amount: Decimal) -> list[GroupMe
             errors.append(f"{FORM}: person {n}'s share is an amount above zero, in cents.")
     if not errors and sum(m.share for m in members) != amount:
         total = sum(m.share for m in members)
-        errors.append(f"{FORM}: the shares add up to ${total}, not the ${amount} paid.")
+        errors.append(f"{FORM}: the shares add up to {usd(total)}, not the {usd(amount)} paid.")
     if errors:
         raise ValidationError(errors)
     return list(members)

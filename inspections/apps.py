@@ -17,3 +17,8 @@ class InspectionsConfig(AppConfig):
         from inspections.links import LINKS
 
         beano.links.add(*LINKS)  # its links on the pages below it
+
+        # The audit trail page's verdict is the chain check's: what the chain vouches for.
+        from beano.integrity import vouched_problems
+
+        extensions.add_vouched_check(vouched_problems)

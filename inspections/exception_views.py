@@ -14,11 +14,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
+from beano.csv_files import csv_response
 from beano.rules.money import CASH, MoneyField
 from inspections import selectors
 from inspections.compliance_views import query_without
 from inspections.exceptions import SOURCES, ExceptionQuery, ExceptionRow, exceptions
-from inspections.exports import stream_csv
 from inspections.filters import OccasionFilter, OccasionFilterForm
 from organizations.access import commission_view
 from reports.figures import variance_threshold
@@ -102,6 +102,6 @@ def _csv_row(row: ExceptionRow) -> list[Any]:
 @commission_view
 def exceptions_csv(request: HttpRequest) -> HttpResponse:
     _form, _kind_form, query, kinds, today = _query(request)
-    return stream_csv(
+    return csv_response(
         f"beano-exceptions-{today}.csv", HEADER, (_csv_row(r) for r in exceptions(query, kinds))
     )

@@ -4,8 +4,7 @@ digits only; the sealed TIN and ID numbers never leave the database."""
 
 from __future__ import annotations
 
-import csv
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -13,8 +12,6 @@ from typing import Any
 from django.db.models import Exists, IntegerField, OuterRef, Prefetch, QuerySet, Subquery
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
-from django.http import StreamingHttpResponse
-from django.utils import timezone
 
 from beano.rules.cards import ball_label
 from beano.rules.models import RefusedAction
@@ -24,23 +21,6 @@ from reports.models import CloseOut, FinancialReport
 from reports.occasion_totals import MONEY, with_kept_figures
 
 CHUNK = 2000
-#: A cell starting with one of these would be run as a formula by a spreadsheet.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def cell(value: Any) -> Any:
-    """A value as written to the CSV: times local, booleans yes/no, text never a formula."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, Decimal):
-        return f"{value:.2f}"  # money, to the cent (SQLite's sums come back unscaled)
-    if hasattr(value, "tzinfo") and hasattr(value, "hour") and value.tzinfo is not None:
-        return timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S")
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
-    return value
 
 
 def _who(user: Any) -> str:
@@ -349,24 +329,3 @@ REFUSED_EXPORT = Export(
     ("when", "who", "organization", "action", "judged for", "citations", "messages"),
     refused_rows,
 )
-
-
-class _Echo:
-    """A file-like object whose write returns the line, for a streamed csv.writer."""
-
-    def write(self, value: str) -> str:
-        return value
-
-
-def stream_csv(filename: str, header: Iterable[str], rows: Iterator[list[Any]]) -> Any:
-    writer = csv.writer(_Echo())
-
-    def lines() -> Iterator[str]:
-        yield writer.writerow(list(header))
-        for row in rows:
-            yield writer.writerow([cell(v) for v in row])
-
-    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response["Cache-Control"] = "no-store"
-    return response

@@ -15,9 +15,10 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
+from beano.csv_files import csv_response
 from beano.integrity import check_chain
 from inspections.compliance_views import SECTIONS, compliance_page
-from inspections.exports import OCCASION_EXPORTS, stream_csv
+from inspections.exports import OCCASION_EXPORTS
 from inspections.history import history_events
 from inspections.record import RECORD_OCCASION, full_record
 from occasions.models import Occasion
@@ -60,7 +61,7 @@ def occasion_record_export(request: OrgRequest, pk: int, kind: str) -> HttpRespo
         raise Http404
     occasion = get_for_org(Occasion.objects.all(), access, pk=pk)
     chosen = OCCASION_EXPORTS[kind]
-    return stream_csv(
+    return csv_response(
         f"occasion-{occasion.organization_id}-{occasion.date}-{kind}.csv",
         chosen.header,
         chosen.rows(Occasion.objects.filter(pk=occasion.pk)),

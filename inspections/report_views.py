@@ -3,7 +3,6 @@ and the filed PDFs of a date range in one ZIP, each verified first."""
 
 from __future__ import annotations
 
-import csv
 import io
 import zipfile
 from typing import Any
@@ -13,6 +12,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from beano.csv_files import csv_text
 from inspections.compliance_views import query_without
 from organizations.access import commission_view, visible_organizations
 from organizations.selectors import licensees
@@ -109,9 +109,7 @@ def commission_reports_zip(request: HttpRequest) -> HttpResponse:
     )
     problems = integrity.problems(reports)
     buffer = io.BytesIO()
-    manifest = io.StringIO()
-    rows = csv.writer(manifest, lineterminator="\n")
-    rows.writerow(MANIFEST_COLUMNS)
+    manifest: list[list[object]] = []
     warnings: list[str] = []
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for r in reports:
@@ -126,7 +124,7 @@ def commission_reports_zip(request: HttpRequest) -> HttpResponse:
             found = problems[r] + integrity.pdf_problems(data, r.pdf_sha256)
             if found:
                 warnings.append(f"{name} ({r.organization.name}, {r}):\n  " + "\n  ".join(found))
-            rows.writerow(
+            manifest.append(
                 [
                     r.organization.name,
                     license_number,
@@ -145,7 +143,7 @@ def commission_reports_zip(request: HttpRequest) -> HttpResponse:
                 "trail: their figures or their PDF are not what was filed. Do not rely on them."
                 "\n\n" + "\n\n".join(warnings) + "\n",
             )
-        archive.writestr("manifest.csv", manifest.getvalue())
+        archive.writestr("manifest.csv", csv_text(MANIFEST_COLUMNS, manifest))
     response = HttpResponse(buffer.getvalue(), content_type="application/zip")
     response["Content-Disposition"] = (
         f'attachment; filename="beano-reports-{start:%Y%m%d}-{end:%Y%m%d}.zip"'

@@ -11,12 +11,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
+from beano.csv_files import csv_response
 from beano.rules.models import RefusedAction
 from beano.rules.views import RefusedFilter, refused_actions_page
 from inspections import selectors, trends
 from inspections.compliance_views import SECTIONS, compliance_page, query_without
 from inspections.dashboard_table import dashboard_links, organization_row
-from inspections.exports import OCCASION_EXPORTS, REFUSED_EXPORT, stream_csv
+from inspections.exports import OCCASION_EXPORTS, REFUSED_EXPORT
 from inspections.filters import OccasionFilter, OccasionFilterForm
 from occasions.models import Occasion
 from organizations.access import commission_staff, commission_view, visible_organizations
@@ -97,7 +98,7 @@ def export(request: HttpRequest, kind: str) -> HttpResponse:
         rows = RefusedFilter.from_query(request.GET, offered).apply(
             RefusedAction.objects.filter(organization_id__in=[pk for pk, _ in offered])
         )
-        return stream_csv(
+        return csv_response(
             f"refused-actions-{today}.csv", REFUSED_EXPORT.header, REFUSED_EXPORT.rows(rows)
         )
     if kind not in OCCASION_EXPORTS:
@@ -109,7 +110,7 @@ def export(request: HttpRequest, kind: str) -> HttpResponse:
         Occasion.objects.filter(organization__in=scope)
     )
     chosen = OCCASION_EXPORTS[kind]
-    return stream_csv(f"beano-{kind}-{today}.csv", chosen.header, chosen.rows(occasions))
+    return csv_response(f"beano-{kind}-{today}.csv", chosen.header, chosen.rows(occasions))
 
 
 @require_safe

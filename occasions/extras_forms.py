@@ -3,12 +3,10 @@ times); the services and the rules of 961 CMR 3.04 decide."""
 
 from __future__ import annotations
 
-import datetime as dt
 from decimal import Decimal
 from typing import Any
 
 from django import forms
-from django.utils import timezone
 
 from beano.rules.money import (
     DOOR_PRIZE,
@@ -24,6 +22,7 @@ from beano.rules.money import (
 from beano.rules.prizes import GiftKind
 from beano.rules.prohibited import RafflePrizeKind, SaleKind
 from occasions.models import Occasion, Raffle, RafflePermit
+from occasions.night_time import NightTimeField, moment
 from organizations.equipment_forms import ProofField
 from organizations.forms import DateInput
 
@@ -34,10 +33,6 @@ def _count(label: str, **kwargs: Any) -> QuantityField:
     kwargs.setdefault("min_value", 1)
     kwargs.setdefault("max_value", MAX_COUNT)
     return QuantityField(label=label, **kwargs)
-
-
-class TimeInput(forms.TimeInput):
-    input_type = "time"
 
 
 class ExtrasForm(forms.Form):
@@ -51,11 +46,8 @@ class ExtrasForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.occasion = occasion
         if self.has_time:
-            self.fields["time"] = forms.TimeField(
-                required=False,
-                widget=TimeInput,
-                label="Time",
-                help_text="Blank: now.",
+            self.fields["time"] = NightTimeField(
+                required=False, label="Time", help_text="Blank: now. E.g. 19:05 or 7:05 PM."
             )
 
     def service_values(self) -> dict[str, Any]:
@@ -64,7 +56,7 @@ class ExtrasForm(forms.Form):
         if self.has_time:
             at = data.pop("time", None)
             if at is not None:
-                data["at"] = timezone.make_aware(dt.datetime.combine(self.occasion.date, at))
+                data["at"] = moment(self.occasion, at)
         return data
 
 

@@ -298,3 +298,22 @@ def _totals() -> dict[str, Subquery]:
 _EXTRAS_TOTALS = Prepared(
     lambda occasion_id: Occasion.objects.filter(pk=occasion_id).values(**_totals())
 )
+
+
+def charity_tickets_sold(organization: Organization, serial: str, on: dt.date) -> int:
+    """How many tickets of this serial the organization sold on or before ``on``."""
+    return (
+        CharityTicketSale.objects.filter(
+            occasion__organization=organization,
+            serial_number__iexact=serial.strip(),
+            sold_at__date__lte=on,
+        ).aggregate(n=Sum("quantity"))["n"]
+        or 0
+    )
+
+
+def charity_redemptions(organization: Organization, serial: str) -> int:
+    """How many tickets of this serial the organization has redeemed."""
+    return CharityRedemption.objects.filter(
+        organization=organization, serial_number__iexact=serial.strip()
+    ).count()

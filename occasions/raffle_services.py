@@ -312,7 +312,8 @@ def redeem_charity_ticket(
     by: Actor,
 ) -> CharityRedemption:
     """A winning charity game ticket redeemed: only the organization's own serial, sold by it,
-    up to one year from the sale (3.04(8)(f)). It is matched to the latest sale of the serial."""
+    up to one year from the sale and no later than today, each ticket once (3.04(8)(f)). It is
+    matched to the latest sale of the serial."""
     occasion = lock_occasion(occasion, during_night=False)
     organization = occasion.organization
     serial_number = text(serial_number, "serial_number", limit=40).upper()
@@ -328,6 +329,9 @@ def redeem_charity_ticket(
             and selectors.serial_assigned(organization, serial_number, sale_date),
             sale_date=sale_date,
             redeemed_on=redeemed_on,
+            today=timezone.localdate(),
+            tickets_sold=selectors.charity_tickets_sold(organization, serial_number, redeemed_on),
+            redeemed_before=selectors.charity_redemptions(organization, serial_number),
         ),
         occasion,
         by,

@@ -14,7 +14,12 @@ file its reports).
 (the winners kept as matched against the worker lists, ``reports.kept``).
 
 ``AT_THE_LAPTOP``: who is at the hall laptop, when the session's login has handed it to a worker
-of the night (``occasions.laptop``): that user, with their roles read, or None."""
+of the night (``occasions.laptop``): that user, with their roles read, or None.
+
+``VOUCHED``: what an organization's audit chain vouches for beyond its own hashes (its
+checkpoint kept outside the database, the filed reports, the money records against their trail:
+``beano.integrity``), checked for the audit trail page, so that it gives the chain check's
+verdict: every problem found, in words."""
 
 from __future__ import annotations
 
@@ -44,6 +49,18 @@ ON_LISTED: list[Callable[[WorkerListEntry], None]] = []
 #: Called with the request and the organization's id of its URL: the user the session's login
 #: handed the hall laptop to (their roles there remembered with them, ``access_read``), or None.
 AT_THE_LAPTOP: list[Callable[[Any, int], Any]] = []
+#: Called with the organization: every problem found in what its chain vouches for, in words.
+VOUCHED: list[Callable[[Organization], list[str]]] = []
+
+
+def add_vouched_check(check: Callable[[Organization], list[str]]) -> None:
+    if check not in VOUCHED:
+        VOUCHED.append(check)
+
+
+def vouched_problems(organization: Organization) -> list[str]:
+    """Every problem the apps above find in what the organization's chain vouches for."""
+    return [problem for check in VOUCHED for problem in check(organization)]
 
 
 def add_laptop_hook(hook: Callable[[Any, int], Any]) -> None:

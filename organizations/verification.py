@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from organizations import extensions
 from organizations.audit import ChainCheck, chain_key, verify_chain
 from organizations.models import AuditChain, AuditEvent, ChainVerification, Organization
 
@@ -25,16 +26,19 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class PageCheck:
-    """What the audit trail page checked: from ``verification``'s checkpoint, or (no sealed
-    checkpoint yet) the whole chain."""
+    """What the audit trail page checked: the chain's hashes from ``verification``'s
+    checkpoint, or (no sealed checkpoint yet) the whole chain; and, as the chain check page does,
+    what the chain vouches for (``problems``: a money record changed behind the application's
+    back is one), so that the two pages give one verdict."""
 
     check: ChainCheck
     verification: ChainVerification | None
     from_checkpoint: bool
+    problems: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
-        return self.check.ok
+        return self.check.ok and not self.problems
 
     def __str__(self) -> str:
         return str(self.check)
@@ -95,7 +99,8 @@ def page_check(organization: Organization) -> PageCheck:
         .filter(chain__key=chain_key(organization))
         .first()
     )
+    problems = tuple(extensions.vouched_problems(organization))
     if verification is not None and verification.through_sequence and verification.sealed:
         since = (verification.through_sequence, verification.through_hash)
-        return PageCheck(verify_chain(organization, since=since), verification, True)
-    return PageCheck(verify_chain(organization), verification, False)
+        return PageCheck(verify_chain(organization, since=since), verification, True, problems)
+    return PageCheck(verify_chain(organization), verification, False, problems)

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from beano.rules.money import money_column
+from beano.rules.money import money_column, usd
 from occasions.models import Occasion
 from organizations.models import Organization
 
@@ -62,7 +62,7 @@ class DrawerCount(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Drawer of {self.closeout.occasion}: ${self.total}"
+        return f"Drawer of {self.closeout.occasion}: {usd(self.total)}"
 
     def lines(self) -> list[tuple[str, int, Decimal]]:
         """(label, pieces, amount) for each denomination counted."""
@@ -113,7 +113,7 @@ class Deposit(models.Model):
         indexes = [models.Index(fields=["account", "deposited_on"], name="deposit_account_day")]
 
     def __str__(self) -> str:
-        return f"Deposit of {self.occasion}: ${self.amount}"
+        return f"Deposit of {self.occasion}: {usd(self.amount)}"
 
     @property
     def days_late(self) -> int:
@@ -164,7 +164,7 @@ class BankEntry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_method_display()} {self.reference} to {self.payee}: ${self.amount}"
+        return f"{self.get_method_display()} {self.reference} to {self.payee}: {usd(self.amount)}"
 
 
 class BankReconciliation(models.Model):

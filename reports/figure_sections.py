@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import Count, Prefetch, Sum
 from django.utils import timezone
 
-from beano.rules.money import cents
+from beano.rules.money import cents, usd
 from beano.rules.workers import WorkerRole
 from games.models import Game, JackpotLedgerEntry, Winner
 from occasions.models import (
@@ -345,7 +345,7 @@ def expenses(occasion: Occasion) -> Expenses:
             kind=police_kind.code if police_kind else "police_detail",
             kind_label=police_kind.name if police_kind else "Police detail",
             payee=p.officer_name,
-            description=f"{p.hours} h × ${p.hourly_rate} ({p.department_town})",
+            description=f"{p.hours} h × {usd(p.hourly_rate)} ({p.department_town})",
             reference="",
             amount=cents(p.amount),
             source="police detail",

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from beano.rules.money import money_column
+from beano.rules.money import money_column, usd
 from occasions.models import Occasion
 from organizations.models import (
     DirectorAuthorization,
@@ -181,7 +181,7 @@ class Expense(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind}: {self.payee} ${self.amount}"
+        return f"{self.kind}: {self.payee} {usd(self.amount)}"
 
 
 class ReportObligation(models.Model):
@@ -302,7 +302,7 @@ class LawfulPurposeDisbursement(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.paid_on:%b %-d, %Y} {self.payee}: ${self.amount}"
+        return f"{self.paid_on:%b %-d, %Y} {self.payee}: {usd(self.amount)}"
 
 
 class AnnualReport(FiledDocument):

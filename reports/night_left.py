@@ -26,8 +26,7 @@ def night_left(occasion: Occasion) -> NightLeft:
     return NightLeft(
         lines=tuple(
             Left(
-                f"{i.purchase.get_card_type_display()} {i.purchase.series} "
-                f"{i.serial_from}–{i.serial_to}".replace("  ", " ")
+                f"{i.purchase.kind} {i.serial_from}–{i.serial_to}"
                 + " is at the door, not counted back: count the unsold paper back at the close.",
                 (where,),
             )

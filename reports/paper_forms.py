@@ -12,9 +12,9 @@ from django.utils import timezone
 
 from beano.rules.money import QuantityField
 from occasions.models import Occasion
+from occasions.night_time import NightTimeField, moment
 from organizations.forms import DateInput
 from organizations.models import CardPurchase, Organization, PaperDestruction
-from reports.night.forms import SheetTimeField, moment
 from reports.paper_selectors import purchases_with_serials
 
 MAX_SERIAL = 999_999_999
@@ -40,7 +40,7 @@ class _PurchaseChoice(forms.ModelChoiceField):
     def label_from_instance(self, obj: CardPurchase) -> str:
         on_hand = getattr(obj, "on_hand", None)
         serials = f"{obj.serial_from}–{obj.serial_to}" if obj.serial_from else "no serials"
-        kind = f"{obj.get_card_type_display()} {obj.series}".strip()
+        kind = obj.kind
         tail = f", {on_hand} on hand" if on_hand is not None else ""
         return f"{kind} · {serials} · invoice {obj.invoice_number or '—'}{tail}"
 
@@ -60,7 +60,7 @@ class IssueForm(_SheetTime, forms.Form):
     purchase = _PurchaseChoice(queryset=None, label="Paper from")
     serial_from = number("First serial", minimum=1)
     serial_to = number("Last serial", minimum=1)
-    at_time = SheetTimeField(
+    at_time = NightTimeField(
         required=False,
         label="Time issued (entered after the fact)",
         help_text="As written on the sheet; leave empty for now.",
@@ -79,7 +79,7 @@ class IssueForm(_SheetTime, forms.Form):
 class CountBackForm(_SheetTime, forms.Form):
     returned = number("Unsold, counted back")
     voided = number("Voided (spoiled)", initial=0, required=False)
-    at_time = SheetTimeField(required=False, label="Time counted (entered after the fact)")
+    at_time = NightTimeField(required=False, label="Time counted (entered after the fact)")
 
     def __init__(self, *args: Any, occasion: Occasion, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -65,8 +65,7 @@ class OccasionPaper:
     @property
     def not_counted_back(self) -> list[str]:
         return [
-            f"{i.purchase.get_card_type_display()} {i.purchase.series} "
-            f"{i.serial_from}–{i.serial_to}".replace("  ", " ")
+            f"{i.purchase.kind} {i.serial_from}–{i.serial_to}"
             for i in self.issues
             if i.returned is None
         ]

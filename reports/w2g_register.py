@@ -5,7 +5,6 @@ for Forms W-2G and 5754). TINs stay sealed: the register shows their last four d
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
@@ -14,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
+from beano.csv_files import csv_response
 from games.models import Payout
 from organizations.access import org_view
 from organizations.models import Organization
@@ -135,25 +135,19 @@ CSV_HEADER = [
 def w2g_register_csv(request: HttpRequest, year: int) -> HttpResponse:
     access = access_of(request)
     r = register(access.organization, _year(year))
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="w2g-register-{r.year}.csv"'
-    response["Cache-Control"] = "no-store"
-    writer = csv.writer(response)
-    writer.writerow(CSV_HEADER)
-    for line in r.lines:
-        writer.writerow(
-            [
-                line.won_on.isoformat(),
-                line.game,
-                "Bingo",
-                line.payee,
-                line.address,
-                line.tin,
-                f"{line.amount:.2f}",
-                "yes" if line.backup_withholding else "no",
-                line.shared_from,
-            ]
-        )
-    writer.writerow([])
-    writer.writerow(["Form 1096", "Forms W-2G", r.forms, "Total winnings", f"{r.total:.2f}"])
-    return response
+    rows: list[list[object]] = [
+        [
+            line.won_on,
+            line.game,
+            "Bingo",
+            line.payee,
+            line.address,
+            line.tin,
+            line.amount,
+            line.backup_withholding,
+            line.shared_from,
+        ]
+        for line in r.lines
+    ]
+    rows += [[], ["Form 1096", "Forms W-2G", r.forms, "Total winnings", r.total]]
+    return csv_response(f"w2g-register-{r.year}.csv", CSV_HEADER, rows)

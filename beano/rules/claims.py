@@ -23,7 +23,7 @@ from beano.rules.cards import (
 )
 from beano.rules.confirmations import not_confirmed, paused_words
 from beano.rules.limits import Limits
-from beano.rules.money import ZERO, split_to_the_dollar
+from beano.rules.money import ZERO, split_to_the_dollar, usd
 from beano.rules.workers import RECORD_WINNER
 
 RECORD_CLAIM = "game.record_claim"
@@ -396,14 +396,17 @@ def prize_divided_equally(f: SplitFacts, limits: Limits) -> Iterator[str]:
     if f.prize_kind == "cash" or n == 1:
         expected = split_to_the_dollar(f.prize_amount, n)
         if list(f.shares) != expected:
-            shown = " + ".join(f"${s}" for s in expected)
-            yield f"${f.prize_amount} among {n} is divided {shown}."
+            shown = " + ".join(f"{usd(s)}" for s in expected)
+            yield f"{usd(f.prize_amount, bare_dollars=True)} among {n} is divided {shown}."
         return
     if len(set(f.shares)) > 1:
         yield "The substitute prizes must be of equal value."
     total = sum(f.shares, ZERO)
     if total > f.prize_amount:
-        yield f"The substitute prizes total ${total}, more than the ${f.prize_amount} prize."
+        yield (
+            f"The substitute prizes total {usd(total)}, more than the "
+            f"{usd(f.prize_amount, bare_dollars=True)} prize."
+        )
     if len(f.substitutes) != n or any(not s.strip() for s in f.substitutes):
         yield "Describe the substitute prize of each winner."
 
@@ -472,4 +475,4 @@ def payout_verified_by_another(f: PayoutFacts, limits: Limits) -> Iterator[str]:
 def payout_is_the_share(f: PayoutFacts, limits: Limits) -> Iterator[str]:
     """The winner is paid exactly the share recorded for them: the prize, or their equal part."""
     if f.amount != f.share:
-        yield f"The payout of ${f.amount} is not the winner's share of ${f.share}."
+        yield f"The payout of {usd(f.amount)} is not the winner's share of {usd(f.share)}."

@@ -196,6 +196,12 @@ class CharityRedemptionFacts:
     serial_assigned_at_sale: bool
     sale_date: dt.date | None
     redeemed_on: dt.date
+    #: The day the redemption is recorded: a redemption is dated no later.
+    today: dt.date
+    #: Tickets of this serial the organization sold up to the redemption's day, and how many
+    #: of them are redeemed already (this one not counted).
+    tickets_sold: int = 0
+    redeemed_before: int = 0
 
 
 @rule(
@@ -220,7 +226,13 @@ def redeem_own_tickets_only(f: CharityRedemptionFacts, limits: Limits) -> Iterat
     guards=(CHARITY_REDEEM,),
 )
 def redeem_within_one_year(f: CharityRedemptionFacts, limits: Limits) -> Iterator[str]:
-    """Redemption is allowed up to one year from the date of sale, that day included."""
+    """Redemption is allowed up to one year from the date of sale, that day included, and is
+    recorded when it has happened: never dated after the day it is recorded."""
+    if f.redeemed_on > f.today:
+        yield (
+            f"A redemption cannot be dated after today ({f.today:%B %-d, %Y}): record it on "
+            "the day the prize is paid."
+        )
     if f.sale_date is None:
         return
     last = one_year_after(f.sale_date)
@@ -231,6 +243,26 @@ def redeem_within_one_year(f: CharityRedemptionFacts, limits: Limits) -> Iterato
         )
     elif f.redeemed_on < f.sale_date:
         yield f"Serial {f.serial_number} cannot be redeemed before it was sold."
+
+
+@rule(
+    code="P-8F-REDEEMED-ONCE",
+    citation="961 CMR 3.04(8)(f)",
+    title="A charity game ticket sold is redeemed once",
+    guards=(CHARITY_REDEEM,),
+)
+def each_ticket_redeemed_once(f: CharityRedemptionFacts, limits: Limits) -> Iterator[str]:
+    """3.04(8)(f) lets an organization redeem only tickets it sold: a serial names a deal of
+    tickets, so the tickets of a serial redeemed can never outnumber those of it sold. One more
+    redemption than tickets sold is a ticket redeemed twice (or one the organization did not
+    sell), which "the redemption ... of any Charity Game ticket other than as described"
+    prohibits."""
+    if f.sale_date is not None and f.redeemed_before >= f.tickets_sold:
+        sold = f"{f.tickets_sold} ticket{'s' if f.tickets_sold != 1 else ''}"
+        yield (
+            f"Serial {f.serial_number}: {sold} sold and {f.redeemed_before} already redeemed; "
+            "a ticket is redeemed once."
+        )
 
 
 # The prizes of the program's games: 961 CMR 3.04(8)(a)1, (a)3, (b), (c).

@@ -8,7 +8,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 
-from beano.rules.money import money_column
+from beano.rules.money import money_column, usd
 from games.models.core import Game, PrizePart
 
 
@@ -163,7 +163,7 @@ class Winner(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player_name}: ${self.share}"
+        return f"{self.player_name}: {usd(self.share)}"
 
 
 class Payout(models.Model):
@@ -229,7 +229,7 @@ class Payout(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Payout of ${self.amount} to {self.winner.player_name}"
+        return f"Payout of {usd(self.amount)} to {self.winner.player_name}"
 
     @property
     def masked_tin(self) -> str:

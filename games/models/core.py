@@ -8,7 +8,7 @@ from django.db import models
 from django.db.models import Q
 
 from beano.rules.cards import covers
-from beano.rules.money import money_column
+from beano.rules.money import money_column, usd
 from occasions.models import Occasion
 
 
@@ -111,7 +111,7 @@ class PrizePart(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game}: {self.arrangement} for ${self.amount}"
+        return f"{self.game}: {self.arrangement} for {usd(self.amount)}"
 
 
 class BallCall(models.Model):

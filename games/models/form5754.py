@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
-from beano.rules.money import money_column
+from beano.rules.money import money_column, usd
 from games.models.claims import Payout
 
 
@@ -31,7 +31,7 @@ class PrizeShare(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.legal_name}: ${self.amount}"
+        return f"{self.legal_name}: {usd(self.amount)}"
 
     @property
     def masked_tin(self) -> str:

@@ -16,7 +16,7 @@ from django.core.validators import FileExtensionValidator
 from django.db import models
 from django.db.models import Q
 
-from beano.rules.money import money_column
+from beano.rules.money import money_column, usd
 from beano.rules.prizes import GiftKind
 from beano.rules.prohibited import RafflePrizeKind, SaleKind
 from occasions.models.core import Occasion
@@ -76,7 +76,7 @@ class Refund(models.Model):
         constraints = [_not_negative("amount", "refund_amount_not_negative")]
 
     def __str__(self) -> str:
-        return f"Refund ${self.amount} to {self.player_reference}"
+        return f"Refund {usd(self.amount)} to {self.player_reference}"
 
 
 class DoorPrize(models.Model):
@@ -96,7 +96,7 @@ class DoorPrize(models.Model):
         constraints = [_not_negative("value", "door_prize_value_not_negative")]
 
     def __str__(self) -> str:
-        return f"Door prize: {self.description} (${self.value})"
+        return f"Door prize: {self.description} ({usd(self.value)})"
 
 
 class Gift(models.Model):
@@ -302,7 +302,7 @@ class CharityRedemption(models.Model):
         constraints = [_not_negative("prize_amount", "charity_redemption_not_negative")]
 
     def __str__(self) -> str:
-        return f"Redeemed {self.serial_number}: ${self.prize_amount}"
+        return f"Redeemed {self.serial_number}: {usd(self.prize_amount)}"
 
 
 class OtherSale(models.Model):
@@ -325,7 +325,7 @@ class OtherSale(models.Model):
         constraints = [_not_negative("amount", "other_sale_amount_not_negative")]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()}: {self.description} (${self.amount})"
+        return f"{self.get_kind_display()}: {self.description} ({usd(self.amount)})"
 
 
 class PrevailingPoliceRate(models.Model):
@@ -345,7 +345,7 @@ class PrevailingPoliceRate(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.town}: ${self.hourly_rate}/h from {self.effective_from}"
+        return f"{self.town}: {usd(self.hourly_rate)}/h from {self.effective_from}"
 
 
 class PoliceDetail(models.Model):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
-from beano.rules.money import money_column
+from beano.rules.money import money_column, usd
 from occasions.models.core import Occasion
 
 
@@ -46,4 +46,4 @@ class PriceListItem(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.label}: ${self.price}"
+        return f"{self.label}: {usd(self.price)}"

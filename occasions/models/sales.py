@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
-from beano.rules.money import cents, money_column
+from beano.rules.money import cents, money_column, usd
 from occasions.models.core import Occasion
 from occasions.models.prices import PriceListItem
 
@@ -160,7 +160,7 @@ class SaleLine(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.quantity} × {self.get_category_display()} at ${self.unit_price}"
+        return f"{self.quantity} × {self.get_category_display()} at {usd(self.unit_price)}"
 
     #: How a receipt line reads in the door's list of recent sales, where room is short.
     SHORT_LABELS = {

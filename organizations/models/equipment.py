@@ -195,9 +195,17 @@ class CardPurchase(models.Model):
     def __str__(self) -> str:
         serials = f", serials {self.serial_from}–{self.serial_to}" if self.serial_from else ""
         invoice = self.invoice_number or "no invoice"
-        return f"{self.get_card_type_display()} {self.series} ({invoice}{serials})".replace(
-            "  ", " "
-        )
+        return f"{self.kind} ({invoice}{serials})"
+
+    @property
+    def kind(self) -> str:
+        """Its type and series as people say them, "Admission Blue": a series typed with the
+        type's name in it ("Admission Orange") does not say the type twice."""
+        kind = str(self.get_card_type_display())
+        series = " ".join(self.series.split())
+        if series.casefold().startswith(kind.casefold()):
+            return series
+        return f"{kind} {series}".strip()
 
     @property
     def has_proof(self) -> bool:

@@ -21,7 +21,7 @@ from occasions.models import Occasion
 from reports.night import format as fmt
 
 #: A time before this is the morning after the night (a night that runs past midnight).
-from reports.night.forms import RowForm, SheetTimeField, count_field, moment, money_field
+from reports.night.forms import NightTimeField, RowForm, count_field, moment, money_field
 
 # Extras ---------------------------------------------------------------------------------------
 
@@ -33,7 +33,7 @@ class DoorPrizeRowForm(RowForm):
     value = money_field("Value ($)", DOOR_PRIZE)
     donated = forms.BooleanField(label="Donated", required=False)
     winner = forms.CharField(label="Winner", max_length=200, required=False)
-    at = SheetTimeField(label="Awarded at", required=False)
+    at = NightTimeField(label="Awarded at", required=False)
 
     def row(self, occasion: Occasion) -> fmt.DoorPrizeRow | None:
         d = self.cleaned_data
@@ -55,7 +55,7 @@ class RefundRowForm(RowForm):
         label="Refunded to (receipt or player)", max_length=100, required=False
     )
     amount = money_field("Amount ($)", REFUND)
-    at = SheetTimeField(label="At", required=False)
+    at = NightTimeField(label="At", required=False)
 
     def row(self, occasion: Occasion) -> fmt.RefundRow | None:
         d = self.cleaned_data
@@ -73,7 +73,7 @@ class CharityRowForm(RowForm):
     serial_number = forms.CharField(label="Serial", max_length=40, required=False)
     quantity = count_field("Tickets sold")
     price = money_field("Price ($)", TICKET_PRICE)
-    at = SheetTimeField(label="At", required=False)
+    at = NightTimeField(label="At", required=False)
 
     def row(self, occasion: Occasion) -> fmt.CharitySaleRow | None:
         d = self.cleaned_data
@@ -93,7 +93,7 @@ class RedemptionRowForm(RowForm):
     needs = ("prize_amount", "at")
     serial_number = forms.CharField(label="Winning ticket's serial", max_length=40, required=False)
     prize_amount = money_field("Prize paid ($)", PRIZE)
-    at = SheetTimeField(label="At", required=False)
+    at = NightTimeField(label="At", required=False)
 
     def row(self, occasion: Occasion) -> fmt.RedemptionRow | None:
         d = self.cleaned_data
@@ -113,7 +113,7 @@ class OtherSaleRowForm(RowForm):
     description = forms.CharField(label="What", max_length=200, required=False)
     amount = money_field("Amount ($)", SALE)
     on_beano_portion = forms.BooleanField(label="Where Beano is played", required=False)
-    at = SheetTimeField(label="At", required=False)
+    at = NightTimeField(label="At", required=False)
 
     def row(self, occasion: Occasion) -> fmt.OtherSaleRow | None:
         d = self.cleaned_data
@@ -156,7 +156,7 @@ class RaffleRowForm(RowForm):
     )
     ticket_price = money_field("Ticket price ($)", TICKET_PRICE)
     quantity = count_field("Tickets sold")
-    at = SheetTimeField(label="Sold by", required=False)
+    at = NightTimeField(label="Sold by", required=False)
 
     def __init__(self, *args: Any, permits: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -2,59 +2,25 @@
 shape input into the night format's rows (``reports.night.format``); the engine records them
 through the floor's services and the rules judge each act as of the moment written on the sheet.
 
-A time is typed as on the sheet, "19:05" or "7:05 PM"; one before 6:00 AM is the morning after."""
+A time is typed as on the sheet, "19:05", "7:05 PM" or "7:05", read in the night's context
+(``occasions.night_time``); one before 6:00 AM is the morning after."""
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from typing import Any
 
 from django import forms
-from django.utils import timezone
 
 from beano.rules.money import PRICE, AmountKind, MoneyField, QuantityField
 from beano.rules.opening import CHECKLIST
 from beano.rules.workers import WorkerRole
 from occasions.models import Occasion, PriceListItem, WorkerPresence
+from occasions.night_time import NightTimeField, moment
 from organizations.models import WorkerListEntry
 from reports.night import format as fmt
 
-#: A time before this is the morning after the night (a night that runs past midnight).
-MORNING_AFTER_BEFORE = dt.time(6, 0)
-CLOCK = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*([AaPp]\.?[Mm]\.?)?\s*$", re.ASCII)
 SERIALS = re.compile(r"^[\d,\s]*$", re.ASCII)
-
-
-def moment(occasion: Occasion, value: dt.time) -> dt.datetime:
-    """The sheet's time of day on the occasion's night."""
-    day = occasion.date + dt.timedelta(days=1 if value < MORNING_AFTER_BEFORE else 0)
-    return timezone.make_aware(dt.datetime.combine(day, value))
-
-
-class SheetTimeField(forms.CharField):
-    """A time of the night as the sheet writes it."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("max_length", 12)
-        super().__init__(**kwargs)
-        self.widget.attrs.update({"placeholder": "hh:mm", "size": 8, "autocomplete": "off"})
-
-    def clean(self, value: Any) -> dt.time | None:  # type: ignore[override]
-        text = super().clean(value)
-        if not text:
-            return None
-        match = CLOCK.match(text)
-        if match is None:
-            raise forms.ValidationError("Write the time as 19:05 or 7:05 PM.")
-        hour, minute, second = int(match[1]), int(match[2] or 0), int(match[3] or 0)
-        if match[4]:
-            if not 1 <= hour <= 12:
-                raise forms.ValidationError("With AM or PM the hour is 1 to 12.")
-            hour = hour % 12 + (12 if match[4][0].lower() == "p" else 0)
-        if hour > 23 or minute > 59 or second > 59:
-            raise forms.ValidationError("That is not a time of day.")
-        return dt.time(hour, minute, second)
 
 
 def money_field(label: str, kind: AmountKind) -> MoneyField:
@@ -89,8 +55,8 @@ class BeginForm(forms.Form):
         ],
         widget=forms.RadioSelect,
     )
-    starts_at = SheetTimeField(label="From", required=False)
-    ends_at = SheetTimeField(label="To", required=False)
+    starts_at = NightTimeField(label="From", required=False)
+    ends_at = NightTimeField(label="To", required=False)
     sheets = forms.CharField(
         label="Control sheets entered",
         max_length=300,
@@ -116,7 +82,7 @@ class WorkerRowForm(forms.Form):
     )
     role = forms.ChoiceField(label="Role", choices=[("", "—"), *WorkerRole.choices], required=False)
     identification = forms.CharField(label="ID shown", max_length=60, required=False)
-    signed_in = SheetTimeField(label="Time in", required=False)
+    signed_in = NightTimeField(label="Time in", required=False)
 
     def __init__(self, *args: Any, entries: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -226,11 +192,12 @@ class OpeningForm(forms.Form):
         empty_label="— no signature on the sheet",
         help_text="A member in charge of the night, as signed in on the sign-in sheet.",
     )
-    checked_at = SheetTimeField(label="Checklist confirmed at", required=False)
-    opened_at = SheetTimeField(label="Occasion opened at", required=False)
+    checked_at = NightTimeField(label="Checklist confirmed at", required=False)
+    opened_at = NightTimeField(label="Occasion opened at", required=False)
 
     def __init__(self, *args: Any, occasion: Occasion | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.occasion = occasion
         field = self.fields["attested_by"]
         if occasion is not None:
             field.queryset = (
@@ -254,7 +221,7 @@ class OpeningForm(forms.Form):
         if (
             data.get("opened_at")
             and data.get("checked_at")
-            and data["checked_at"] > data["opened_at"]
+            and moment(self.occasion, data["checked_at"]) > moment(self.occasion, data["opened_at"])
         ):
             raise forms.ValidationError("The checklist is confirmed before the occasion opens.")
         return data
@@ -263,7 +230,7 @@ class OpeningForm(forms.Form):
 class VaryingPrizesSheetForm(forms.Form):
     """Prizes varying with the number of players, announced before any game (3.04(8)(d))."""
 
-    announced_at = SheetTimeField(label="Varying prizes announced at", required=False)
+    announced_at = NightTimeField(label="Varying prizes announced at", required=False)
     persons_entitled_to_play = QuantityField(
         label="Persons entitled to play announced", min_value=0, max_value=100_000, required=False
     )
@@ -305,7 +272,7 @@ class VaryingPrizesSheetForm(forms.Form):
 class DoorForm(forms.Form):
     """One row per posted item: a count, or the first and last serial sold and those not sold."""
 
-    counted_at = SheetTimeField(label="Counted at (the time on the tally)")
+    counted_at = NightTimeField(label="Counted at (the time on the tally)")
 
     def __init__(self, *args: Any, items: list[PriceListItem], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -368,8 +335,8 @@ class VoidRowForm(forms.Form):
     witness = forms.ModelChoiceField(
         label="Witness (signed)", queryset=WorkerPresence.objects.none(), required=False
     )
-    sold_at = SheetTimeField(label="Sold at", required=False)
-    voided_at = SheetTimeField(label="Voided at", required=False)
+    sold_at = NightTimeField(label="Sold at", required=False)
+    voided_at = NightTimeField(label="Voided at", required=False)
 
     def __init__(self, *args: Any, items: Any = (), presences: Any = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -407,21 +374,21 @@ class VoidRowForm(forms.Form):
 
 class AttendanceSheetForm(forms.Form):
     players = QuantityField(label="Players announced", min_value=0, max_value=100_000)
-    announced_at = SheetTimeField(label="Announced at")
-    second_half_at = SheetTimeField(label="Second half started at", required=False)
+    announced_at = NightTimeField(label="Announced at")
+    second_half_at = NightTimeField(label="Second half started at", required=False)
 
 
 # The close ----------------------------------------------------------------------------------
 
 
 class CloseSheetForm(forms.Form):
-    closed_at = SheetTimeField(label="Occasion closed at")
+    closed_at = NightTimeField(label="Occasion closed at")
 
     def __init__(self, *args: Any, presences: list[WorkerPresence] = (), **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.presences = list(presences)
         for p in self.presences:
-            self.fields[f"out_{p.pk}"] = SheetTimeField(
+            self.fields[f"out_{p.pk}"] = NightTimeField(
                 label=f"{p.entry.person.legal_name} left at",
                 required=False,
                 help_text="Blank: at the close.",

@@ -15,7 +15,7 @@ from occasions.models import Occasion, WorkerPresence
 from reports.night import format as fmt
 
 #: A time before this is the morning after the night (a night that runs past midnight).
-from reports.night.forms import RowForm, SheetTimeField, moment, money_field, style
+from reports.night.forms import NightTimeField, RowForm, moment, money_field, style
 from reports.night.reader import read_ball
 
 
@@ -76,17 +76,17 @@ def program_sheets(rows: list[dict[str, Any]]) -> list[fmt.GameSheet]:
 
 
 class GameSheetForm(forms.Form):
-    announced_at = SheetTimeField(label="Prize and pattern announced at", required=False)
-    balls_checked_at = SheetTimeField(label="75 balls checked at", required=False)
-    started_at = SheetTimeField(label="Game started at", required=False)
+    announced_at = NightTimeField(label="Prize and pattern announced at", required=False)
+    balls_checked_at = NightTimeField(label="75 balls checked at", required=False)
+    started_at = NightTimeField(label="Game started at", required=False)
     balls = forms.CharField(
         label="Balls called, in order (optional)",
         required=False,
         max_length=600,
         help_text="E.g. B5 I20 N35 … — with them, the winning card's numbers are checked.",
     )
-    winners_at = SheetTimeField(label="Winners recorded at", required=False)
-    finished_at = SheetTimeField(label="Game finished at", required=False)
+    winners_at = NightTimeField(label="Winners recorded at", required=False)
+    finished_at = NightTimeField(label="Game finished at", required=False)
 
     def clean_balls(self) -> tuple[fmt.Ball, ...]:
 
@@ -112,7 +112,7 @@ class PaymentForm(forms.Form):
     verified_by = forms.ModelChoiceField(
         label="Verified by (signed)", queryset=WorkerPresence.objects.none(), required=False
     )
-    paid_at = SheetTimeField(label="Paid at", required=False)
+    paid_at = NightTimeField(label="Paid at", required=False)
     w2g_legal_name = forms.CharField(label="W-2G: legal name", max_length=200, required=False)
     w2g_address = forms.CharField(label="W-2G: address", max_length=300, required=False)
     w2g_tin = forms.CharField(label="W-2G: TIN", max_length=20, required=False)
@@ -189,7 +189,7 @@ class OwedPayoutForm(PaymentForm):
 
 class ClaimRowForm(PaymentForm):
     part = forms.TypedChoiceField(label="Prize", coerce=int, required=False)
-    claimed_at = SheetTimeField(label="Claimed at", required=False)
+    claimed_at = NightTimeField(label="Claimed at", required=False)
     player = forms.CharField(label="Player", max_length=200, required=False)
     table = forms.CharField(label="Table", max_length=40, required=False)
     ball_in_hand = QuantityField(

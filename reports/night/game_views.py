@@ -23,6 +23,7 @@ from reports.night.views import (
     ENTERS,
     SECTIONS,
     access_of,
+    entered,
     night_presences,
     paper_records,
     record_acts,
@@ -157,7 +158,7 @@ def paper_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if request.method == "POST" and valid_forms(bound):
         refusal = record_acts(request, occasion, records[-1], _game_acts(game, occasion, bound))
         if refusal is None:
-            messages.success(request, f"Game {number} sheet: entered.")
+            messages.success(request, entered(f"Game {number} sheet: entered", occasion, bound))
             following = (
                 Game.objects.filter(occasion=occasion, number__gt=number).order_by("number").first()
             )

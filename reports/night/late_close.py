@@ -21,6 +21,9 @@ from django.utils import timezone
 
 from beano import rules
 from beano.actors import Actor
+from beano.rules import limits_in_force
+from beano.rules.base import REGISTRY
+from beano.rules.hours import HoursFacts, within_license_hours
 from games import program_selectors, program_services
 from games.models import Game
 from occasions import extensions, floor_services
@@ -119,3 +122,24 @@ def close_forgotten_night(
         return floor_services.close_occasion(
             occasion=occasion, by=by, at=ended_at, late_reason=reason
         )
+
+
+def past_the_license_hours(occasion: Occasion, ended_at: dt.datetime) -> str:
+    """The words that flag a night closed after the hours its license states (961 CMR
+    3.04(7)), or "": the close records when the night ended, as it happened, and says so."""
+    license = occasion.license
+    facts = HoursFacts(
+        at=timezone.localtime(ended_at).time(),
+        license_start=license.start_time,
+        license_end=license.end_time,
+    )
+    found = list(within_license_hours(facts, limits_in_force(occasion.date)))
+    if not found:
+        return ""
+    rule = REGISTRY["H-7-LICENSE-HOURS"]
+    ended = timezone.localtime(ended_at).strftime("%-I:%M %p")
+    end = license.end_time.strftime("%-I:%M %p") if license.end_time else ""
+    return (
+        f"{rule.citation}: The night ended at {ended}, after the license's hours (until "
+        f"{end}). The close is recorded as it happened."
+    )

@@ -20,30 +20,16 @@ from occasions import floor_selectors, floor_services
 from occasions.floor_bar import floor_bar
 from occasions.floor_views import CLOSES_LATE, problems
 from occasions.models import Occasion
+from occasions.night_time import NightTimeField, moment, readings
 from occasions.views import get_occasion
 from organizations.access import OrgRequest, org_view
 from reports.night import late_close
 
-MOMENT_FORMAT = "%Y-%m-%dT%H:%M"
 
-
-def _moment_field(occasion: Occasion, label: str, help_text: str) -> forms.DateTimeField:
-    """A date and time on the occasion's day or the morning after, as the browser offers it."""
-    first = dt.datetime.combine(occasion.date, dt.time(0, 0))
-    last = dt.datetime.combine(occasion.date + dt.timedelta(days=1), dt.time(23, 59))
-    return forms.DateTimeField(
-        label=label,
-        help_text=help_text,
-        input_formats=[MOMENT_FORMAT],
-        widget=forms.DateTimeInput(
-            format=MOMENT_FORMAT,
-            attrs={
-                "type": "datetime-local",
-                "min": first.strftime(MOMENT_FORMAT),
-                "max": last.strftime(MOMENT_FORMAT),
-            },
-        ),
-    )
+def _time_field(label: str, help_text: str) -> NightTimeField:
+    """A time of the night, typed as on the paper pages ("21:50", "9:50 PM", "9:50"), read in
+    the night's context: past midnight, the morning after."""
+    return NightTimeField(label=label, help_text=help_text)
 
 
 class LateCloseForm(forms.Form):
@@ -54,11 +40,11 @@ class LateCloseForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         day = f"{occasion.date:%A, %B %-d}"
-        self.fields["ended_at"] = _moment_field(
-            occasion,
+        self.occasion = occasion
+        self.fields["ended_at"] = _time_field(
             "When the night ended",
-            f"On {day} or, past midnight, the morning after. Everyone still signed in is "
-            "signed out at this time.",
+            f"The time on {day}, e.g. 21:50 or 9:50 PM; before 6 AM, the morning after. "
+            "Everyone still signed in is signed out at this time.",
         )
         self.fields["reason"] = forms.CharField(
             label="Why the close is recorded now",
@@ -73,15 +59,25 @@ class LateCloseForm(forms.Form):
                 if row.last_act
                 else "nothing recorded since it began"
             )
-            self.fields[f"game_{row.game.pk}"] = _moment_field(
-                occasion, f"Game {row.game.number} finished at", f"Still in play: {last}."
+            self.fields[f"game_{row.game.pk}"] = _time_field(
+                f"Game {row.game.number} finished at", f"Still in play: {last}."
             )
 
     def game_fields(self) -> list[forms.BoundField]:
         return [self[f"game_{row.game.pk}"] for row in self.games]
 
+    def ended_at(self) -> dt.datetime:
+        return moment(self.occasion, self.cleaned_data["ended_at"])
+
     def finishes(self) -> dict[int, dt.datetime]:
-        return {row.game.pk: self.cleaned_data[f"game_{row.game.pk}"] for row in self.games}
+        return {
+            row.game.pk: moment(self.occasion, self.cleaned_data[f"game_{row.game.pk}"])
+            for row in self.games
+        }
+
+    def readings(self) -> list[str]:
+        """How each time written without AM or PM was read ("9:50 read as 9:50 PM")."""
+        return readings(self.occasion, self.cleaned_data.values())
 
 
 @org_view(write_roles=CLOSES_LATE, form_page=True)
@@ -100,7 +96,7 @@ def occasion_close_late(request: OrgRequest, pk: int) -> HttpResponse:
         try:
             late_close.close_forgotten_night(
                 occasion=occasion,
-                ended_at=form.cleaned_data["ended_at"],
+                ended_at=form.ended_at(),
                 reason=form.cleaned_data["reason"],
                 finishes=form.finishes(),
                 by=request.user,
@@ -108,11 +104,16 @@ def occasion_close_late(request: OrgRequest, pk: int) -> HttpResponse:
         except ValidationError as error:
             refusals = problems(error)
         else:
+            read = form.readings()
             messages.success(
                 request,
-                "The occasion is closed at the time the night ended. The bookkeeper can close "
-                "it out.",
+                "The occasion is closed at the time the night ended"
+                + (f" ({'; '.join(read)})" if read else "")
+                + ". The bookkeeper can close it out.",
             )
+            past = late_close.past_the_license_hours(occasion, form.ended_at())
+            if past:
+                messages.warning(request, past)
             return redirect("occasion_detail", org_id=access.organization.pk, pk=occasion.pk)
     present = floor_selectors.presences(occasion).present() if can_close else []
     left = late_close.left_at_close(occasion) if can_close else None

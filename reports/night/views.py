@@ -24,6 +24,7 @@ from occasions.models import (
     RafflePermit,
     WorkerPresence,
 )
+from occasions.night_time import cleaned_clocks, readings
 from occasions.views import get_occasion
 from organizations.access import OrgAccess, org_view
 from organizations.models import WorkerListEntry
@@ -166,7 +167,9 @@ def paper_home(request: HttpRequest, pk: int) -> HttpResponse:
         except ValidationError as error:
             refusal = _refusal(error)
         else:
-            messages.success(request, "Now type in the sheets, top to bottom.")
+            messages.success(
+                request, entered("Now type in the sheets, top to bottom", occasion, {"form": form})
+            )
             return redirect(
                 "paper_section", org_id=access.organization.pk, pk=pk, section="workers"
             )
@@ -238,6 +241,12 @@ def _section_forms(occasion: Occasion, section: str, data: Any = None) -> dict[s
         present = [p for p in night_presences(occasion) if p.is_present]
         return {"form": forms.CloseSheetForm(data, presences=present)}
     raise Http404
+
+
+def entered(words: str, occasion: Occasion, bound: dict[str, Any]) -> str:
+    """A sheet's "entered", saying back how each time written without AM or PM was read."""
+    read = readings(occasion, cleaned_clocks(bound.values()))
+    return f"{words} ({'; '.join(read)})." if read else f"{words}."
 
 
 def valid_forms(bound: dict[str, Any]) -> bool:
@@ -397,7 +406,7 @@ def paper_section(request: HttpRequest, pk: int, section: str) -> HttpResponse:
             request, occasion, records[-1], _section_acts(occasion, section, bound)
         )
         if refusal is None:
-            messages.success(request, f"{TITLES[section]}: entered.")
+            messages.success(request, entered(f"{TITLES[section]}: entered", occasion, bound))
             if section == "attendance" and (game := _after_attendance(occasion)) is not None:
                 return redirect(
                     "paper_game", org_id=access.organization.pk, pk=pk, number=game.number

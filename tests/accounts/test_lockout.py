@@ -58,6 +58,9 @@ def test_repeated_failures_lock_that_username_from_that_address(client, tenant):
     assert response.status_code == 429
     page = response.content.decode()
     assert "Login paused for 15 minutes" in page and "wrong 5 times" in page
+    # The way back when the password is forgotten: the reset link, which does not end the pause.
+    assert '<a href="/accounts/password/reset/">set a new one by e-mail</a>' in page
+    assert "A new password does not end the pause" in page
     assert 'href="/static/vendor/bootstrap/css/bootstrap.min.css"' in page, "the site's style"
     # Now even the right password is refused from here.
     response = _login(client, user, PASSWORD)

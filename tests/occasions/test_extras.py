@@ -357,10 +357,12 @@ def redeem(occasion, by, on: dt.date, serial: str = "MA171-1004") -> CharityRede
 
 
 def test_a_winning_ticket_is_redeemed_within_a_year_of_its_sale_only(
-    tenant, open_occasion, serials
+    tenant, open_occasion, serials, monkeypatch
 ):
     mic = tenant.member_in_charge
     sale = sell_charity(open_occasion, mic)
+    later = timezone.make_aware(dt.datetime(2028, 1, 10, 12, 0))
+    monkeypatch.setattr(timezone, "now", lambda: later)  # a year on: the day-365 redemption
     assert redeem(open_occasion, mic, open_occasion.date).sale == sale
     assert redeem(open_occasion, mic, dt.date(2027, 12, 4)).redeemed_on == dt.date(2027, 12, 4)
     with pytest.raises(rules.RuleViolation) as late:
@@ -369,6 +371,40 @@ def test_a_winning_ticket_is_redeemed_within_a_year_of_its_sale_only(
     with pytest.raises(rules.RuleViolation) as not_ours:
         redeem(open_occasion, mic, open_occasion.date, serial="MA171-1999")
     assert [v.code for v in not_ours.value.violations] == ["P-8F-OWN-TICKETS"]
+    assert CharityRedemption.objects.count() == 2
+
+
+def test_a_redemption_dated_after_today_is_refused_and_nothing_saved(
+    tenant, open_occasion, serials
+):
+    mic = tenant.member_in_charge
+    sell_charity(open_occasion, mic)
+    next_year = timezone.localdate() + dt.timedelta(days=365)
+    with pytest.raises(rules.RuleViolation) as future:
+        redeem(open_occasion, mic, next_year)
+    assert [(v.code, v.citation) for v in future.value.violations] == [
+        ("P-8F-ONE-YEAR", "961 CMR 3.04(8)(f)")
+    ]
+    assert "cannot be dated after today" in future.value.violations[0].message
+    assert not CharityRedemption.objects.exists()
+    refused_with("961 CMR 3.04(8)(f)")
+
+
+def test_a_serial_is_redeemed_no_more_times_than_tickets_of_it_were_sold(
+    tenant, open_occasion, serials
+):
+    mic = tenant.member_in_charge
+    sell_charity(open_occasion, mic, quantity=1)
+    redeem(open_occasion, mic, open_occasion.date)
+    with pytest.raises(rules.RuleViolation) as twice:
+        redeem(open_occasion, mic, open_occasion.date, serial="ma171-1004")
+    assert [(v.code, v.citation) for v in twice.value.violations] == [
+        ("P-8F-REDEEMED-ONCE", "961 CMR 3.04(8)(f)")
+    ]
+    assert "1 ticket sold and 1 already redeemed" in twice.value.violations[0].message
+    assert CharityRedemption.objects.count() == 1
+    sell_charity(open_occasion, mic, quantity=1)  # a second ticket of the deal sold
+    redeem(open_occasion, mic, open_occasion.date)
     assert CharityRedemption.objects.count() == 2
 
 

@@ -121,6 +121,6 @@ def test_the_register_makes_a_w2g_for_each_person_and_counts_them_on_the_1096(
     _shown(text)
     assert "$75.00" in text and ">2<" in text
     csv = client.get(reverse("w2g_register_csv", args=[tenant.organization.pk, 2026]))
-    lines = csv.content.decode().splitlines()
+    lines = b"".join(csv.streaming_content).decode().splitlines()
     assert lines[2].endswith(",35.00,no,Mary A. Costa")
     assert lines[-1] == "Form 1096,Forms W-2G,2,Total winnings,75.00"

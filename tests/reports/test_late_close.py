@@ -168,9 +168,9 @@ def url(name: str, occasion: Occasion) -> str:
 
 def post_data(occasion: Occasion, **changes: str) -> dict[str, str]:
     return {
-        "ended_at": "2026-12-04T22:30",
+        "ended_at": "22:30",
         "reason": REASON,
-        f"game_{game_4(occasion).pk}": "2026-12-04T21:40",
+        f"game_{game_4(occasion).pk}": "21:40",
     } | changes
 
 
@@ -190,7 +190,8 @@ def test_the_late_close_page_asks_for_the_end_the_reason_and_each_game_in_play(
     page = client.get(url("occasion_close_late", forgotten)).content.decode()
     assert "When the night ended" in page and "Why the close is recorded now" in page
     assert "Game 4 finished at" in page and "last recorded act 9:05 PM" in page
-    assert 'min="2026-12-04T00:00"' in page and 'max="2026-12-05T23:59"' in page
+    assert 'placeholder="hh:mm"' in page and "e.g. 21:50 or 9:50 PM" in page
+    assert 'type="datetime-local"' not in page  # typed as on the paper pages
     for name in ("Linda Souza", "Karen Pacheco"):
         assert name in page  # still signed in: signed out at the time the night ended
 
@@ -209,7 +210,7 @@ def test_the_bookkeeper_closes_the_forgotten_night_from_its_page(client, tenant,
 
 def test_a_refusal_is_shown_on_the_page_and_nothing_changes(client, tenant, forgotten):
     login(client, tenant.head)
-    data = post_data(forgotten, ended_at="2026-12-04T21:00")
+    data = post_data(forgotten, ended_at="21:00")
     response = client.post(url("occasion_close_late", forgotten), data)
     page = response.content.decode()
     assert response.status_code == 200
@@ -271,3 +272,81 @@ def test_the_inspector_reads_when_and_why_the_close_was_recorded(
     ) in record
     dashboard = client.get(reverse("inspector_dashboard"), {"date_from": "2026-12-01"})
     assert "closed after the fact" in dashboard.content.decode()
+
+
+# Times typed one way (issue 40, item 6): as on the paper pages, read in the night's context.
+
+
+def test_the_late_close_takes_a_time_as_the_paper_pages_do(client, tenant, forgotten):
+    """The date-time picker dropped "21:50" as "This field is required"."""
+    login(client, tenant.bookkeeper)
+    data = post_data(forgotten, ended_at="21:50")
+    response = client.post(url("occasion_close_late", forgotten), data)
+    assert response.status_code == 302
+    forgotten.refresh_from_db()
+    assert forgotten.closed_at == at(21, 50)
+
+
+def test_a_time_without_am_or_pm_is_read_in_the_night_and_said_back(client, tenant, forgotten):
+    login(client, tenant.bookkeeper)
+    data = post_data(forgotten, ended_at="10:15") | {f"game_{game_4(forgotten).pk}": "9:40"}
+    response = client.post(url("occasion_close_late", forgotten), data, follow=True)
+    forgotten.refresh_from_db()
+    assert forgotten.closed_at == at(22, 15)
+    assert game_4(forgotten).finished_at == at(21, 40)
+    page = response.content.decode()
+    assert "10:15 read as 10:15 PM; 9:40 read as 9:40 PM" in page
+
+
+def test_a_time_past_midnight_is_the_morning_after(client, tenant, forgotten):
+    login(client, tenant.bookkeeper)
+    client.post(url("occasion_close_late", forgotten), post_data(forgotten, ended_at="0:20"))
+    forgotten.refresh_from_db()
+    assert forgotten.closed_at == at(0, 20, NIGHT + dt.timedelta(days=1))
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("25:00", "That is not a time of day."),
+        ("9:61", "That is not a time of day."),
+        ("ten to ten", "Write the time as 19:05, 7:05 PM or 7:05."),
+        ("13:00 PM", "With AM or PM the hour is 1 to 12."),
+    ],
+)
+def test_a_time_that_is_no_time_is_refused_with_a_message(client, tenant, forgotten, typed, said):
+    login(client, tenant.head)
+    data = post_data(forgotten, ended_at=typed)
+    response = client.post(url("occasion_close_late", forgotten), data)
+    assert response.status_code == 200 and said in response.content.decode()
+    forgotten.refresh_from_db()
+    assert forgotten.status == Occasion.Status.OPEN
+
+
+def test_a_late_close_past_the_license_hours_is_flagged_with_its_citation(
+    client, tenant, forgotten
+):
+    forgotten.license.start_time, forgotten.license.end_time = dt.time(18, 0), dt.time(22, 0)
+    forgotten.license.save()
+    login(client, tenant.bookkeeper)
+    data = post_data(forgotten, ended_at="11:30 PM")
+    page = client.post(url("occasion_close_late", forgotten), data, follow=True).content.decode()
+    forgotten.refresh_from_db()
+    assert forgotten.closed_at == at(23, 30)  # recorded as it happened
+    assert (
+        '<div class="alert alert-warning" role="alert">The night ended at 11:30 PM, after the '
+        "license&#x27;s hours (until 10:00 PM). The close is recorded as it happened. "
+        '<span class="citation">961 CMR 3.04(7)</span></div>' in page
+    )
+
+
+def test_a_late_close_within_the_license_hours_is_not_flagged(client, tenant, forgotten):
+    forgotten.license.start_time, forgotten.license.end_time = dt.time(18, 0), dt.time(22, 0)
+    forgotten.license.save()
+    login(client, tenant.bookkeeper)
+    data = post_data(forgotten, ended_at="10:00")
+    page = client.post(url("occasion_close_late", forgotten), data, follow=True).content.decode()
+    forgotten.refresh_from_db()
+    assert forgotten.closed_at == at(22, 0)
+    assert "10:00 read as 10:00 PM" in page
+    assert "after the license" not in page

@@ -4,6 +4,7 @@ act, the plain sentence first and its citation after; the pages' reach."""
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 from typing import Any
 
@@ -322,6 +323,54 @@ def test_a_time_that_is_not_a_time_is_a_message_on_its_field(books, occasion, re
     )
     assert response.status_code == 200
     assert "That is not a time of day." in response.content.decode()
+
+
+def test_an_evening_sheets_time_without_pm_is_read_as_pm_and_said_back(
+    books, occasion, report_clock
+):
+    """Issue 40: "6:30" on an evening sheet was read as 6:30 AM without a word."""
+    from django.utils import timezone
+
+    response = books.post(
+        url("paper_home", occasion),
+        {
+            "scope": "part",
+            "starts_at": "6:30",
+            "ends_at": "9:15",
+            "sheets": "Door",
+            "reason": "Wi-Fi",
+        },
+        follow=True,
+    )
+    record = PaperRecord.objects.get(occasion=occasion)
+    starts, ends = timezone.localtime(record.starts_at), timezone.localtime(record.ends_at)
+    assert (starts.date(), starts.time(), ends.time()) == (
+        occasion.date,
+        dt.time(18, 30),
+        dt.time(21, 15),
+    )
+    page = response.content.decode()
+    assert (
+        "Now type in the sheets, top to bottom (6:30 read as 6:30 PM; 9:15 read as 9:15 PM)."
+        in page
+    )
+
+
+@pytest.mark.parametrize(
+    ("checked", "opened", "refused"),
+    [("6:50", "6:45", True), ("6:30", "6:45", False), ("11:50 PM", "0:10", False)],
+)
+def test_the_checklist_comes_before_the_opening_as_the_night_reads_them(
+    books, occasion, report_clock, checked, opened, refused
+):
+    books.post(
+        url("paper_home", occasion), {"scope": "whole", "sheets": "Opening", "reason": "Paper"}
+    )
+    response = books.post(
+        section(occasion, "opening"), {"checked_at": checked, "opened_at": opened}
+    )
+    page = response.content.decode()
+    assert ("The checklist is confirmed before the occasion opens." in page) is refused
 
 
 def test_a_part_of_the_night_needs_its_times(books, occasion, report_clock):

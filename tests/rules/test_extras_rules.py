@@ -221,6 +221,9 @@ def redemption(**changes: object) -> CharityRedemptionFacts:
         "serial_assigned_at_sale": True,
         "sale_date": SOLD_ON,
         "redeemed_on": SOLD_ON,
+        "today": SOLD_ON + dt.timedelta(days=800),
+        "tickets_sold": 40,
+        "redeemed_before": 0,
     }
     return CharityRedemptionFacts(**(values | changes))  # type: ignore[arg-type]
 
@@ -247,6 +250,24 @@ def test_one_year_is_counted_in_the_calendar():
 def test_it_refuses_to_redeem_tickets_it_did_not_sell_or_whose_serial_was_not_its(changes):
     decision = judge(CHARITY_REDEEM, redemption(**changes))
     assert refused(decision) == {"P-8F-OWN-TICKETS": "961 CMR 3.04(8)(f)"}
+
+
+def test_it_refuses_a_redemption_dated_after_today():
+    today = SOLD_ON + dt.timedelta(days=10)
+    assert judge(CHARITY_REDEEM, redemption(redeemed_on=today, today=today)).allowed
+    decision = judge(
+        CHARITY_REDEEM, redemption(redeemed_on=today + dt.timedelta(days=1), today=today)
+    )
+    assert refused(decision) == {"P-8F-ONE-YEAR": "961 CMR 3.04(8)(f)"}
+    assert "cannot be dated after today" in decision.violations[0].message
+
+
+def test_a_ticket_is_redeemed_once_no_more_redeemed_than_sold():
+    assert judge(CHARITY_REDEEM, redemption(tickets_sold=1, redeemed_before=0)).allowed
+    assert judge(CHARITY_REDEEM, redemption(tickets_sold=40, redeemed_before=39)).allowed
+    for before in (1, 2):
+        decision = judge(CHARITY_REDEEM, redemption(tickets_sold=1, redeemed_before=before))
+        assert refused(decision) == {"P-8F-REDEEMED-ONCE": "961 CMR 3.04(8)(f)"}
 
 
 def test_it_refuses_a_redemption_before_the_sale():

@@ -4,11 +4,13 @@ times relative to its date, and its figures under "figures" (ignored on import).
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from beano.rules.money import usd
 from occasions.models import Occasion
 from reports.night import writer
 
@@ -41,6 +43,6 @@ class Command(BaseCommand):
         out.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         figures = data["figures"]
         self.stdout.write(
-            f"{out}: {occasion}, gross receipts ${figures['gross_receipts']}, "
-            f"net proceeds ${figures['net_proceeds']}"
+            f"{out}: {occasion}, gross receipts {usd(Decimal(figures['gross_receipts']))}, "
+            f"net proceeds {usd(Decimal(figures['net_proceeds']))}"
         )
