@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from django import forms
+from django.utils import timezone
 
 from beano.rules.money import PRICE, AmountKind, MoneyField, QuantityField
 from beano.rules.opening import CHECKLIST
