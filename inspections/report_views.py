@@ -44,7 +44,9 @@ def commission_reports(request: HttpRequest) -> HttpResponse:
     if town:
         orgs = orgs.filter(town__iexact=town)
     status = request.GET.get("status", "")
-    if status not in report_selectors.FILTER_LABELS:
+    # "open" (due, late or missing) by default and when chosen in the form; "all" or "": every
+    # state.
+    if status != "open" and status not in report_selectors.FILTER_LABELS:
         status = "" if "status" in request.GET else "open"
     statuses = report_selectors.OPEN_STATUSES if status == "open" else ([status] if status else [])
     start, end = ranged(request)
