@@ -46,9 +46,9 @@ class OccasionFilterForm(forms.Form):
         required=False,
         label="Entered",
         choices=[
-            ("", "Live or after the fact"),
-            ("paper", "Entered from paper"),
-            ("closed_late", "Closed after the fact"),
+            ("", "Any way"),
+            ("paper", "From paper"),
+            ("closed_late", "Closed late"),
         ],
     )
     q = forms.CharField(

@@ -42,7 +42,7 @@ LINKS = (
         "year",
         "The year",
         org_page("organization_year", _is_commission),
-        135,
+        160,
     ),
     Link("commission_organization", "year", "The year", _year),
     Link("commission_admin", "licensing", "Licensing", page("onboarding_home"), 10),
