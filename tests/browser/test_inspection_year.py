@@ -75,6 +75,14 @@ def test_the_inspector_answers_whether_post_171_broke_a_rule_this_year_on_one_pa
     shot("3-the-paper-night")
     page.go_back()
 
+    # The organization's own Reports tab says the same, and where the records begin.
+    page.get_by_role("link", name="Reports", exact=True).click()
+    expect(page.locator(".records-begin")).to_contain_text("October 30, 2026")
+    expect(page.get_by_role("link", name=re.compile(r"^Missing 2"))).to_be_visible()
+    expect(page.get_by_role("link", name=re.compile(r"^Late 2"))).to_be_visible()
+    shot("4-the-reports-tab")
+    page.go_back()
+
     # The chain: checked, the chain check one click away.
     page.get_by_role("link", name=re.compile("The chain check")).click()
     expect(page.locator("#chain-result")).to_contain_text("Intact")
