@@ -32,6 +32,7 @@ ROW_PAGES = {
     "chain": ("chain_check", 1),
     "refused": ("commission_refused_actions", 0),
     "reports": ("commission_reports", 0),
+    "year": ("organization_year", 1),
 }
 #: What the Commission-wide pages are asked for the row's organization (the reports list's
 #: status is added by the badge that links it).
@@ -63,8 +64,9 @@ def organization_row(row: OrganizationRow) -> SafeString:
     links = row.links
     return format_html_quick(
         '<tr><td><a href="{}">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>'
-        '<td class="small">{}</td><td class="no-print text-nowrap small"><a href="{}">Compliance'
-        '</a> · <a href="{}">Audit</a> · <a href="{}">Check chain</a></td></tr>',
+        '<td class="small">{}</td><td class="no-print text-nowrap small"><a href="{}">The year</a>'
+        ' · <a href="{}">Compliance</a> · <a href="{}">Audit</a> · <a href="{}">Check chain</a>'
+        "</td></tr>",
         links["home"],
         row.organization.name,
         row.organization.town,
@@ -72,6 +74,7 @@ def organization_row(row: OrganizationRow) -> SafeString:
         _last_occasion(row),
         _refused(row),
         _issues(row),
+        links["year"],
         links["compliance"],
         links["audit"],
         links["chain"],

@@ -14,10 +14,13 @@ from decimal import Decimal, InvalidOperation
 
 from django.db.models import QuerySet, Sum
 from django.urls import reverse
+from django.utils import timezone
 
 from beano.rules.banking import next_business_day
 from occasions.models import Occasion, SaleLine
 from organizations.models import Organization, PaperIssue, StockTake
+from reports import obligations as owed
+from reports import selectors as report_selectors
 from reports.bank_selectors import last_ended_month, month_end, months_between
 from reports.cash_models import BankReconciliation, Deposit, GamingAccount
 from reports.figure_sections import STOCK_CATEGORY
@@ -270,8 +273,43 @@ def paper_never_issued(q: ExceptionQuery) -> Iterable[ExceptionRow]:
         )
 
 
+#: The most reports owed the exceptions report reads (the newest first).
+REPORTS_READ = 5000
+
+
+def reports_owed(q: ExceptionQuery) -> Iterable[ExceptionRow]:
+    """Reports missing, late or filed late (961 CMR 3.05(1)(a)), as every page says them: the
+    one computation of what is owed (``reports.obligations``, through the list's selector)."""
+    rows = report_selectors.obligations(
+        q.organizations,
+        start=q.date_from,
+        end=q.date_to,
+        statuses=(owed.MISSING, owed.LATE, owed.FILED_LATE),
+        limit=REPORTS_READ,
+    )
+    listed = reverse("commission_reports")
+    for row in rows:
+        ob = row.obligation
+        if row.report is not None:
+            filed_on = timezone.localtime(row.report.filed_at).date()
+            subject = f"Report filed {(filed_on - ob.due_on).days} days late"
+            detail = f"Due {ob.due_on:%b %-d, %Y}, filed {filed_on:%b %-d, %Y}"
+            url = reverse("report_versions", args=[ob.organization_id, row.occasion.pk])
+        else:
+            subject = f"Report {owed.STATE_LABELS[row.status].lower()}"
+            recorded = (
+                f"the day recorded ({row.occasion.get_status_display().lower()}), no report filed"
+                if row.occasion
+                else "nothing recorded for the day"
+            )
+            detail = f"Due {ob.due_on:%b %-d, %Y}; {recorded}"
+            url = f"{listed}?organization={ob.organization_id}&status={row.status}"
+        yield ExceptionRow("reports", ob.organization, ob.day, subject, detail, None, url)
+
+
 #: The sources, in the order of the filter's choices: key → (label, function).
 SOURCES: dict[str, tuple[str, Source]] = {
+    "reports": ("Reports missing, late or filed late", reports_owed),
     "variances": ("Variances over the threshold", cash_variances),
     "deposits": ("Late or missing deposits", late_deposits),
     "reconciliations": ("Bank reconciliations", reconciliation_exceptions),

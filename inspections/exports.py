@@ -4,19 +4,30 @@ digits only; the sealed TIN and ID numbers never leave the database."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Exists, IntegerField, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import (
+    DateTimeField,
+    Exists,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    QuerySet,
+    Subquery,
+)
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
+from django.utils import timezone
 
 from beano.rules.cards import ball_label
 from beano.rules.models import RefusedAction
 from games.models import BallCall, Game, Payout, PrizePart
 from occasions.models import Occasion, SaleLine
+from reports import obligations as owed
 from reports.models import CloseOut, FinancialReport
 from reports.occasion_totals import MONEY, with_kept_figures
 
@@ -30,8 +41,10 @@ def _who(user: Any) -> str:
 def _with_report(occasions: QuerySet[Occasion]) -> QuerySet[Occasion]:
     """The current filed version of each occasion's report, and its Beano tax as filed."""
     current = FinancialReport.objects.filter(occasion=OuterRef("pk")).order_by("-version")
+    first = FinancialReport.objects.filter(occasion=OuterRef("pk")).order_by("version")
     return occasions.annotate(
         report_version=Subquery(current.values("version")[:1], output_field=IntegerField()),
+        first_filed_at=Subquery(first.values("filed_at")[:1], output_field=DateTimeField()),
         report_tax=Subquery(
             current.annotate(tax=Cast(KT("figures__tax__total_due"), MONEY)).values("tax")[:1],
             output_field=MONEY,
@@ -42,18 +55,32 @@ def _with_report(occasions: QuerySet[Occasion]) -> QuerySet[Occasion]:
     )
 
 
-def report_status(o: Occasion) -> str:
+def report_status(o: Occasion, due_on: Callable[[dt.date], dt.date], today: dt.date) -> str:
+    """The state of the occasion's report as every page says it (``reports.obligations``), with
+    its versions: "late", "filed late, amended (version 2)", "filed, amendment open"."""
+    filed_on = timezone.localtime(o.first_filed_at).date() if o.first_filed_at else None
+    state = owed.occasion_state(
+        organization=o.organization,
+        license=o.license,
+        day=o.date,
+        due_on=due_on(o.date),
+        today=today,
+        occasion_status=o.status,
+        filed_on=filed_on,
+    )
+    said = owed.OCCASION_LABELS[state].lower()
     if o.report_version is None:
-        return "not filed"
+        return said
     if o.amendment_open:
-        return f"amendment open (version {o.report_version} filed)"
-    return "filed" if o.report_version == 1 else f"amended (version {o.report_version})"
+        return f"{said}, amendment open (version {o.report_version} filed)"
+    return said if o.report_version == 1 else f"{said}, amended (version {o.report_version})"
 
 
 def occasion_rows(occasions: QuerySet[Occasion]) -> Iterator[list[Any]]:
     rows = _with_report(
         with_kept_figures(occasions.select_related("organization", "license"))
     ).order_by("-date", "organization__name")
+    due_on, today = owed.due_dates(), timezone.localdate()
     for o in rows.iterator(chunk_size=CHUNK):
         yield [
             o.organization.name,
@@ -68,7 +95,7 @@ def occasion_rows(occasions: QuerySet[Occasion]) -> Iterator[list[Any]]:
             o.gross_receipts,
             o.games_played,
             o.prizes,
-            report_status(o),
+            report_status(o, due_on, today),
             o.report_tax,
             o.net_proceeds,
         ]

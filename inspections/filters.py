@@ -10,13 +10,13 @@ from functools import cached_property
 from typing import Any, cast
 
 from django import forms
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import QueryDict
 
 from beano import date_filters
 from beano.widgets import QuickSelect
 from games.models import Winner
-from occasions.models import Occasion, WorkerPresence
+from occasions.models import Occasion, PaperRecord, WorkerPresence
 from organizations.models import License, Organization, Person, WorkerListEntry
 
 SEARCH_LENGTH = 100
@@ -41,6 +41,15 @@ class OccasionFilterForm(forms.Form):
     town = forms.ChoiceField(required=False, choices=[("", "Every town")], widget=QuickSelect)
     status = forms.ChoiceField(
         required=False, choices=[("", "Every status"), *Occasion.Status.choices]
+    )
+    entered = forms.ChoiceField(
+        required=False,
+        label="Entered",
+        choices=[
+            ("", "Any way"),
+            ("paper", "From paper"),
+            ("closed_late", "Closed late"),
+        ],
     )
     q = forms.CharField(
         required=False,
@@ -109,6 +118,8 @@ class OccasionFilter:
     date_to: dt.date | None = None
     town: str = ""
     status: str = ""
+    #: "paper": nights entered from paper sheets; "closed_late": closes recorded after the fact.
+    entered: str = ""
     q: str = ""
 
     @classmethod
@@ -121,13 +132,14 @@ class OccasionFilter:
             date_to=data.get("date_to"),
             town=data.get("town") or "",
             status=data.get("status") or "",
+            entered=data.get("entered") or "",
             q=" ".join((data.get("q") or "").split()),
         )
 
     @property
     def narrows_organizations(self) -> bool:
         """Whether the filter selects some of the organizations, not only a period."""
-        return bool(self.organization or self.town or self.status or self.q)
+        return bool(self.organization or self.town or self.status or self.entered or self.q)
 
     def organizations(self, queryset: QuerySet[Organization]) -> QuerySet[Organization]:
         if self.organization is not None:
@@ -149,6 +161,12 @@ class OccasionFilter:
             queryset = queryset.filter(organization__town=self.town)
         if self.status:
             queryset = queryset.filter(status=self.status)
+        if self.entered == "paper":
+            queryset = queryset.filter(
+                Exists(PaperRecord.objects.filter(occasion_id=OuterRef("pk")))
+            )
+        elif self.entered == "closed_late":
+            queryset = queryset.filter(close_recorded_at__isnull=False)
         if self.q:
             queryset = queryset.filter(self._matching_occasions)
         return queryset

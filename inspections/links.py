@@ -9,6 +9,15 @@ from django.urls import reverse
 from beano.links import Link, can_read_audit, occasion_page, org_page, page
 
 
+def _is_commission(context: Any) -> bool:
+    access = context.get("access")
+    return bool(access and access.is_commission)
+
+
+def _year(context: Any) -> str:
+    return reverse("organization_year", args=[context["org"].pk])
+
+
 def _owed(context: Any) -> str:
     return f"{reverse('commission_reports')}?organization={context['org'].pk}"
 
@@ -28,6 +37,14 @@ LINKS = (
         org_page("inspections_list", can_read_audit),
         150,
     ),
+    Link(
+        "organization_tabs",
+        "year",
+        "The year",
+        org_page("organization_year", _is_commission),
+        160,
+    ),
+    Link("commission_organization", "year", "The year", _year),
     Link("commission_admin", "licensing", "Licensing", page("onboarding_home"), 10),
     Link(
         "commission_admin",

@@ -44,7 +44,9 @@ def commission_reports(request: HttpRequest) -> HttpResponse:
     if town:
         orgs = orgs.filter(town__iexact=town)
     status = request.GET.get("status", "")
-    if status not in report_selectors.STATUS_LABELS:
+    # "open" (due, late or missing) by default and when chosen in the form; "all" or "": every
+    # state.
+    if status != "open" and status not in report_selectors.FILTER_LABELS:
         status = "" if "status" in request.GET else "open"
     statuses = report_selectors.OPEN_STATUSES if status == "open" else ([status] if status else [])
     start, end = ranged(request)
@@ -62,7 +64,8 @@ def commission_reports(request: HttpRequest) -> HttpResponse:
             "organizations": scope.order_by("name"),
             "towns": sorted({o.town for o in scope}),
             "status": status,
-            "labels": report_selectors.STATUS_LABELS,
+            "labels": report_selectors.FILTER_LABELS,
+            "starts": _starts(orgs),
             "filters": {
                 "organization": org_id,
                 "town": town,
@@ -71,6 +74,17 @@ def commission_reports(request: HttpRequest) -> HttpResponse:
             },
         },
     )
+
+
+#: Organizations whose start of records the list names one by one; beyond, it says the rule.
+STARTS_NAMED = 10
+
+
+def _starts(orgs: Any) -> list[tuple[str, Any]]:
+    """Where the records of the organizations listed begin here (``reports_from``), named when
+    the list is of a few: the reports owed are counted from then (``reports.obligations``)."""
+    named = list(orgs.order_by("name").values_list("name", "reports_from")[: STARTS_NAMED + 1])
+    return named if len(named) <= STARTS_NAMED else []
 
 
 MANIFEST_COLUMNS = (

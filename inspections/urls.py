@@ -1,6 +1,13 @@
 from django.urls import path
 
-from inspections import exception_views, onboarding_views, org_views, report_views, views
+from inspections import (
+    exception_views,
+    onboarding_views,
+    org_views,
+    report_views,
+    views,
+    year_views,
+)
 
 RECORD = "org/<int:org_id>/occasions/<int:pk>/record/"
 
@@ -39,6 +46,7 @@ urlpatterns = [
         for section, view in org_views.ORG_COMPLIANCE.items()
     ],
     path("org/<int:org_id>/inspections/", org_views.inspections_list, name="inspections_list"),
+    path("org/<int:org_id>/year/", year_views.organization_year, name="organization_year"),
 ]
 
 # The Commission admin's onboarding pages.

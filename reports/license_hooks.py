@@ -6,6 +6,9 @@ Before the change is saved, the days owed under the license as it stood are reco
 transaction (a license revoked or shortened today keeps the reports its past days owe); once the
 change commits, the days the license now authorizes up to today are recorded too. Both are
 writes of the request or command that changes the license, never of a page that reads.
+The same once the organization's start of records (``reports_from``) changes: a start moved
+earlier owes the days between (``ensure_obligations`` fills every gap), one moved later leaves the
+days before it recorded but owed no more (the reads count from the start).
 Deleting a license records nothing: a license entered by mistake leaves no reports owed (one
 whose days were recorded is protected from deletion by them)."""
 
@@ -39,7 +42,16 @@ def _after_change(sender: type, instance: License, **kwargs: Any) -> None:
     transaction.on_commit(partial(bring_up_to_date, instance.organization_id), robust=True)
 
 
+def _start_moved(sender: type, instance: Organization, **kwargs: Any) -> None:
+    if instance.pk is None or kwargs.get("raw"):
+        return
+    before = Organization.objects.filter(pk=instance.pk).values_list("reports_from", flat=True)
+    if before and before[0] != instance.reports_from:
+        transaction.on_commit(partial(bring_up_to_date, instance.pk), robust=True)
+
+
 def connect() -> None:
     """Called from ``ReportsConfig.ready``."""
+    pre_save.connect(_start_moved, sender=Organization, dispatch_uid="reports-records-begin")
     pre_save.connect(_before_change, sender=License, dispatch_uid="reports-license-before")
     post_save.connect(_after_change, sender=License, dispatch_uid="reports-license-after")

@@ -23,7 +23,7 @@ def reports_home(request: HttpRequest) -> HttpResponse:
         [org],
         start=start,
         end=end,
-        statuses=[status] if status in selectors.STATUS_LABELS else [],
+        statuses=[status] if status in selectors.FILTER_LABELS else [],
     )
     all_rows = rows if not status else selectors.obligations([org])
     today = timezone.localdate()
@@ -38,8 +38,9 @@ def reports_home(request: HttpRequest) -> HttpResponse:
             "tab": "reports",
             "rows": rows,
             "counts": selectors.status_counts(all_rows),
+            "records_begin": org.reports_from,
             "status": status,
-            "labels": selectors.STATUS_LABELS,
+            "labels": selectors.FILTER_LABELS,
             "styles": selectors.STATUS_STYLES,
             "years": years,
             "annual": {

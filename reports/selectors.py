@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from occasions.models import Occasion
@@ -18,38 +18,19 @@ from reports import obligations as owed
 from reports.figures import digest
 from reports.models import AnnualReport, FinancialReport, ReportObligation
 
-#: Status of an obligation, in the order an inspector cares about them.
-MISSING = "missing"  # due date passed, nothing recorded for the day
-LATE = "late"  # due date passed, the day recorded but the report not filed
-DUE = "due"  # the day has passed, the due date has not
-FILED_LATE = "filed_late"
-FILED = "filed"
-UPCOMING = "upcoming"  # the authorized day is still ahead
-#: An occasion on a practice license (``License.practice``): its day owes no report.
-PRACTICE = "practice"
-
-STATUS_LABELS = {
-    MISSING: "Missing",
-    LATE: "Late",
-    DUE: "Due",
-    FILED_LATE: "Filed late",
-    FILED: "Filed",
-    UPCOMING: "Upcoming",
-}
-STATUS_STYLES = {
-    MISSING: "danger",
-    LATE: "danger",
-    DUE: "warning",
-    FILED_LATE: "secondary",
-    FILED: "success",
-    UPCOMING: "light",
-}
-OPEN_STATUSES = (MISSING, LATE, DUE)
+# The states, their labels and the start of the records are the one computation's
+# (``reports.obligations``); named here too for the pages that read them through the selectors.
+MISSING, LATE, DUE = owed.MISSING, owed.LATE, owed.DUE
+FILED_LATE, FILED, UPCOMING = owed.FILED_LATE, owed.FILED, owed.UPCOMING
+AMENDED, PRACTICE, BEFORE_RECORDS = owed.AMENDED, owed.PRACTICE, owed.BEFORE_RECORDS
+STATUS_LABELS = owed.STATE_LABELS
+STATUS_STYLES = owed.STATE_STYLES
+FILTER_LABELS = owed.FILTER_LABELS
+OPEN_STATUSES = owed.OPEN_STATES
 #: The most obligations a list reads (the newest first).
 OBLIGATIONS_LISTED = 500
-#: An occasion's report as a list of occasions shows it: an obligation's status, or practice.
-OCCASION_LABELS = STATUS_LABELS | {PRACTICE: "No report (practice)"}
-OCCASION_STYLES = STATUS_STYLES | {PRACTICE: "light"}
+OCCASION_LABELS = owed.OCCASION_LABELS
+OCCASION_STYLES = owed.OCCASION_STYLES
 
 REPORT_FIELDS = (
     "id",
@@ -78,13 +59,15 @@ class ObligationRow:
         return STATUS_LABELS[self.status]
 
     @property
+    def amended(self) -> bool:
+        return self.versions > 1
+
+    @property
     def status_style(self) -> str:
         return STATUS_STYLES[self.status]
 
 
-#: An occasion of these statuses recorded its day: its report unfiled past due is late, not
-#: missing.
-RECORDED = (Occasion.Status.OPEN, Occasion.Status.CLOSED, Occasion.Status.NOT_PLAYED)
+RECORDED = owed.RECORDED
 
 
 def obligation_status(
@@ -93,21 +76,22 @@ def obligation_status(
     report: FinancialReport | None,
     today: dt.date,
 ) -> str:
-    if report is not None:
-        filed_on = timezone.localtime(report.filed_at).date()
-        return FILED_LATE if filed_on > obligation.due_on else FILED
-    played_out = occasion is not None and occasion.status in (
-        Occasion.Status.CLOSED,
-        Occasion.Status.NOT_PLAYED,
+    """The state of an obligation as ``reports.obligations.state`` judges it."""
+    return owed.state(
+        day=obligation.day,
+        due_on=obligation.due_on,
+        today=today,
+        occasion_status=occasion.status if occasion else None,
+        filed_on=timezone.localtime(report.filed_at).date() if report is not None else None,
     )
-    # Tonight is upcoming until its occasion is closed (or marked not played): then its report
-    # is due like any other, and the bookkeeper sees it tonight.
-    if obligation.day > today or (obligation.day == today and not played_out):
-        return UPCOMING
-    if today <= obligation.due_on:
-        return DUE
-    recorded = occasion is not None and occasion.status in RECORDED
-    return LATE if recorded else MISSING
+
+
+def _owed_here() -> Q:
+    """An obligation recorded from the start of its organization's records (one recorded before
+    the start was moved later owes nothing here), of a license not practice."""
+    return Q(license__practice=False) & (
+        Q(organization__reports_from__isnull=True) | Q(day__gte=F("organization__reports_from"))
+    )
 
 
 def _day_filed() -> Exists:
@@ -134,13 +118,16 @@ def obligations(
     orgs = list(organizations)
     today = timezone.localdate()
     last = min(end, today) if end else today
-    rows = ReportObligation.objects.filter(
-        organization__in=orgs, license__practice=False
-    ).select_related("organization", "license")
+    rows = ReportObligation.objects.filter(_owed_here(), organization__in=orgs).select_related(
+        "organization", "license"
+    )
     if start:
         rows = rows.filter(day__gte=start)
     rows = rows.filter(day__lte=last)
     wanted = set(statuses)
+    amended_only = AMENDED in wanted
+    if amended_only:
+        wanted = set(owed.FILED_STATES)
     # Rows read to find ``limit`` of the statuses wanted: four times as many when filed ones are
     # among those read and dropped.
     reading = limit * 4
@@ -189,6 +176,8 @@ def obligations(
         row = ObligationRow(ob, occasion, versions[0] if versions else None, len(versions))
         if wanted and obligation_status(ob, occasion, row.report, today) not in wanted:
             continue
+        if amended_only and not row.amended:
+            continue
         out.append(row)
         if len(out) >= limit:
             break
@@ -196,9 +185,11 @@ def obligations(
 
 
 def status_counts(rows: Iterable[ObligationRow]) -> dict[str, int]:
-    counts = dict.fromkeys(STATUS_LABELS, 0)
+    """How many rows of each state, and how many amended."""
+    counts = dict.fromkeys(FILTER_LABELS, 0)
     for row in rows:
         counts[row.status] += 1
+        counts[AMENDED] += row.amended
     return counts
 
 
@@ -264,9 +255,7 @@ def issues_by_organization(organizations: Iterable[Organization]) -> dict[int, R
     )
     past_due = Q(due_on__lt=today)
     counted = (
-        ReportObligation.objects.filter(
-            organization__in=orgs, day__lt=today, license__practice=False
-        )
+        ReportObligation.objects.filter(_owed_here(), organization__in=orgs, day__lt=today)
         .annotate(filed=_day_filed(), held=Exists(held))
         .filter(filed=False)
         .order_by()
@@ -348,8 +337,10 @@ class OccasionReport:
 
 
 def reports_of_occasions(occasions: Iterable[Occasion]) -> dict[int, OccasionReport]:
-    """The report of each occasion of a page of a list (their licenses selected with them): two
-    queries. An occasion on a practice license owes none: unfiled, it is never due nor late."""
+    """The report of each occasion of a page of a list (their organizations and licenses
+    selected with them), as ``reports.obligations.occasion_state`` judges it: two queries. An
+    occasion on a practice license, or before its organization's records begin here, owes none
+    here: unfiled, it is never due nor late."""
     occasions = list(occasions)
     today = timezone.localdate()
     latest: dict[int, tuple] = {}
@@ -369,22 +360,19 @@ def reports_of_occasions(occasions: Iterable[Occasion]) -> dict[int, OccasionRep
     due_on = owed.due_dates()
     out = {}
     for o in occasions:
-        due = due_on(o.date)
+        filed_on = timezone.localtime(first_filed[o.pk]).date() if o.pk in latest else None
+        status = owed.occasion_state(
+            organization=o.organization,
+            license=o.license,
+            day=o.date,
+            due_on=due_on(o.date),
+            today=today,
+            occasion_status=o.status,
+            filed_on=filed_on,
+        )
         if o.pk in latest:
-            filed_on = timezone.localtime(first_filed[o.pk]).date()
             version, net, gross, intact = latest[o.pk]
-            status = FILED_LATE if filed_on > due else FILED
             out[o.pk] = OccasionReport(status, version, net, gross, intact)
-            continue
-        if o.license.practice:
-            status = PRACTICE
-        elif o.date >= today:
-            status = UPCOMING
-        elif today <= due:
-            status = DUE
-        elif o.status in (Occasion.Status.OPEN, Occasion.Status.CLOSED, Occasion.Status.NOT_PLAYED):
-            status = LATE
         else:
-            status = MISSING
-        out[o.pk] = OccasionReport(status, 0, None, None)
+            out[o.pk] = OccasionReport(status, 0, None, None)
     return out

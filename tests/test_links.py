@@ -84,7 +84,7 @@ def test_every_app_fills_its_places_and_every_template_place_is_known():
     assert [link.key for link in links.LINKS["organization_tabs"]] == [
         "home", "occasions", "reports", "bank", "jackpots", "members", "authorizations",
         "workers", "equipment", "inventory", "people", "refused", "audit", "compliance",
-        "inspections",
+        "inspections", "year",
     ]  # fmt: skip
     assert links.included("floor_notes") == ["reports/paper/_floor_notes.html"]
     used = set()

@@ -1,9 +1,12 @@
-"""The reports' demo data: Post 171's last night closed out, filed and amended (both PDFs made),
-the authorized day two weeks before recorded as not played and its report left late, the week
-between left with nothing recorded (missing once its due date has passed; from a Saturday to a
-Monday, with the ten days of 3.05(1)(a), still due), the night three weeks before brought in from a
-night file (docs/formats/night-example.json: played on paper, as a hall moving to the
-application brings its past nights), and this year's Lawful Purpose disbursements.
+"""The reports' demo data: Post 171's records here begin four weeks before its last night
+(``reports_from``: the reports owed are counted from then). Its last night closed out, filed and
+amended (both PDFs made), the authorized day two weeks before recorded as not played and its
+report left late, the week between left with nothing recorded (missing once its due date has
+passed; from a Saturday to a Monday, with the ten days of 3.05(1)(a), still due), the night three
+weeks before brought in from a night file (docs/formats/night-example.json: played on paper, as
+a hall moving to the application brings its past nights) and its report not filed (late), the
+first day four weeks before with nothing recorded (missing), and this year's Lawful Purpose
+disbursements.
 Idempotent; the days are relative to ``today`` like the rest of the demo."""
 
 from __future__ import annotations
@@ -58,7 +61,9 @@ def seed(today: dt.date, *, pdfs: bool = True) -> None:
     books = get_user_model().objects.filter(username="post171-books").first()
     head = get_user_model().objects.filter(username="post171-head").first()
     if post.reports_from is None:
-        post.reports_from = day - dt.timedelta(days=14)
+        # The hall moved to the application four weeks before its last night: its records, and
+        # the reports it owes here, begin then (the reports of October went on paper).
+        post.reports_from = day - dt.timedelta(days=28)
         post.save(update_fields=["reports_from"])
     _night_from_paper(post, day - dt.timedelta(days=21), books)
     _not_played(post, day - dt.timedelta(days=14), head)

@@ -116,10 +116,12 @@ def test_an_inspector_finds_the_person_on_four_lists_the_late_report_and_a_night
 
     # The reports owed: Post 171's Friday two weeks before, recorded not played and not filed.
     page.get_by_role("link", name="Reports owed").click()
-    late = page.get_by_role("row", name=re.compile("American Legion Post 171.*Late"))
-    expect(late).to_have_count(1)
+    # (the night brought in from paper the week before is late too: its report is not filed)
     late_day = night.date - dt.timedelta(days=14)
-    expect(late).to_contain_text(f"{late_day:%a %b} {late_day.day}, {late_day.year}")
+    late = page.get_by_role("row", name=re.compile("American Legion Post 171.*Late")).filter(
+        has_text=f"{late_day:%a %b} {late_day.day}, {late_day.year}"
+    )
+    expect(late).to_have_count(1)
     expect(late).to_contain_text("Not played")
     shot("4-reports-owed")
 

@@ -26,7 +26,11 @@ URL = reverse("inspect_exceptions")
 @pytest.fixture
 def trail(known_occasion, tenant, report_clock):
     """The known night counted $26 short (explained) and filed, its deposit made three days
-    late, November reconciled and December not; the clock on January 15, 2027."""
+    late, November reconciled and December not; the clock on January 15, 2027. The
+    organization's records begin here with the known night (``reports_from``): the four Fridays
+    after it with nothing recorded are missing reports, the fifth (Jan 8) due."""
+    tenant.organization.reports_from = known_occasion.date
+    tenant.organization.save()
     services.save_closeout(
         occasion=known_occasion,
         opening_bank=D("200.00"),
@@ -81,7 +85,8 @@ def test_a_late_deposit_an_unreconciled_month_and_a_variance_appear(client, trai
     assert "December 2026 not reconciled" in shown
     assert "November 2026 not reconciled" not in shown  # reconciled
     assert "Cash short by $26.00" in shown and "−$26.00" in shown
-    assert "4 exceptions" in shown
+    assert shown.count("Report missing") == 4 and "Jan 8, 2027" not in shown
+    assert "8 exceptions" in shown
     # and the night sold paper with none issued by serial (tests/inspections/
     # test_exceptions_unissued.py)
     assert "Paper sold at the door but none issued from stock by serial" in shown
@@ -96,7 +101,8 @@ def test_the_filter_narrows_by_kind_threshold_and_period(client, trail, inspecto
     early = page(client, date_from="2026-01-01", date_to="2026-11-30")
     assert "Deposit" not in early and "December 2026" not in early
     bad = page(client, threshold="1e9", kind="nonsense")
-    assert "(ignored)" in bad and "4 exceptions" in bad
+    assert "(ignored)" in bad and "8 exceptions" in bad
+    assert "Deposit" not in page(client, kind="reports")
 
 
 def test_the_csv_holds_the_same_rows(client, trail, inspector):
@@ -105,7 +111,7 @@ def test_the_csv_holds_the_same_rows(client, trail, inspector):
     text = b"".join(response.streaming_content).decode()
     lines = text.strip().splitlines()
     assert lines[0].startswith("Organization,Date,Kind")
-    assert len(lines) == 5
+    assert len(lines) == 9
     assert "Late or missing deposits" in text and "December 2026 not reconciled" in text
 
 
@@ -117,6 +123,8 @@ def test_outside_the_scope_nothing_shows_and_the_page_is_read_only(
     elsewhere = CommissionStaffFactory(
         user__username="inspector-elsewhere", organizations=[other_tenant.organization]
     ).user
+    other_tenant.organization.reports_from = dt.date(2027, 1, 15)  # its records begin today
+    other_tenant.organization.save()
     login(client, elsewhere)
     assert "No exception matches the filter." in page(client)
     login(client, inspector)
@@ -144,6 +152,7 @@ def test_a_missing_deposit_past_due_is_an_exception(trail, tenant, known_occasio
 
 def test_every_source_is_a_function_in_the_list():
     assert list(SOURCES) == [
+        "reports",
         "variances",
         "deposits",
         "reconciliations",

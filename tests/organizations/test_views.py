@@ -161,6 +161,7 @@ ORG_PAGES = [
     ("org_compliance_equipment", None, False),
     ("org_compliance_inventory", None, False),
     ("inspections_list", None, False),
+    ("organization_year", None, False),
     # The Commission admin's licensing pages of one organization (everyone else: 403 or 404).
     ("onboarding_license_add", None, True),
     ("onboarding_authorization_add", None, True),
