@@ -259,9 +259,10 @@ def test_each_organizations_row_links_its_pages_as_reverse_names_them(
         "chain": reverse("chain_check", args=[org]),
         "refused": reverse("commission_refused_actions") + f"?organization={org}",
         "reports": reverse("commission_reports") + f"?organization={org}&status=",
+        "year": reverse("organization_year", args=[org]),
     }
     page = response.content.decode()
-    for key in ("home", "last", "compliance", "audit", "chain"):
+    for key in ("home", "last", "compliance", "audit", "chain", "year"):
         assert f'href="{row.links[key]}"' in page
 
 
