@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from occasions import floor_selectors, floor_services
 from occasions.floor_bar import floor_bar
-from occasions.floor_views import CLOSES_LATE, problems
+from occasions.floor_views import problems
 from occasions.models import Occasion
 from occasions.views import get_occasion
 from organizations.access import OrgRequest, org_view
@@ -84,7 +84,7 @@ class LateCloseForm(forms.Form):
         return {row.game.pk: self.cleaned_data[f"game_{row.game.pk}"] for row in self.games}
 
 
-@org_view(write_roles=CLOSES_LATE, form_page=True)
+@org_view()
 def occasion_close_late(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     occasion = get_occasion(access, pk)

@@ -26,7 +26,8 @@ from occasions.models import (
 )
 from occasions.views import get_occasion
 from organizations.access import OrgAccess, org_view
-from organizations.models import Role, WorkerListEntry
+from organizations.access_matrix import ENTERS
+from organizations.models import WorkerListEntry
 from reports.night import (
     acts,
     extras_acts,
@@ -38,8 +39,6 @@ from reports.night import (
     late_close,
 )
 from reports.night import format as fmt
-
-ENTERS = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.BOOKKEEPER)
 
 #: The sections in the order of the sheets, so the paper is typed in top to bottom.
 SECTIONS = [
@@ -142,7 +141,7 @@ def _home_context(access: OrgAccess, occasion: Occasion, form: Any = None) -> di
     }
 
 
-@org_view(write_roles=ENTERS)
+@org_view()
 def paper_home(request: HttpRequest, pk: int) -> HttpResponse:
     """The night's paper records and the sections to enter; POST says which part of the night
     comes from paper (the whole night, or from one time to another)."""
@@ -367,7 +366,7 @@ def _section_context(
     }
 
 
-@org_view(write_roles=ENTERS, form_page=True)
+@org_view()
 def paper_section(request: HttpRequest, pk: int, section: str) -> HttpResponse:
     access = access_of(request)
     occasion = get_occasion(access, pk)
