@@ -230,7 +230,7 @@ ORG_PAGES: dict[str, OrgPage] = {
     "draw_call": _form(ON_THE_FLOOR),
     "draw_correct": _form(ON_THE_FLOOR),
     "flashboard_link": _form(RUNS_THE_NIGHT),
-    "control_sheets": _shows(ANY_ROLE, HEAD),
+    "control_sheets": _reads(ANY_ROLE),
     # The back office: reports, close-out, cash and bank, paper, filing, the annual report.
     "reports_home": _reads(CLOSES_OUT),
     "occasion_close_late": _form(ENTERS),
@@ -336,3 +336,51 @@ def site_page(url_name: str | None) -> SitePage | None:
     if url_name and url_name.startswith(f"{ADMIN_NAMESPACE}:"):
         return SITE_PAGES[f"{ADMIN_NAMESPACE}:*"]
     return SITE_PAGES.get(url_name or "")
+
+
+#: The columns of the table, in order: an organization's roles, then the Commission's staff.
+COLUMNS = (
+    (H, "Head"),
+    (M, "Member in charge"),
+    (B, "Bookkeeper"),
+    (W, "Worker"),
+    ("inspector", "Inspector"),
+    ("admin", "Commission admin"),
+)
+#: SECURITY.md's table sits between these two lines (``tests/test_access_matrix.py``).
+BEGIN = "<!-- access matrix: made by organizations.access_matrix.markdown(); do not edit -->"
+END = "<!-- end of the access matrix -->"
+
+
+def _cell(page: OrgPage, who: str) -> str:
+    if who in ("inspector", "admin"):
+        return "read" if page.commission_reads(inspector=who == "inspector") else "—"
+    reads = page.reads({who}, verified=True)
+    writes = page.writes({who})
+    said = "read, write" if reads and writes else "read" if reads else "write" if writes else "—"
+    return f"{said} (2FA)" if page.personal and reads else said
+
+
+def markdown() -> str:
+    """The matrix as SECURITY.md states it: one row per set of pages answered alike."""
+    rows: dict[tuple[str, ...], list[str]] = {}
+    for name, page in ORG_PAGES.items():
+        rows.setdefault(tuple(_cell(page, who) for who, _ in COLUMNS), []).append(name)
+    lines = [
+        BEGIN,
+        "",
+        "| Pages of an organization (URL names) | " + " | ".join(t for _, t in COLUMNS) + " |",
+        "|---|" + "---|" * len(COLUMNS),
+    ]
+    for cells, names in rows.items():
+        pages = ", ".join(f"`{n}`" for n in names)
+        lines.append(f"| {pages} | " + " | ".join(cells) + " |")
+    lines += ["", "| Other pages (URL names) | Who |", "|---|---|"]
+    audiences: dict[str, list[str]] = {}
+    for name, site in SITE_PAGES.items():
+        who = site.audience.value + ("; personal data: inspectors only" if site.personal else "")
+        audiences.setdefault(who, []).append(name)
+    for who, names in audiences.items():
+        lines.append("| " + ", ".join(f"`{n}`" for n in names) + f" | {who} |")
+    lines += ["", END]
+    return "\n".join(lines)

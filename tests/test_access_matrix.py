@@ -1,0 +1,316 @@
+"""Who sees what (``organizations/access_matrix.py``), held over every URL pattern of the
+project: each is requested, GET and POST, as the head, the member in charge, the bookkeeper and
+the worker of Post 171, an inspector of every organization, an inspector of Post 171 only, a
+Commission admin, the head of another organization and someone not signed in, on the seeded
+demo; each answer is held to the matrix (a page it lets through answers 200, 302, 400 or 405,
+never 403 or 404; one it refuses answers 403; another organization's page 404; a page needing a
+login sends to it). A URL pattern missing from the matrix fails here: a new page must be added.
+Each request is rolled back, so what one POST writes no other request sees."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.test import Client
+from django.test.utils import override_settings
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from organizations import access_matrix
+from organizations.access import resolve_access
+from organizations.access_matrix import Audience
+from organizations.models import Organization
+from reports import control_sheets
+from tests.conftest import FAST_HASHERS, load_shipped_data, login
+from tests.demo_snapshot import seed_demo
+from tests.pdf_once import rendered_once
+from tests.site_walk import _fill
+
+#: Answers of a page that let the request through (a form refused for its content is 400, a
+#: page that takes no POST 405, a page with nothing to show for the demo's state redirects).
+THROUGH = {200, 204, 302, 400, 405}
+MEMBERS = {
+    "head": "post171-head",
+    "member_in_charge": "post171-mic",
+    "bookkeeper": "post171-books",
+    "worker": "post171-worker",
+}
+COMMISSION = {"inspector": "inspector", "inspector-south": "inspector-south"}
+ADMIN = "commission-admin"
+#: Values for the parameters of a route that name no model.
+VALUES = {
+    "year": 2025,
+    "section": "workers",
+    "number": 1,
+    "kind": "payouts",
+    "target_type": "occasions.occasion",
+}
+#: The downloads of a file the demo never uploaded: 404 to whoever may read them.
+NO_FILE = {"authorization_document", "equipment_proof", "card_purchase_proof"}
+#: The demo's records named by pages with a string in their URL (filled in the fixture).
+STRINGS = ("day", "target_id", "token", "uidb64")
+
+
+def patterns(resolver: URLResolver | None = None, prefix: str = "", ns: str = "") -> Any:
+    for p in (resolver or get_resolver()).url_patterns:
+        if isinstance(p, URLResolver):
+            yield from patterns(p, prefix + str(p.pattern), p.namespace or ns)
+        elif isinstance(p, URLPattern):
+            yield (f"{ns}:{p.name}" if ns else (p.name or "")), prefix + str(p.pattern)
+
+
+def _url(name: str, route: str, org: Organization, found: dict[str, Any]) -> str | None:
+    """A concrete path for ``route`` of the demo: an admin route with any object id (the admin
+    refuses before it looks), an organization's with the demo's objects (``site_walk._fill``),
+    any other with the values found."""
+    if route.startswith("admin/"):
+        path = re.sub(r"<(?:\w+:)?\w+>", "1", route)
+        return None if "(?P" in path or "^" in path else "/" + path
+    if "<int:org_id>" in route:
+        return _fill(name, route, org, {"values": ("", {k: v[0] for k, v in found.items()})})
+    path = route
+    for param in re.findall(r"<(?:\w+:)?(\w+)>", route):
+        value = VALUES.get(param) or found.get(param, [None])[0]
+        if value is None:
+            return None
+        path = re.sub(rf"<(?:\w+:)?{param}>", str(value), path)
+    return "/" + path
+
+
+@pytest.fixture(scope="module")
+def walk(django_db_setup: Any, django_db_blocker: Any) -> Any:
+    from games.models import Flashboard
+    from occasions.models import Occasion
+
+    with (
+        django_db_blocker.unblock(),
+        override_settings(PASSWORD_HASHERS=FAST_HASHERS),
+        rendered_once(control_sheets, "_pdf"),
+        transaction.atomic(),
+    ):
+        load_shipped_data()
+        seed_demo()
+        post = Organization.objects.get(name="American Legion Post 171")
+        stanne = Organization.objects.get(name="St. Anne's Parish")
+        occasion = Occasion.objects.filter(organization=post).order_by("date").first()
+        link = Flashboard.objects.first()
+        found = {
+            **{k: [v] for k, v in VALUES.items()},
+            "day": [occasion.date.isoformat()],
+            "target_id": [str(occasion.pk)],
+            "token": [getattr(link, "token", "x" * 32)],
+            "uidb64": ["MQ"],
+        }
+        urls: dict[str, str] = {}
+        unreached: list[str] = []
+        for name, route in patterns():
+            if not name:
+                continue
+            url = _url(name, route, post, found)
+            if url is None:
+                unreached.append(name)
+            else:
+                urls.setdefault(name, url)
+        users = {u.username: u for u in get_user_model().objects.all()}
+        yield {"urls": urls, "unreached": unreached, "post": post, "stanne": stanne, "users": users}
+        transaction.set_rollback(True)
+
+
+def _ask(client: Client, method: str, url: str) -> int:
+    with transaction.atomic():
+        response = client.get(url) if method == "GET" else client.post(url, {})
+        transaction.set_rollback(True)
+    return response.status_code
+
+
+def _client(user: Any | None) -> Client:
+    client = Client()
+    if user is not None:
+        login(client, user)
+    return client
+
+
+def _member_expects(page: access_matrix.OrgPage, role: str, method: str) -> str:
+    allowed = page.reads({role}, verified=True) if method == "GET" else page.writes({role})
+    return "through" if allowed else "403"
+
+
+def _commission_expects(page: access_matrix.OrgPage, who: str, method: str) -> str:
+    if method != "GET":
+        return "403"
+    return "through" if page.commission_reads(inspector=who != ADMIN) else "403"
+
+
+def _site_expects(name: str, who: str, method: str) -> str:
+    """A page outside any organization, for ``who`` (a role, a Commission login, or None)."""
+    page = access_matrix.site_page(name)
+    assert page is not None
+    audience = page.audience
+    if audience == Audience.PUBLIC:
+        return "any"
+    if who is None:
+        return "302"
+    if audience == Audience.SIGNED_IN:
+        return "any"
+    if audience == Audience.DJANGO_ADMIN:
+        return "any" if who == ADMIN else "302"
+    commission = who in COMMISSION.values() or who == ADMIN
+    if audience == Audience.COMMISSION:
+        if not commission or method != "GET":
+            return "403"
+        return "403" if page.personal and who == ADMIN else "through"
+    return "through" if who == ADMIN else "403"  # Commission admins' pages
+
+
+def _holds(code: int, expected: str, name: str) -> bool:
+    if expected == "any":
+        return code != 500
+    if expected == "through":
+        return code in THROUGH or (code == 404 and name in NO_FILE)
+    return code == int(expected)
+
+
+def test_every_url_pattern_is_in_the_matrix(walk):
+    names = {name for name, _ in patterns() if name}
+    missing = sorted(
+        n for n in names if access_matrix.org_page(n) is None and access_matrix.site_page(n) is None
+    )
+    assert not missing, f"pages missing from organizations/access_matrix.py: {missing}"
+    stale = sorted(set(access_matrix.ORG_PAGES) - names)
+    assert not stale, f"the matrix names pages that do not exist: {stale}"
+
+
+def test_every_url_pattern_is_walked(walk):
+    assert not walk["unreached"], f"no URL built for {walk['unreached']}"
+
+
+@pytest.mark.django_db
+def test_each_role_gets_what_the_matrix_says_on_every_page(walk):
+    users = walk["users"]
+    logins = {**MEMBERS, **COMMISSION, ADMIN: ADMIN}
+    clients = {who: _client(users[username]) for who, username in logins.items()}
+    clients["outsider"] = _client(users["stanne-head"])
+    clients["anonymous"] = _client(None)
+    failures = []
+    for name, url in walk["urls"].items():
+        page = access_matrix.org_page(name)
+        for who, client in clients.items():
+            if name.startswith("admin:") and who not in ("worker", "inspector", "anonymous"):
+                continue  # the admin answers every non-staff login alike: two of them suffice
+            for method in ("GET", "POST"):
+                if page is None:
+                    if name == "logout" or (name.startswith("admin:") and method == "POST"):
+                        continue  # would end the walk's session; the admin's POSTs as its GETs
+                    login_name = None if who == "anonymous" else logins.get(who, "stanne-head")
+                    expected = _site_expects(name, login_name, method)
+                elif who == "anonymous":
+                    expected = "302"
+                elif who == "outsider":
+                    expected = "404"
+                elif who in MEMBERS:
+                    expected = _member_expects(page, who, method)
+                else:
+                    expected = _commission_expects(page, logins[who], method)
+                code = _ask(client, method, url)
+                if not _holds(code, expected, name):
+                    failures.append(f"{who} {method} {url} ({name}): {code}, matrix: {expected}")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.django_db
+def test_an_inspector_of_one_organization_gets_404_in_another(walk):
+    client = _client(walk["users"]["inspector-south"])
+    post, stanne = walk["post"], walk["stanne"]
+    failures = []
+    for name, url in walk["urls"].items():
+        if access_matrix.org_page(name) is None:
+            continue
+        elsewhere = url.replace(f"/org/{post.pk}/", f"/org/{stanne.pk}/", 1)
+        if (code := _ask(client, "GET", elsewhere)) != 404:
+            failures.append((name, elsewhere, code))
+    assert not failures
+
+
+@pytest.mark.django_db
+def test_a_worker_reads_no_money_page_and_no_personal_data(walk):
+    """The hole as reported: a worker (password only) read the W-2G register and its CSV, the
+    gaming bank account, close-outs, the annual report, the payouts CSV and report PDFs."""
+    client = _client(walk["users"]["post171-worker"])
+    urls = walk["urls"]
+    names = [
+        "w2g_register",
+        "w2g_register_csv",
+        "bank_account",
+        "report_closeout",
+        "annual_report",
+        "occasion_record_export",
+        "report_pdf",
+        "annual_pdf",
+        "occasion_record",
+        "audit_log",
+    ]
+    assert urls["w2g_register"] == f"/org/{walk['post'].pk}/w2g/2025/"
+    assert {name: _ask(client, "GET", urls[name]) for name in names} == dict.fromkeys(names, 403)
+
+
+@pytest.mark.django_db
+def test_personal_data_needs_a_second_factor(walk):
+    """A head or bookkeeper whose session has not passed the second factor (a user object that
+    does not say it did) reads no personal data; with it, they do; the member in charge never."""
+    users, post = walk["users"], walk["post"]
+
+    class Verified:
+        def __init__(self, user: Any, verified: bool) -> None:
+            self._user, self._verified = user, verified
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._user, name)
+
+        def is_verified(self) -> bool:
+            return self._verified
+
+    for username, with_factor, without in (
+        ("post171-head", True, False),
+        ("post171-books", True, False),
+        ("post171-mic", False, False),
+        ("post171-worker", False, False),
+    ):
+        for verified, expected in ((True, with_factor), (False, without)):
+            access = resolve_access(Verified(users[username], verified), post.pk)
+            assert access.may_read("w2g_register") is expected, (username, verified)
+            assert access.sees_personal_data is expected, (username, verified)
+            assert access.may_read("organization_home")
+
+
+@pytest.mark.django_db
+def test_the_claims_page_shows_a_w2g_only_to_whom_personal_data_is_shown(walk):
+    from games.models import Payout
+
+    payout = (
+        Payout.objects.filter(
+            w2g_required=True, winner__claim__game__occasion__organization=walk["post"]
+        )
+        .select_related("winner__claim__game__occasion")
+        .first()
+    )
+    assert payout is not None, "the demo pays a W-2G prize"
+    game = payout.winner.claim.game
+    url = f"/org/{walk['post'].pk}/occasions/{game.occasion_id}/games/{game.pk}/claims/"
+    for username, shown in (("post171-head", True), ("post171-worker", False), ("inspector", True)):
+        html = _client(walk["users"][username]).get(url).content.decode()
+        assert (payout.w2g_address in html) is shown, username
+        assert ("W-2G details recorded" in html) is not shown, username
+
+
+def test_security_md_states_the_matrix():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "SECURITY.md").read_text()
+    start, end = text.find(access_matrix.BEGIN), text.find(access_matrix.END)
+    assert start >= 0 and end > start, "SECURITY.md has no access matrix section"
+    assert text[start : end + len(access_matrix.END)] == access_matrix.markdown(), (
+        "SECURITY.md's matrix differs from organizations/access_matrix.py: paste markdown()"
+    )
