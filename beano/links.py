@@ -113,10 +113,15 @@ def page(
     url_name: str, *objects: str, when: Callable[[Any], bool] | None = None
 ) -> Callable[[Any], str | None]:
     """``href`` for the page ``url_name`` of the context's ``objects`` (names in the context
-    whose ids fill the URL, e.g. ``"org", "occasion"``), offered ``when`` it says."""
+    whose ids fill the URL, e.g. ``"org", "occasion"``), offered ``when`` it says, and only to
+    whom it reads: the context's ``access`` (an organization's page) answers by the matrix of
+    who sees what (``organizations.access_matrix``), so no link leads to a refusal."""
 
     def href(context: Any) -> str | None:
         if when is not None and not when(context):
+            return None
+        access = context.get("access")
+        if access is not None and hasattr(access, "offers") and not access.offers(url_name):
             return None
         return reverse(url_name, args=[context[name].pk for name in objects])
 
@@ -131,8 +136,3 @@ def org_page(url_name: str, when: Callable[[Any], bool] | None = None) -> Callab
 def occasion_page(url_name: str, when: Callable[[Any], bool] | None = None) -> Callable[[Any], Any]:
     """A page of the context's occasion (``org`` and ``occasion``)."""
     return page(url_name, "org", "occasion", when=when)
-
-
-def can_read_audit(context: Any) -> bool:
-    access = context.get("access")
-    return bool(access and access.can_read_audit)

@@ -48,10 +48,8 @@ from occasions.models import Occasion
 from occasions.second_person import put_on_fields, who_can_confirm
 from occasions.views import RUNS_THE_NIGHT, get_occasion
 from organizations.access import OrgAccess, OrgRequest, get_for_org, org_view
+from organizations.access_matrix import ON_THE_FLOOR as RECORDS_CLAIMS
 from organizations.forms import show_refusal, submit
-from organizations.models import Role
-
-RECORDS_CLAIMS = (*RUNS_THE_NIGHT, Role.WORKER)
 
 
 def _game(access: OrgAccess, pk: int, game_pk: int) -> Game:
@@ -289,7 +287,7 @@ def claims_page(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
     return _page(request, _game(access, pk, game_pk))
 
 
-@org_view(write_roles=RECORDS_CLAIMS, form_page=True)
+@org_view()
 @require_POST
 def claim_record(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
     game = _game(request.access, pk, game_pk)
@@ -305,7 +303,7 @@ def claim_record(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
     )
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def claim_verify_draw(request: OrgRequest, pk: int, game_pk: int, claim_pk: int) -> HttpResponse:
     access = request.access
@@ -323,7 +321,7 @@ def claim_verify_draw(request: OrgRequest, pk: int, game_pk: int, claim_pk: int)
     )
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def claim_verify_card(request: OrgRequest, pk: int, game_pk: int, claim_pk: int) -> HttpResponse:
     access = request.access
@@ -405,7 +403,7 @@ def _money(value: str | None) -> Decimal | None:
         return None
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def winners_record(request: OrgRequest, pk: int, game_pk: int, part_pk: int) -> HttpResponse:
     access = request.access
@@ -436,7 +434,7 @@ def winners_record(request: OrgRequest, pk: int, game_pk: int, part_pk: int) -> 
     )
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def payout_record(request: OrgRequest, pk: int, game_pk: int, winner_pk: int) -> HttpResponse:
     access = request.access

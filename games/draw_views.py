@@ -25,12 +25,11 @@ from games.models import BallCall, Game
 from occasions.floor_bar import floor_bar
 from occasions.floor_views import problems
 from occasions.models import Occasion
-from occasions.views import RUNS_THE_NIGHT, get_occasion
+from occasions.views import get_occasion
 from organizations.access import OrgAccess, OrgRequest, get_for_org, org_view
-from organizations.models import Role
+from organizations.access_matrix import ON_THE_FLOOR as CALLS
 
 #: The caller is a worker; the member in charge and the head may enter balls too.
-CALLS = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.WORKER)
 
 
 def _form_problems(form: Any) -> list[dict[str, str]]:
@@ -79,7 +78,7 @@ def _back(game: Game) -> HttpResponse:
     )
 
 
-@org_view(write_roles=CALLS)
+@org_view()
 def draw_home(request: OrgRequest, pk: int) -> HttpResponse:
     """The occasion's games to pick from; with a game in play, that game's console at once:
     the links that name the draw (the dashboard's, the occasion page's) cannot know which game
@@ -109,7 +108,7 @@ def draw_home(request: OrgRequest, pk: int) -> HttpResponse:
     )
 
 
-@org_view(write_roles=CALLS)
+@org_view()
 def draw_console(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
     access = request.access
     occasion = get_occasion(access, pk)
@@ -119,7 +118,7 @@ def draw_console(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
     return _console(request, occasion, game)
 
 
-@org_view(write_roles=CALLS)
+@org_view()
 def draw_board(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
     """The console's refresh, polled: the last ball, the board and the calls as every live page
     of the night reads them, from the kept board (``games.board_cache``), not read again for
@@ -170,7 +169,7 @@ def _called(request: OrgRequest, call: BallCall, done: str) -> HttpResponse:
     )
 
 
-@org_view(write_roles=CALLS, form_page=True)
+@org_view()
 @require_POST
 def draw_call(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
     """A ball entered. The game is read once, under the service's lock (another organization's
@@ -205,7 +204,7 @@ def draw_call(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
     return _called(request, call, done)
 
 
-@org_view(write_roles=CALLS, form_page=True)
+@org_view()
 @require_POST
 def draw_correct(request: OrgRequest, pk: int, game_pk: int, call_pk: int) -> HttpResponse:
     access = request.access
@@ -228,7 +227,7 @@ def draw_correct(request: OrgRequest, pk: int, game_pk: int, call_pk: int) -> Ht
     return _console(request, occasion, game, done=done)
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def flashboard_link(request: OrgRequest, pk: int) -> HttpResponse:
     """Make the flashboard's public link, replace it with a new one, or turn it off. A refusal

@@ -72,7 +72,7 @@ def _form_page(request: OrgRequest, form: Any, title: str, submit: str) -> HttpR
     )
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 def jackpot_start(request: OrgRequest) -> HttpResponse:
     access: OrgAccess = request.access
     form = StartSeriesForm(request.POST if request.method == "POST" else None)
@@ -117,7 +117,7 @@ def jackpot_detail(request: OrgRequest, pk: int) -> HttpResponse:
     )
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 def jackpot_rules_change(request: OrgRequest, pk: int) -> HttpResponse:
     """Change a series' rules: refused, with its citation, once its first game has begun and
     before its jackpot is won."""
@@ -183,7 +183,7 @@ def _panel(
     return render(request, template, context)
 
 
-@org_view(write_roles=RUNS_THE_NIGHT)
+@org_view()
 def occasion_jackpot(request: OrgRequest, pk: int) -> HttpResponse:
     access: OrgAccess = request.access
     return _panel(request, get_occasion(access, pk))
@@ -196,7 +196,7 @@ def _done(request: HttpRequest, occasion: Occasion, text: str) -> HttpResponse:
     return redirect("occasion_jackpot", org_id=occasion.organization_id, pk=occasion.pk)
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def occasion_jackpot_attach(request: OrgRequest, pk: int) -> HttpResponse:
     access: OrgAccess = request.access
@@ -215,7 +215,7 @@ def occasion_jackpot_attach(request: OrgRequest, pk: int) -> HttpResponse:
     )
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def jackpot_game_outcome(request: OrgRequest, pk: int) -> HttpResponse:
     access: OrgAccess = request.access

@@ -170,14 +170,14 @@ def _respond(
     return redirect("game_program", org_id=access.organization.pk, pk=occasion.pk)
 
 
-@org_view(write_roles=RUNS_THE_NIGHT)
+@org_view()
 def program_page(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     occasion = get_occasion(access, pk)
     return _full_page(request, access, occasion)
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def game_add(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
@@ -220,7 +220,7 @@ def _part(access: OrgAccess, pk: int, part_pk: int) -> PrizePart:
     )
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def prize_part_add(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
     access = request.access
@@ -277,7 +277,7 @@ def _game_act(
 ) -> Callable[[HttpRequest, int, int], HttpResponse]:
     """A button on a game: call the service, show its refusal by the game."""
 
-    @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+    @org_view()
     @require_POST
     def view(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
         return _run_game_act(request, pk, game_pk, service, done)
@@ -293,7 +293,7 @@ game_confirm_balls = _game_act(
 game_start = _game_act(services.start_game, "Game {number} has begun.")
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def game_finish(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
     """Finish a game once confirmed from its summary; an unconfirmed POST does nothing and shows
@@ -316,7 +316,7 @@ def game_finish(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
 def _part_act(
     service: Callable[..., Any], done: str
 ) -> Callable[[HttpRequest, int, int], HttpResponse]:
-    @org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+    @org_view()
     @require_POST
     def view(request: OrgRequest, pk: int, part_pk: int) -> HttpResponse:
         access = request.access
@@ -346,7 +346,7 @@ prize_part_announce = _part_act(
 prize_part_remove = _part_act(services.remove_prize_part, "Game {number}'s prize is removed.")
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def program_copy(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from beano.links import Link, can_read_audit, occasion_page, org_page, page
+from beano.links import Link, occasion_page, org_page, page
 
 
 def _is_commission(context: Any) -> bool:
@@ -27,14 +27,14 @@ LINKS = (
         "organization_tabs",
         "compliance",
         "Compliance",
-        org_page("org_compliance_prizes", can_read_audit),
+        org_page("org_compliance_prizes"),
         140,
     ),
     Link(
         "organization_tabs",
         "inspections",
         "Inspections",
-        org_page("inspections_list", can_read_audit),
+        org_page("inspections_list"),
         150,
     ),
     Link(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -28,8 +27,6 @@ def organization_year(request: OrgRequest) -> HttpResponse:
     organization's own people do not have (403 to them, 404 to anyone of another
     organization, as every page of an organization)."""
     access = request.access
-    if not access.is_commission:
-        raise PermissionDenied("This page is the Commission inspectors'.")
     today = timezone.localdate()
     years = _years(request, today.year)
     asked = request.GET.get("year", "")

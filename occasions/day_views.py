@@ -17,7 +17,6 @@ from occasions import services
 from occasions.forms import NotPlayedForm
 from occasions.models import Occasion
 from occasions.selectors import authorized_license
-from occasions.views import RUNS_THE_NIGHT
 from organizations.access import OrgRequest, org_view
 
 
@@ -29,7 +28,7 @@ def parse_day(value: str) -> dt.date:
         raise Http404 from error
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 def day_not_played(request: OrgRequest, day: str) -> HttpResponse:
     access = request.access
     org = access.organization

@@ -116,7 +116,7 @@ def extras_page(request: OrgRequest, pk: int) -> HttpResponse:
     return _page(request, get_occasion(access, pk))
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def record_extra(request: OrgRequest, pk: int, kind: str) -> HttpResponse:
     """One of the page's forms: the service decides; a refusal comes back on the form."""
@@ -138,7 +138,7 @@ def record_extra(request: OrgRequest, pk: int, kind: str) -> HttpResponse:
     )
 
 
-@org_view(write_roles=RUNS_THE_NIGHT)
+@org_view()
 def raffle_permits(request: OrgRequest) -> HttpResponse:
     """The organization's raffle permits from the city or town clerk (3.04(9)(a))."""
     access = request.access

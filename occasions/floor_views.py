@@ -26,10 +26,9 @@ from occasions.floor_forms import CheckForm, HandoverForm, SignInForm
 from occasions.models import Occasion
 from occasions.views import RUNS_THE_NIGHT, get_occasion
 from organizations.access import OrgAccess, OrgRequest, org_view
-from organizations.models import Role
+from organizations.access_matrix import ENTERS as CLOSES_LATE
 
 #: Who records a forgotten close after the fact (the bookkeeper finds the night still open).
-CLOSES_LATE = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.BOOKKEEPER)
 
 
 def problems(error: ValidationError) -> list[dict[str, str]]:
@@ -100,13 +99,13 @@ def _checklist_response(
     return render(request, template, _checklist_context(access, occasion, **extra))
 
 
-@org_view(write_roles=RUNS_THE_NIGHT)
+@org_view()
 def opening_checklist(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     return _checklist_response(request, access, get_occasion(access, pk))
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def opening_check(request: OrgRequest, pk: int) -> HttpResponse:
     """Confirm an item (``confirmed`` on) or withdraw its confirmation."""
@@ -136,7 +135,7 @@ def opening_check(request: OrgRequest, pk: int) -> HttpResponse:
     return redirect("opening_checklist", org_id=access.organization.pk, pk=occasion.pk)
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def occasion_open(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
@@ -218,7 +217,7 @@ def _workers_response(
     return redirect("workers_present", org_id=access.organization.pk, pk=occasion.pk)
 
 
-@org_view(write_roles=RUNS_THE_NIGHT)
+@org_view()
 def workers_present(request: OrgRequest, pk: int) -> HttpResponse:
     """Who is present now; POST signs a person of the worker list in."""
     access = request.access
@@ -244,7 +243,7 @@ def workers_present(request: OrgRequest, pk: int) -> HttpResponse:
     return _workers_response(request, access, occasion, done=done)
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def worker_sign_out(request: OrgRequest, pk: int, presence_pk: int) -> HttpResponse:
     access = request.access
@@ -260,7 +259,7 @@ def worker_sign_out(request: OrgRequest, pk: int, presence_pk: int) -> HttpRespo
     return _workers_response(request, access, occasion, done=done)
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def worker_hand_over(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
@@ -283,7 +282,7 @@ def worker_hand_over(request: OrgRequest, pk: int) -> HttpResponse:
 # The close
 
 
-@org_view(write_roles=RUNS_THE_NIGHT)
+@org_view()
 def occasion_close(request: OrgRequest, pk: int) -> HttpResponse:
     """The night's summary; POST closes the open occasion."""
     access = request.access

@@ -14,7 +14,7 @@ from occasions.views import RUNS_THE_NIGHT, get_occasion
 from organizations.access import OrgRequest, org_view
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)  # nothing to show: only its POST
+@org_view()  # nothing to show: only its POST
 @require_POST
 def night_heartbeat(request: OrgRequest, pk: int) -> HttpResponse:
     """204, with the seconds left before the idle sign-out (``X-Idle-Seconds``) for the warning."""

@@ -16,11 +16,10 @@ from occasions import laptop
 from occasions.floor_bar import floor_bar
 from occasions.views import get_occasion
 from organizations.access import OrgRequest, org_view
-from organizations.models import OrganizationRole, Role
+from organizations.models import OrganizationRole
 
 #: The page is open to whoever is at the laptop (a worker hands it back); the session's login
 #: must run the night (``laptop.HANDS_IT``), checked in the view.
-AT_THE_LAPTOP = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.WORKER)
 
 
 class LaptopForm(forms.Form):
@@ -57,7 +56,7 @@ def _choices(occasion: Any, login: Any, at_laptop: Any) -> tuple[list[tuple[int,
     return choices, users
 
 
-@org_view(write_roles=AT_THE_LAPTOP, form_page=True)
+@org_view()
 def hand_laptop(request: OrgRequest, pk: int) -> HttpResponse:
     """Who is at the laptop; POST hands it to the one chosen, confirmed by their credential."""
     access = request.access

@@ -22,9 +22,7 @@ from occasions.sales_forms import AttendanceForm, ReceiptsForm, SaleForm, VoidFo
 from occasions.second_person import put_on_fields, users_of, who_can_confirm
 from occasions.views import RUNS_THE_NIGHT, get_occasion
 from organizations.access import OrgAccess, OrgRequest, org_view
-from organizations.models import Role
-
-SELLS = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.WORKER)
+from organizations.access_matrix import ON_THE_FLOOR as SELLS
 
 
 def _items(occasion: Occasion) -> list[PriceListItem]:
@@ -113,7 +111,7 @@ def _receipts_asked(request: HttpRequest, occasion: Occasion) -> dict[str, Any]:
     return {"receipts": receipts, "receipts_form": form}
 
 
-@org_view(write_roles=SELLS)
+@org_view()
 def door_sales(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     occasion = get_occasion(access, pk)
@@ -193,7 +191,7 @@ def _sold(request: OrgRequest, sale: Sale) -> HttpResponse:
     )
 
 
-@org_view(write_roles=SELLS, form_page=True)
+@org_view()
 @require_POST
 def sale_record(request: OrgRequest, pk: int) -> HttpResponse:
     """A sale at the door. The boxes are read against the price list the door's form was made
@@ -251,7 +249,7 @@ def _receipts_after_void(occasion: Occasion, sale: Sale | None) -> selectors.Doo
     return selectors.door_receipts(occasion, found=sale.number)
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def sale_void(request: OrgRequest, pk: int) -> HttpResponse:
     """A void before its witness. A refusal comes back in the receipt's void form, open, with
@@ -298,7 +296,7 @@ def sale_void(request: OrgRequest, pk: int) -> HttpResponse:
     return _page(request, occasion, **extra)
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def attendance_announce(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
@@ -330,13 +328,13 @@ def _halves(request: OrgRequest, pk: int, start: Any, done: str) -> HttpResponse
     return _back(occasion)
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def start_play(request: HttpRequest, pk: int) -> HttpResponse:
     return _halves(request, pk, services.start_play, "Play has started: the first half is on.")
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def start_second_half(request: HttpRequest, pk: int) -> HttpResponse:
     return _halves(request, pk, services.start_second_half, "The second half has started.")

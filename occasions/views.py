@@ -21,9 +21,7 @@ from occasions.forms import NotPlayedForm, PriceFormSet, ResumptionNoticeForm
 from occasions.models import Occasion, PaperRecord, ResumptionNotice
 from occasions.sales_selectors import occasion_door
 from organizations.access import OrgAccess, OrgRequest, found_for_org, org_view
-from organizations.models import Role
-
-RUNS_THE_NIGHT = (Role.HEAD, Role.MEMBER_IN_CHARGE)
+from organizations.access_matrix import RUNS_THE_NIGHT
 
 
 def get_occasion(access: OrgAccess, pk: int) -> Occasion:
@@ -91,7 +89,7 @@ def calendar(request: OrgRequest) -> HttpResponse:
     )
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def occasion_for_day(request: OrgRequest, day: str) -> HttpResponse:
     access = request.access
@@ -134,7 +132,7 @@ def occasion_detail(request: OrgRequest, pk: int) -> HttpResponse:
     )
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 @require_POST
 def occasion_not_played(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
@@ -154,7 +152,7 @@ def occasion_not_played(request: OrgRequest, pk: int) -> HttpResponse:
     return redirect("occasion_detail", org_id=access.organization.pk, pk=occasion.pk)
 
 
-@org_view(write_roles=RUNS_THE_NIGHT, form_page=True)
+@org_view()
 def resumption_notice(request: OrgRequest) -> HttpResponse:
     access = request.access
     form = ResumptionNoticeForm(request.POST if request.method == "POST" else None)
@@ -183,7 +181,7 @@ def resumption_notice(request: OrgRequest) -> HttpResponse:
     )
 
 
-@org_view(write_roles=RUNS_THE_NIGHT)
+@org_view()
 def price_list(request: OrgRequest, pk: int) -> HttpResponse:
     """The posted price list: editable until the occasion opens, then fixed (3.04(4)(c))."""
     access = request.access

@@ -16,6 +16,7 @@ from beano.uploads import serve_document
 from organizations import equipment_selectors as selectors
 from organizations import equipment_services as services
 from organizations.access import OrgRequest, get_for_org, org_view
+from organizations.access_matrix import ENTERS as EDIT_ROLES
 from organizations.equipment_forms import (
     CardPurchaseForm,
     CardUsageForm,
@@ -23,9 +24,7 @@ from organizations.equipment_forms import (
     RetireEquipmentForm,
 )
 from organizations.forms import show_refusal
-from organizations.models import CardPurchase, Equipment, Role
-
-EDIT_ROLES = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.BOOKKEEPER)
+from organizations.models import CardPurchase, Equipment
 
 
 def _form_page(
@@ -63,7 +62,7 @@ def equipment_list(request: OrgRequest) -> HttpResponse:
     )
 
 
-@org_view(write_roles=EDIT_ROLES, form_page=True)
+@org_view()
 def equipment_add(request: OrgRequest) -> HttpResponse:
     org = request.access.organization
     post = request.method == "POST"
@@ -83,7 +82,7 @@ def equipment_add(request: OrgRequest) -> HttpResponse:
     return _form_page(request, form, "Register equipment", tab="equipment")
 
 
-@org_view(write_roles=EDIT_ROLES, form_page=True)
+@org_view()
 def equipment_edit(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     item = get_for_org(Equipment.objects.select_related("lease_authorization"), access, pk=pk)
@@ -110,7 +109,7 @@ def equipment_edit(request: OrgRequest, pk: int) -> HttpResponse:
     )
 
 
-@org_view(write_roles=EDIT_ROLES, form_page=True)
+@org_view()
 def equipment_retire(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     item = get_for_org(Equipment.objects.all(), access, pk=pk)
@@ -167,7 +166,7 @@ def card_inventory(request: OrgRequest) -> HttpResponse:
     )
 
 
-@org_view(write_roles=EDIT_ROLES, form_page=True)
+@org_view()
 def card_purchase_add(request: OrgRequest) -> HttpResponse:
     org = request.access.organization
     post = request.method == "POST"
@@ -185,7 +184,7 @@ def card_purchase_add(request: OrgRequest) -> HttpResponse:
     return _form_page(request, form, "Record a card purchase", tab="inventory")
 
 
-@org_view(write_roles=EDIT_ROLES, form_page=True)
+@org_view()
 def card_usage_add(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     purchase = get_for_org(selectors.card_purchases(access.organization), access, pk=pk)

@@ -4,12 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from beano.links import Link, can_read_audit, org_page
-
-
-def _head_or_commission(context: Any) -> bool:
-    access = context.get("access")
-    return bool(access and (access.is_commission or "head" in access.roles))
+from beano.links import Link, org_page
 
 
 def _tab(key: str, label: str, url_name: str, order: int, when: Any = None) -> Link:
@@ -23,7 +18,7 @@ LINKS = (
     _tab("workers", "Worker list", "worker_list", 80),
     _tab("equipment", "Equipment", "equipment_list", 90),
     _tab("inventory", "Card inventory", "card_inventory", 100),
-    _tab("people", "People", "people_list", 110, _head_or_commission),
-    _tab("refused", "Refused actions", "org_refused_actions", 120, can_read_audit),
-    _tab("audit", "Audit trail", "audit_log", 130, can_read_audit),
+    _tab("people", "People", "people_list", 110),
+    _tab("refused", "Refused actions", "org_refused_actions", 120),
+    _tab("audit", "Audit trail", "audit_log", 130),
 )

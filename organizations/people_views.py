@@ -27,12 +27,6 @@ from organizations.people_forms import ChoosePasswordForm, InviteForm, InviteHea
 LOGIN_BACKEND = "beano.accounts.backends.CeilingModelBackend"
 
 
-def _require_head_or_commission(request: OrgRequest) -> None:
-    access = request.access
-    if not (access.is_commission or access.has_role(Role.HEAD)):
-        raise PermissionDenied("The organization's people are managed by its head.")
-
-
 def people_rows(organization: Organization) -> list[dict[str, Any]]:
     """Every login holding a role here, with its roles, person and newest invitation (three
     queries whatever the number of people)."""
@@ -60,9 +54,8 @@ def people_rows(organization: Organization) -> list[dict[str, Any]]:
     return sorted(rows.values(), key=lambda r: (not r["is_head"], r["user"].get_username()))
 
 
-@org_view(write_roles=(Role.HEAD,))
+@org_view()
 def people_list(request: OrgRequest) -> HttpResponse:
-    _require_head_or_commission(request)
     access = request.access
     return render(
         request,
@@ -92,7 +85,7 @@ def _form_page(request: OrgRequest, form: Any, title: str) -> HttpResponse:
     )
 
 
-@org_view(write_roles=(Role.HEAD,), form_page=True)
+@org_view()
 def people_invite(request: OrgRequest) -> HttpResponse:
     org = request.access.organization
     form = InviteForm(request.POST if request.method == "POST" else None, organization=org)
@@ -115,7 +108,7 @@ def _login_here(request: OrgRequest, pk: int) -> Any:
     )
 
 
-@org_view(write_roles=(Role.HEAD,), form_page=True)
+@org_view()
 def people_roles(request: OrgRequest, pk: int) -> HttpResponse:
     org = request.access.organization
     user = _login_here(request, pk)
@@ -146,7 +139,7 @@ def _refused_back(request: OrgRequest, error: ValidationError) -> HttpResponse:
     return redirect("people_list", org_id=request.access.organization.pk)
 
 
-@org_view(write_roles=(Role.HEAD,), form_page=True)
+@org_view()
 @require_POST
 def people_deactivate(request: OrgRequest, pk: int) -> HttpResponse:
     user = _login_here(request, pk)
@@ -158,7 +151,7 @@ def people_deactivate(request: OrgRequest, pk: int) -> HttpResponse:
     return redirect("people_list", org_id=request.access.organization.pk)
 
 
-@org_view(write_roles=(Role.HEAD,), form_page=True)
+@org_view()
 @require_POST
 def people_send_again(request: OrgRequest, pk: int) -> HttpResponse:
     user = _login_here(request, pk)

@@ -15,8 +15,9 @@ from django.utils import timezone
 
 from organizations import worker_selectors, worker_services
 from organizations.access import OrgRequest, get_for_org, org_view
+from organizations.access_matrix import RUNS_THE_NIGHT as WRITERS
 from organizations.forms import submit
-from organizations.models import Role, WorkerListEntry
+from organizations.models import WorkerListEntry
 from organizations.worker_forms import (
     AddWorkerForm,
     ConvictionForm,
@@ -24,7 +25,6 @@ from organizations.worker_forms import (
     WorkerEntryForm,
 )
 
-WRITERS = (Role.HEAD, Role.MEMBER_IN_CHARGE)
 FIRST_YEAR, LAST_YEAR = 1971, 2100
 
 
@@ -91,7 +91,7 @@ def worker_list_print(request: OrgRequest) -> HttpResponse:
     )
 
 
-@org_view(write_roles=WRITERS, form_page=True)
+@org_view()
 def worker_add(request: OrgRequest) -> HttpResponse:
     access = request.access
     org = access.organization
@@ -132,7 +132,7 @@ def worker_add(request: OrgRequest) -> HttpResponse:
     )
 
 
-@org_view(write_roles=WRITERS, form_page=True)
+@org_view()
 def worker_edit(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     entry = get_for_org(
@@ -176,7 +176,7 @@ def worker_edit(request: OrgRequest, pk: int) -> HttpResponse:
     )
 
 
-@org_view(write_roles=WRITERS, form_page=True)
+@org_view()
 def worker_remove(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     entry = get_for_org(
@@ -207,7 +207,7 @@ def worker_remove(request: OrgRequest, pk: int) -> HttpResponse:
     )
 
 
-@org_view(write_roles=WRITERS, form_page=True)
+@org_view()
 def conviction_add(request: OrgRequest) -> HttpResponse:
     access = request.access
     org = access.organization

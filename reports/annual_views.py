@@ -14,13 +14,14 @@ from django.views.decorators.http import require_POST
 
 from occasions.confirm import confirmed
 from organizations.access import get_for_org, org_view
+from organizations.access_matrix import CLOSES_OUT
 from organizations.forms import submit
 from reports import annual, annual_services, selectors
 from reports.annual_summary import annual_summary
 from reports.figures import differences, to_json
 from reports.forms import DisbursementForm, VoidForm
 from reports.models import LawfulPurposeDisbursement
-from reports.pages import CLOSES_OUT, access_of
+from reports.pages import access_of
 
 
 def _year(year: int) -> int:
@@ -73,12 +74,12 @@ def _annual_page(
     )
 
 
-@org_view(write_roles=CLOSES_OUT)
+@org_view()
 def annual_report(request: HttpRequest, year: int) -> HttpResponse:
     return _annual_page(request, _year(year))
 
 
-@org_view(write_roles=CLOSES_OUT, form_page=True)
+@org_view()
 @require_POST
 def add_disbursement(request: HttpRequest, year: int) -> HttpResponse:
     access = access_of(request)
@@ -99,7 +100,7 @@ def add_disbursement(request: HttpRequest, year: int) -> HttpResponse:
     )
 
 
-@org_view(write_roles=CLOSES_OUT, form_page=True)
+@org_view()
 @require_POST
 def void_disbursement(request: HttpRequest, disbursement_id: int) -> HttpResponse:
     access = access_of(request)
@@ -119,7 +120,7 @@ def void_disbursement(request: HttpRequest, disbursement_id: int) -> HttpRespons
     return redirect("annual_report", org_id=access.organization.pk, year=disbursement.paid_on.year)
 
 
-@org_view(write_roles=CLOSES_OUT, form_page=True)
+@org_view()
 @require_POST
 def file_annual(request: HttpRequest, year: int) -> HttpResponse:
     """File the year's annual report (or its amendment) once confirmed from its summary; an

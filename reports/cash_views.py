@@ -19,6 +19,7 @@ from occasions.models import Occasion
 from occasions.second_person import put_on_fields, users_of, who_can_confirm
 from occasions.views import get_occasion
 from organizations.access import org_view
+from organizations.access_matrix import CLOSES_OUT
 from organizations.forms import submit
 from reports import bank_selectors, bank_services, cash_services, selectors
 from reports.cash_forms import (
@@ -32,7 +33,7 @@ from reports.cash_models import DrawerCount
 from reports.closeout_views import CLOSEOUT_STATUSES
 from reports.figures import variance_threshold
 from reports.models import CloseOut
-from reports.pages import CLOSES_OUT, access_of
+from reports.pages import access_of
 
 
 def _drawer_page(
@@ -74,7 +75,7 @@ def _drawer_page(
     )
 
 
-@org_view(write_roles=CLOSES_OUT)
+@org_view()
 def drawer(request: HttpRequest, pk: int) -> HttpResponse:
     """The drawer's count by denomination against the cash expected; a POST counts it."""
     occasion = get_occasion(access_of(request), pk)
@@ -145,7 +146,7 @@ def bank_page(request: HttpRequest, status: int = 200, **forms: Any) -> HttpResp
     )
 
 
-@org_view(write_roles=CLOSES_OUT)
+@org_view()
 def bank(request: HttpRequest) -> HttpResponse:
     return bank_page(request)
 
@@ -165,7 +166,7 @@ def _post(request: HttpRequest, form: Any, slot: str, act: Any, done: str) -> Ht
     )
 
 
-@org_view(write_roles=CLOSES_OUT, form_page=True)
+@org_view()
 @require_POST
 def save_account(request: HttpRequest) -> HttpResponse:
     return _post(
@@ -184,7 +185,7 @@ def save_account(request: HttpRequest) -> HttpResponse:
     )
 
 
-@org_view(write_roles=CLOSES_OUT, form_page=True)
+@org_view()
 @require_POST
 def record_deposit(request: HttpRequest) -> HttpResponse:
     org = access_of(request).organization
@@ -197,7 +198,7 @@ def record_deposit(request: HttpRequest) -> HttpResponse:
     )
 
 
-@org_view(write_roles=CLOSES_OUT, form_page=True)
+@org_view()
 @require_POST
 def record_entry(request: HttpRequest) -> HttpResponse:
     org = access_of(request).organization
@@ -210,7 +211,7 @@ def record_entry(request: HttpRequest) -> HttpResponse:
     )
 
 
-@org_view(write_roles=CLOSES_OUT, form_page=True)
+@org_view()
 @require_POST
 def reconcile(request: HttpRequest) -> HttpResponse:
     return _post(

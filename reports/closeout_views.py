@@ -20,12 +20,13 @@ from occasions.models import Occasion
 from occasions.second_person import put_on_fields, users_of, who_can_confirm
 from occasions.views import get_occasion
 from organizations.access import get_for_org, org_view
+from organizations.access_matrix import CLOSES_OUT
 from organizations.forms import submit
 from reports import closeout_services, obligations, paper_selectors, selectors
 from reports.figures import variance_threshold
 from reports.forms import AmendmentForm, CloseOutForm, ExpenseForm, StockUsedForm
 from reports.models import CloseOut, Expense
-from reports.pages import CLOSES_OUT, access_of
+from reports.pages import access_of
 
 CLOSEOUT_STATUSES = (Occasion.Status.CLOSED, Occasion.Status.NOT_PLAYED)
 
@@ -108,7 +109,7 @@ def _saved(request: HttpRequest, occasion: Occasion, done: str) -> HttpResponse:
     return redirect("report_closeout", org_id=occasion.organization_id, pk=occasion.pk)
 
 
-@org_view(write_roles=CLOSES_OUT)
+@org_view()
 def closeout(request: HttpRequest, pk: int) -> HttpResponse:
     """The close-out page; a POST saves the counts, the cash and the explanation."""
     occasion = get_occasion(access_of(request), pk)
@@ -161,7 +162,7 @@ def _closeout_form_post(
     )
 
 
-@org_view(write_roles=CLOSES_OUT, form_page=True)
+@org_view()
 @require_POST
 def add_expense(request: HttpRequest, pk: int) -> HttpResponse:
     return _closeout_form_post(
@@ -174,7 +175,7 @@ def add_expense(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@org_view(write_roles=CLOSES_OUT, form_page=True)
+@org_view()
 @require_POST
 def record_stock(request: HttpRequest, pk: int) -> HttpResponse:
     """Cards taken out of the card inventory for the occasion."""
@@ -188,7 +189,7 @@ def record_stock(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@org_view(write_roles=CLOSES_OUT, form_page=True)
+@org_view()
 @require_POST
 def remove_expense(request: HttpRequest, pk: int, expense_id: int) -> HttpResponse:
     occasion = get_occasion(access_of(request), pk)

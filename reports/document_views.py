@@ -11,9 +11,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from organizations.access import get_for_org, org_view
+from organizations.access_matrix import CLOSES_OUT
 from reports import filing_services, integrity
 from reports.models import AnnualReport, FinancialReport
-from reports.pages import CLOSES_OUT, access_of
+from reports.pages import access_of
 
 
 def _status(request: HttpRequest, access: Any, report: Any, kind: str) -> HttpResponse:
@@ -31,7 +32,7 @@ def _status(request: HttpRequest, access: Any, report: Any, kind: str) -> HttpRe
     )
 
 
-@org_view(write_roles=CLOSES_OUT)
+@org_view()
 def report_status(request: HttpRequest, report_id: int) -> HttpResponse:
     """The progress of a version's PDF, polled by the page until it is ready."""
     access = access_of(request)
@@ -77,7 +78,7 @@ def _pdf_response(
     )
 
 
-@org_view(write_roles=CLOSES_OUT)
+@org_view()
 def report_pdf(request: HttpRequest, report_id: int) -> HttpResponse:
     access = access_of(request)
     report = get_for_org(FinancialReport.objects.select_related("occasion"), access, pk=report_id)
@@ -86,7 +87,7 @@ def report_pdf(request: HttpRequest, report_id: int) -> HttpResponse:
     return _pdf_response(request, report, report.pdf, name, sha256=report.pdf_sha256)
 
 
-@org_view(write_roles=CLOSES_OUT, form_page=True)
+@org_view()
 @require_POST
 def rerender(request: HttpRequest, report_id: int) -> HttpResponse:
     access = access_of(request)
@@ -96,14 +97,14 @@ def rerender(request: HttpRequest, report_id: int) -> HttpResponse:
     return redirect("report_versions", org_id=access.organization.pk, pk=report.occasion_id)
 
 
-@org_view(write_roles=CLOSES_OUT)
+@org_view()
 def annual_status(request: HttpRequest, report_id: int) -> HttpResponse:
     access = access_of(request)
     report = get_for_org(AnnualReport.objects.all(), access, pk=report_id)
     return _status(request, access, report, "annual")
 
 
-@org_view(write_roles=CLOSES_OUT)
+@org_view()
 def annual_pdf(request: HttpRequest, report_id: int) -> HttpResponse:
     access = access_of(request)
     report = get_for_org(AnnualReport.objects.all(), access, pk=report_id)

@@ -16,15 +16,16 @@ from occasions.confirm import confirmed
 from occasions.floor_bar import floor_bar
 from occasions.views import get_occasion
 from organizations.access import org_view
+from organizations.access_matrix import CLOSES_OUT
 from organizations.forms import submit
 from reports import filing_services, selectors
 from reports.closeout_views import closeout_page
 from reports.filing_summary import file_summary, withdraw_summary
 from reports.forms import AmendmentForm
-from reports.pages import CLOSES_OUT, access_of
+from reports.pages import access_of
 
 
-@org_view(write_roles=CLOSES_OUT, form_page=True)
+@org_view()
 @require_POST
 def file_report(request: HttpRequest, pk: int) -> HttpResponse:
     """File the report (or the open amendment) once confirmed from its summary: the PDF is then
@@ -45,7 +46,7 @@ def file_report(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("report_versions", org_id=occasion.organization_id, pk=occasion.pk)
 
 
-@org_view(write_roles=CLOSES_OUT, form_page=True)
+@org_view()
 @require_POST
 def open_amendment(request: HttpRequest, pk: int) -> HttpResponse:
     occasion = get_occasion(access_of(request), pk)
@@ -67,7 +68,7 @@ def open_amendment(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@org_view(write_roles=CLOSES_OUT, form_page=True)
+@org_view()
 @require_POST
 def withdraw_amendment(request: HttpRequest, pk: int) -> HttpResponse:
     """Withdraw the open amendment once confirmed from its summary (what goes back as filed);
@@ -84,7 +85,7 @@ def withdraw_amendment(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("report_closeout", org_id=occasion.organization_id, pk=occasion.pk)
 
 
-@org_view(write_roles=CLOSES_OUT)
+@org_view()
 def report_versions(request: HttpRequest, pk: int) -> HttpResponse:
     """Every filed version of the occasion's report, with what each amendment changed."""
     access = access_of(request)

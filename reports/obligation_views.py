@@ -9,10 +9,10 @@ from django.utils import timezone
 from organizations.access import org_view
 from reports import selectors
 from reports.models import AnnualReport
-from reports.pages import CLOSES_OUT, access_of, ranged
+from reports.pages import access_of, ranged
 
 
-@org_view(write_roles=CLOSES_OUT)
+@org_view()
 def reports_home(request: HttpRequest) -> HttpResponse:
     """The reports owed by the organization: one per authorized day, with its status."""
     access = access_of(request)

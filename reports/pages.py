@@ -11,9 +11,6 @@ from django.utils import timezone
 
 from beano import date_filters
 from organizations.access import OrgAccess
-from organizations.models import Role
-
-CLOSES_OUT = (Role.HEAD, Role.BOOKKEEPER)
 
 
 def access_of(request: HttpRequest) -> OrgAccess:

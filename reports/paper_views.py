@@ -17,8 +17,10 @@ from occasions.floor_bar import floor_bar
 from occasions.models import Occasion
 from occasions.views import get_occasion
 from organizations.access import get_for_org, org_view
+from organizations.access_matrix import CLOSES_OUT as KEEPS_STOCK
+from organizations.access_matrix import ENTERS as HANDLES_PAPER
 from organizations.forms import submit
-from organizations.models import PaperIssue, Role
+from organizations.models import PaperIssue
 from reports import paper_selectors, paper_services, selectors
 from reports.pages import access_of
 from reports.paper_forms import (
@@ -28,9 +30,6 @@ from reports.paper_forms import (
     IssueForm,
     StockTakeForm,
 )
-
-HANDLES_PAPER = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.BOOKKEEPER)
-KEEPS_STOCK = (Role.HEAD, Role.BOOKKEEPER)
 
 
 def occasion_paper_page(
@@ -79,13 +78,13 @@ def _back(request: HttpRequest, occasion: Occasion, done: str) -> HttpResponse:
     return redirect("occasion_serials", org_id=occasion.organization_id, pk=occasion.pk)
 
 
-@org_view(write_roles=HANDLES_PAPER)
+@org_view()
 def occasion_serials(request: HttpRequest, pk: int) -> HttpResponse:
     """The occasion's paper by serial."""
     return occasion_paper_page(request, get_occasion(access_of(request), pk))
 
 
-@org_view(write_roles=HANDLES_PAPER, form_page=True)
+@org_view()
 @require_POST
 def issue(request: HttpRequest, pk: int) -> HttpResponse:
     occasion = get_occasion(access_of(request), pk)
@@ -100,7 +99,7 @@ def issue(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@org_view(write_roles=HANDLES_PAPER, form_page=True)
+@org_view()
 @require_POST
 def count_back(request: HttpRequest, pk: int, issue_id: int) -> HttpResponse:
     occasion = get_occasion(access_of(request), pk)
@@ -123,7 +122,7 @@ def count_back(request: HttpRequest, pk: int, issue_id: int) -> HttpResponse:
     )
 
 
-@org_view(write_roles=KEEPS_STOCK, form_page=True)
+@org_view()
 @require_POST
 def explain(request: HttpRequest, pk: int) -> HttpResponse:
     occasion = get_occasion(access_of(request), pk)
@@ -156,7 +155,7 @@ def stock_page(request: HttpRequest, *, status: int = 200, **forms: Any) -> Http
     )
 
 
-@org_view(write_roles=KEEPS_STOCK)
+@org_view()
 def paper_stock(request: HttpRequest) -> HttpResponse:
     """The organization's paper: on hand by purchase, destructions and stock-takes."""
     return stock_page(request)
@@ -167,7 +166,7 @@ def _stock_saved(request: HttpRequest, done: str) -> HttpResponse:
     return redirect("paper_stock", org_id=access_of(request).organization.pk)
 
 
-@org_view(write_roles=KEEPS_STOCK, form_page=True)
+@org_view()
 @require_POST
 def destroy(request: HttpRequest) -> HttpResponse:
     form = DestructionForm(request.POST, organization=access_of(request).organization)
@@ -179,7 +178,7 @@ def destroy(request: HttpRequest) -> HttpResponse:
     )
 
 
-@org_view(write_roles=KEEPS_STOCK, form_page=True)
+@org_view()
 @require_POST
 def stock_take(request: HttpRequest) -> HttpResponse:
     form = StockTakeForm(request.POST, organization=access_of(request).organization)

@@ -28,13 +28,14 @@ if _WORKER:
             os.environ[_name] = f"{_match[1]}/{(int(_match[2]) - _number) % 16}"
 
 
-#: Files given to the same worker as one: the three walks of the seeded demo share its copy and
+#: Files given to the same worker as one: the walks of the seeded demo share its copy and
 #: the walk of every page (``tests/site_walk.py``, kept per process), made once instead of once
 #: per worker that draws one of them.
 SAME_WORKER = {
     "tests/test_url_walk.py": "tests/site_walk.py",
     "tests/test_reads_write_nothing.py": "tests/site_walk.py",
     "tests/test_fuzz_forms.py": "tests/site_walk.py",
+    "tests/test_access_matrix.py": "tests/site_walk.py",  # the same seeded demo and PDF
 }
 
 

@@ -21,7 +21,6 @@ from occasions.models import Occasion, PaperRecord
 from occasions.selectors import authorized_license
 from organizations.access import OrgRequest, org_view
 from reports.night.views import SECTIONS, _refusal
-from reports.night.way_in import ENTERS
 
 
 class DayBeginForm(forms.Form):
@@ -40,7 +39,7 @@ class DayBeginForm(forms.Form):
     )
 
 
-@org_view(write_roles=ENTERS, form_page=True)
+@org_view()
 def paper_for_day(request: OrgRequest, day: str) -> HttpResponse:
     """GET: the day, and what comes from paper; POST: record the day's occasion and the whole
     night as entered from paper, then on to the sign-in sheet. A day already begun goes to its

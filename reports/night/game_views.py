@@ -20,7 +20,6 @@ from organizations.access import org_view
 from reports.night import acts, forms, game_acts, game_forms
 from reports.night import format as fmt
 from reports.night.views import (
-    ENTERS,
     SECTIONS,
     access_of,
     entered,
@@ -33,7 +32,7 @@ from reports.night.views import (
 # The game sheets ----------------------------------------------------------------------------
 
 
-@org_view(write_roles=ENTERS, form_page=True)
+@org_view()
 def paper_games(request: HttpRequest, pk: int) -> HttpResponse:
     access = access_of(request)
     occasion = get_occasion(access, pk)
@@ -142,7 +141,7 @@ def _jackpot(game: Game, bound: dict[str, Any]) -> fmt.Jackpot | None:
     )
 
 
-@org_view(write_roles=ENTERS, form_page=True)
+@org_view()
 def paper_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     access = access_of(request)
     occasion = get_occasion(access, pk)

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from occasions import floor_selectors, floor_services
 from occasions.floor_bar import floor_bar
-from occasions.floor_views import CLOSES_LATE, problems
+from occasions.floor_views import problems
 from occasions.models import Occasion
 from occasions.night_time import NightTimeField, moment, readings
 from occasions.views import get_occasion
@@ -80,7 +80,7 @@ class LateCloseForm(forms.Form):
         return readings(self.occasion, self.cleaned_data.values())
 
 
-@org_view(write_roles=CLOSES_LATE, form_page=True)
+@org_view()
 def occasion_close_late(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     occasion = get_occasion(access, pk)

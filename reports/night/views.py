@@ -27,6 +27,7 @@ from occasions.models import (
 from occasions.night_time import cleaned_clocks, readings
 from occasions.views import get_occasion
 from organizations.access import OrgAccess, org_view
+from organizations.access_matrix import ENTERS
 from organizations.models import WorkerListEntry
 from reports.night import (
     acts,
@@ -39,7 +40,6 @@ from reports.night import (
     late_close,
 )
 from reports.night import format as fmt
-from reports.night.way_in import ENTERS
 
 #: The sections in the order of the sheets, so the paper is typed in top to bottom.
 SECTIONS = [
@@ -142,7 +142,7 @@ def _home_context(access: OrgAccess, occasion: Occasion, form: Any = None) -> di
     }
 
 
-@org_view(write_roles=ENTERS)
+@org_view()
 def paper_home(request: HttpRequest, pk: int) -> HttpResponse:
     """The night's paper records and the sections to enter; POST says which part of the night
     comes from paper (the whole night, or from one time to another)."""
@@ -380,7 +380,7 @@ def _section_context(
     }
 
 
-@org_view(write_roles=ENTERS, form_page=True)
+@org_view()
 def paper_section(request: HttpRequest, pk: int, section: str) -> HttpResponse:
     access = access_of(request)
     occasion = get_occasion(access, pk)

@@ -14,12 +14,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from occasions.models import Occasion
-from organizations.models import Organization, Role
-
-#: Who types a night in from its sheets (the paper pages' writers).
-ENTERS = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.BOOKKEEPER)
-#: Who records a day not played (``occasions.views.occasion_not_played``'s writers).
-REPORTS_NOT_PLAYED = (Role.HEAD, Role.MEMBER_IN_CHARGE)
+from organizations.access_matrix import ENTERS
+from organizations.access_matrix import RUNS_THE_NIGHT as REPORTS_NOT_PLAYED
+from organizations.models import Organization
 
 NOTHING_RECORDED = "Nothing recorded"
 

@@ -6,6 +6,7 @@ organization's or an inspector's post never recorded."""
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from games.models import (
@@ -240,7 +241,13 @@ def test_the_payout_form_shows_w2g_fields_and_only_a_masked_tin(client, tenant, 
     missing = client.post(post, {k: v for k, v in data.items() if "id2" not in k})
     assert missing.status_code == 200 and "26 U.S.C. § 6041" in missing.content.decode()
     assert client.post(post, data).status_code == 302
+    # Once recorded, the W-2G's details are personal data: the member in charge who took them
+    # is told they are recorded; the head (with a second factor) sees only the masked TIN.
     page = client.get(url("game_claims", **kwargs)).content.decode()
+    assert "W-2G details recorded" in page and "6789" not in page
+    head = Client()
+    login(head, tenant.head)
+    page = head.get(url("game_claims", **kwargs)).content.decode()
     assert "••••6789" in page and "123-45" not in page and "123456789" not in page
     occasion = client.get(
         reverse("occasion_detail", args=[tenant.organization.pk, game.occasion_id])

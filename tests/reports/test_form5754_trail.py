@@ -87,7 +87,13 @@ def test_the_claims_page_and_the_record_show_the_shares(
         kwargs={"org_id": tenant.organization.pk, "pk": game.occasion_id, "game_pk": game.pk},
     )
     record = reverse("occasion_record", args=[tenant.organization.pk, game.occasion_id])
+    # The group's members are personal data: the member in charge is told there is a Form 5754,
+    # not who is on it; the head (with a second factor) sees them.
     login(client, tenant.member_in_charge)
+    page = client.get(claims).content.decode()
+    assert "Mary A. Costa" not in page and "••••4321" not in page
+    assert "Form 5754, shared by a group of" in page
+    login(client, tenant.head)
     page = client.get(claims).content.decode()
     _shown(page)
     assert "••••4321" in page and "$35.00" in page

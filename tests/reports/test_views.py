@@ -106,8 +106,10 @@ def test_a_refused_expense_is_shown_on_its_form(client, tenant, counted):
 
 
 def test_the_member_in_charge_cannot_file(client, tenant, counted):
+    """The close-out is the back office's money: the head's and the bookkeeper's
+    (organizations/access_matrix.py), not even shown to the member in charge."""
     login(client, tenant.member_in_charge)
-    assert client.get(closeout_url(counted)).status_code == 200
+    assert client.get(closeout_url(counted)).status_code == 403
     response = client.post(reverse("report_file", args=[tenant.organization.pk, counted.pk]))
     assert response.status_code == 403
     assert not FinancialReport.objects.exists()
