@@ -69,14 +69,17 @@ def _claims(request: HttpRequest, occasion: Occasion) -> claims_selectors.Claims
 
 def _draw(request: HttpRequest, occasion: Occasion) -> dict[str, Any] | None:
     """The game being played and the flashboard link (two queries), and whether a game with no
-    ball entered was played from paper; no card for a day on which Beano was not played."""
-    if occasion.status == Occasion.Status.NOT_PLAYED or occasion.passed_unopened:
+    ball entered was played from paper; no card for a day on which Beano was not played, nor for
+    a past day never opened with no game recorded yet."""
+    if occasion.status == Occasion.Status.NOT_PLAYED:
         return None
     current = (
         current_first(Game.objects.filter(occasion=occasion))
         .annotate(balls=Count("calls", filter=Q(calls__voided_at__isnull=True)))
         .first()
     )
+    if current is None and occasion.passed_unopened:
+        return None  # a past day with no game recorded: the way in is from its paper
     board = Flashboard.objects.filter(occasion=occasion, revoked_at__isnull=True).first()
     link = ""
     if board is not None:

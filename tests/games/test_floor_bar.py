@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import django.utils.timezone
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -16,6 +17,7 @@ from games.models import Game
 from occasions.floor_bar import floor_bar
 from occasions.models import Occasion
 from tests.conftest import login
+from tests.fixtures.games import at_night
 
 LABELS = ("Workers", "Door", "Games", "Console", "Claims", "Flashboard", "Close")
 NIGHT_PAGES = (
@@ -95,7 +97,10 @@ def test_a_finished_games_claims_page_leads_back_to_that_games_console(mic, game
     assert "Next: game 4" in bar and later.pk != game_in_play.pk
 
 
-def test_before_the_opening_the_next_step_is_to_open(mic, occasion):
+def test_before_the_opening_the_next_step_is_to_open(mic, occasion, monkeypatch):
+    # On the occasion's evening, before it opens (after its day it is "not opened on its night").
+    evening = at_night(occasion, 18, 0)
+    monkeypatch.setattr(django.utils.timezone, "now", lambda: evening)
     bar = _bar(mic.get(_url("workers_present", occasion)).content.decode())
     assert "Not open yet" in bar
     assert f'href="{_url("opening_checklist", occasion)}">Next: open the occasion' in bar
