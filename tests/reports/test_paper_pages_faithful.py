@@ -14,7 +14,7 @@ import pytest
 
 from beano.rules.opening import CHECKLIST
 from games.models import Arrangement, Game, PrizePart
-from occasions.models import Occasion, PriceListItem
+from occasions.models import Occasion, PriceListItem, WorkerPresence
 from tests.conftest import login
 from tests.fixtures.night import SAMPLE_PRICES
 from tests.reports.test_night_pages import _entries, formset, section, url
@@ -35,7 +35,9 @@ def ok(response: Any) -> None:
     assert response.status_code == 302, " ".join(text.split())[:3000]
 
 
-def night_to_the_door(books: Any, occasion: Occasion, wta_cards: int = 30) -> None:
+def night_to_the_door(
+    books: Any, occasion: Occasion, wta_cards: int = 30, attested: str = ""
+) -> None:
     """The whole night begun from paper: sign-in sheet, price list, checklist and opening, and
     the door's tally with ``wta_cards`` winner-take-all cards at $1 counted at 7:00 PM."""
     ok(
@@ -57,6 +59,9 @@ def night_to_the_door(books: Any, occasion: Occasion, wta_cards: int = 30) -> No
     ok(books.post(section(occasion, "workers"), formset("w", workers, extra=1)))
     ok(books.post(section(occasion, "prices"), formset("p", SAMPLE_PRICES, extra=1)))
     opening = {"items": [i.code for i in CHECKLIST], "checked_at": "18:40", "opened_at": "18:45"}
+    if attested:
+        signer = WorkerPresence.objects.get(occasion=occasion, entry__person__legal_name=attested)
+        opening["attested_by"] = signer.pk
     ok(books.post(section(occasion, "opening"), opening))
     door(books, occasion, "19:00", admissions=(1001, 1100), wta=wta_cards)
 
@@ -234,3 +239,123 @@ def test_a_prize_that_is_not_an_amount_is_a_message_and_nothing_saved(
     response = game_sheet(books, occasion, prize)
     assert response.status_code == 200
     assert wta_part(occasion).announced_at is None
+
+
+# Every other amount the pages take ------------------------------------------------------------
+
+
+def test_every_amount_the_pages_take_is_recorded_as_typed(books, occasion, report_clock):
+    """The known night typed in from its sheets: each amount and count typed on the pages is
+    the one recorded, none rounded, capped or recomputed."""
+    from games.models import Payout
+    from occasions.models import (
+        CharityRedemption,
+        CharityTicketSale,
+        DoorPrize,
+        PoliceDetail,
+        Refund,
+        SaleLine,
+        VaryingPrizesAnnouncement,
+    )
+    from tests.reports.test_night_pages import enter_known_night
+
+    enter_known_night(books, occasion)
+    prices = {i.category: i.price for i in PriceListItem.objects.filter(occasion=occasion)}
+    assert prices == {p["category"]: D(p["price"]) for p in SAMPLE_PRICES}
+    parts = PrizePart.objects.filter(game__occasion=occasion).order_by("game__number")
+    assert [(p.amount, p.kind, p.donated) for p in parts] == [
+        (D("50.00"), "cash", False),
+        (D("30.00"), "merchandise", False),
+        (D("80.00"), "merchandise", True),
+    ]
+    assert VaryingPrizesAnnouncement.objects.get(occasion=occasion).persons_entitled_to_play == 100
+    lines = SaleLine.objects.filter(sale__occasion=occasion, sale__voided_at__isnull=True)
+    counted = {line.category: line.quantity for line in lines}
+    assert counted == {
+        "admission": 100,
+        "extra_regular": 50,
+        "bonus": 40,
+        "special": 60,
+        "winner_take_all": 30,
+    }
+    admission = lines.get(category="admission")
+    assert (admission.serial_first, admission.serial_last) == (1001, 1100)
+    voided = SaleLine.objects.get(sale__occasion=occasion, sale__voided_at__isnull=False)
+    assert (voided.category, voided.quantity) == ("admission", 5)
+    assert occasion.attendance_announcement.players == 95
+    assert sorted(DoorPrize.objects.filter(occasion=occasion).values_list("value", flat=True)) == [
+        D("25.00"),
+        D("40.00"),
+    ]
+    assert Refund.objects.get(occasion=occasion).amount == D("4.00")
+    sale = CharityTicketSale.objects.get(occasion=occasion)
+    assert (sale.quantity, sale.price) == (20, D("1.00"))
+    assert CharityRedemption.objects.get(occasion=occasion).prize_amount == D("10.00")
+    police = PoliceDetail.objects.get(occasion=occasion)
+    assert (police.hours, police.hourly_rate) == (D("4"), D("50.00"))
+    paid = Payout.objects.filter(winner__claim__game__occasion=occasion)
+    assert sorted(p.amount for p in paid) == [D("30.00"), D("50.00"), D("80.00")]
+
+
+def _extras(**rows: list[dict[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for name in ("door_prizes", "refunds", "charity", "redemptions", "other_sales", "police"):
+        data |= formset(name, rows.get(name, []), extra=1)
+    return data | formset("raffles", [], extra=1)
+
+
+@pytest.mark.parametrize(
+    ("where", "data", "citation"),
+    [
+        (
+            "extras",
+            _extras(door_prizes=[{"description": "TV", "value": "5000.00", "at": "19:10"}]),
+            "961 CMR 3.04(8)(e)",
+        ),
+        (
+            "extras",
+            _extras(
+                police=[
+                    {"officer": "Dana", "department": "Fairhaven", "hours": "4", "rate": "95.00"}
+                ]
+            ),
+            "961 CMR 3.04(3)(e)",
+        ),
+    ],
+)
+def test_an_amount_a_rule_refuses_is_refused_with_its_citation_and_nothing_saved(
+    books, occasion, report_clock, where, data, citation
+):
+    from organizations.models import AuditEvent
+
+    night_to_the_door(books, occasion)
+    kept = AuditEvent.objects.filter(organization=occasion.organization)
+    events = kept.exclude(action__contains="refused").count()
+    response = books.post(section(occasion, where), data)
+    page = response.content.decode()
+    assert response.status_code == 200 and "Nothing was saved" in page
+    assert citation in page
+    assert not occasion.door_prizes.exists() and not occasion.police_details.exists()
+    assert kept.exclude(action__contains="refused").count() == events  # only the refusal
+
+
+@pytest.mark.parametrize(
+    ("amount", "citations"),
+    [("250.00", {"961 CMR 3.04(8)(b)"}), ("0", set())],
+)
+def test_a_program_prize_over_the_maximum_is_refused_not_held_to_it(
+    books, occasion, report_clock, amount, citations
+):
+    """A regular game's cash prize of $250.00, over the $200.00 single-game maximum, is refused
+    with its citations, not entered as $200.00; a cash prize of $0.00 is a plain message."""
+    night_to_the_door(books, occasion)
+    line = Arrangement.objects.get(code="single_line").pk
+    row = {"number": 1, "half": 1, "kind": "regular", "arrangement": line}
+    response = books.post(
+        section(occasion, "program"),
+        formset("g", [row | {"prize_kind": "cash", "amount": amount}], extra=1),
+    )
+    page = response.content.decode()
+    assert response.status_code == 200 and "Nothing was saved" in page
+    assert refusal_citations(page) == citations
+    assert not PrizePart.objects.filter(game__occasion=occasion).exists()
