@@ -43,11 +43,11 @@ def test_a_paper_night_names_its_member_in_charge_and_who_entered_it(
     assert f"Opened at 6:45 PM by {name}" not in text
     assert f"Closed at 10:30 PM by {name}" not in text
     assert (
-        "Opened at 6:45 PM as the sheet says; member in charge: Linda Souza, Anne Sullivan "
+        "Opened at 6:45 PM as the sheet says; members in charge: Linda Souza, Anne Sullivan "
         "(signed in on the sheet)" in text
     )
     assert (
-        "Closed at 10:30 PM as the sheet says; member in charge: Linda Souza, Anne Sullivan "
+        "Closed at 10:30 PM as the sheet says; members in charge: Linda Souza, Anne Sullivan "
         "(signed in on the sheet)" in text
     )
     assert text.count(f"Entered from paper by {name} on Dec 4, 2026.") == 2
@@ -92,6 +92,8 @@ def test_a_closed_paper_night_has_no_console_nor_flashboard_in_its_bar(
         assert 'data-floor="console"' not in bar and 'data-floor="flashboard"' not in bar, name
         assert 'data-floor="claims"' in bar and 'data-floor="games"' in bar, name
         assert "Close-out" in bar
+    page = books.get(url("occasion_detail", occasion)).content.decode()
+    assert "Caller's console" not in page  # the draw's card offers none either
 
 
 def test_an_open_paper_night_leads_on_to_its_sheets(books, occasion, report_clock):
