@@ -2,8 +2,10 @@
 Claims · Flashboard · Close), with where the night stands and the next step.
 
 Its links to the games' pages are named by URL (the games app fills ``extensions.FLOOR_GAMES``
-with where the games stand); occasions imports nothing above it. It reads in one query: the
-games of the program with their status and prizes."""
+with where the games stand); occasions imports nothing above it. It reads in two queries: the
+games of the program with their status and prizes, and whether the whole night was entered from
+its paper sheets (one query when the page has its paper records read). A night entered whole
+from paper had no console and no flashboard: the bar offers neither, only what works."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from occasions import extensions
-from occasions.models import Occasion
+from occasions.models import Occasion, PaperRecord
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,18 @@ def _url(name: str, occasion: Occasion, **extra: int) -> str:
     return reverse(name, kwargs={"org_id": occasion.organization_id, "pk": occasion.pk} | extra)
 
 
-def _next_step(occasion: Occasion, games: extensions.FloorGames) -> tuple[str, str, str]:
+def night_on_paper(occasion: Occasion) -> bool:
+    """The whole night entered from its paper sheets (read from the paper records the page has
+    read, if it has)."""
+    cache = getattr(occasion, "_prefetched_objects_cache", {})
+    if "paper_records" in cache:
+        return any(r.scope == PaperRecord.Scope.WHOLE for r in cache["paper_records"])
+    return PaperRecord.objects.filter(occasion=occasion, scope=PaperRecord.Scope.WHOLE).exists()
+
+
+def _next_step(
+    occasion: Occasion, games: extensions.FloorGames, on_paper: bool = False
+) -> tuple[str, str, str]:
     """(where the night stands, the next step, its page)."""
     status = occasion.status
     if status == Occasion.Status.NOT_PLAYED:
@@ -53,6 +66,8 @@ def _next_step(occasion: Occasion, games: extensions.FloorGames) -> tuple[str, s
             f"Closed at {date_format(timezone.localtime(closed), 'g:i A')}" if closed else "Closed"
         )
         return now, "Next: close-out and report", _url("report_closeout", occasion)
+    if on_paper:  # typed in from its sheets: the next step is the next sheet
+        return "Entering from paper", "Go on with the sheets", _url("paper_home", occasion)
     in_play, coming = games.in_play, games.next_game
     if in_play is not None:
         return (
@@ -71,7 +86,8 @@ def floor_bar(occasion: Occasion, page: str = "", game_pk: int | None = None) ->
     On a game's console or claims, ``game_pk`` is that game, so that the other of the two is one
     click away for the same game; elsewhere they go to the game in play (or the last played)."""
     games = extensions.floor_games(occasion)
-    now, next_label, next_url = _next_step(occasion, games)
+    on_paper = night_on_paper(occasion)
+    now, next_label, next_url = _next_step(occasion, games, on_paper)
     if game_pk is None and games.latest is not None:
         game_pk = games.latest.pk
     console = (
@@ -92,6 +108,8 @@ def floor_bar(occasion: Occasion, page: str = "", game_pk: int | None = None) ->
             _url("report_closeout" if after_close else "occasion_close", occasion),
         ),
     )
+    if on_paper:  # no caller's console nor flashboard on a night kept on paper
+        links = tuple(link for link in links if link[0] not in ("console", "flashboard"))
     return FloorBar(
         links=tuple(BarLink(k, label, url, k == page) for k, label, url in links),
         now=now,

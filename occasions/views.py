@@ -19,6 +19,7 @@ from occasions.extras_selectors import extras_totals
 from occasions.floor_bar import floor_bar
 from occasions.forms import NotPlayedForm, PriceFormSet, ResumptionNoticeForm
 from occasions.models import Occasion, PaperRecord, ResumptionNotice
+from occasions.paper_people import night_from_paper
 from occasions.sales_selectors import occasion_door
 from organizations.access import OrgAccess, OrgRequest, found_for_org, org_view
 from organizations.access_matrix import RUNS_THE_NIGHT
@@ -128,6 +129,8 @@ def occasion_detail(request: OrgRequest, pk: int) -> HttpResponse:
             # The cards of the apps above (games, the report), each with the data it shows.
             "sections": extensions.sections(request, occasion),
             "floor": floor_bar(occasion),
+            # A night entered from paper: who was in charge on its sheets, who typed it in.
+            "from_paper": night_from_paper(occasion),
         },
     )
 

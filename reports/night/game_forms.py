@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -42,6 +43,13 @@ class ProgramRowForm(RowForm):
     donated = forms.BooleanField(label="Donated", required=False)
     bonus = forms.BooleanField(label="Bonus prize", required=False)
 
+    def clean(self) -> dict[str, Any]:
+        # A winner-take-all prize is its cards' receipts less 10 % (3.04(8)(a)3), known once
+        # they are sold: the program may leave it blank, and its game sheet gives it.
+        winner_take_all = self.data.get(self.add_prefix("kind")) == Game.Kind.WINNER_TAKE_ALL
+        self.needs = tuple(n for n in type(self).needs if not (winner_take_all and n == "amount"))
+        return super().clean()
+
 
 def program_sheets(rows: list[dict[str, Any]]) -> list[fmt.GameSheet]:
     """The program rows grouped into games, prizes in the order typed."""
@@ -60,7 +68,10 @@ def program_sheets(rows: list[dict[str, Any]]) -> list[fmt.GameSheet]:
                     fmt.Part(
                         arrangement=d["arrangement"].code,
                         kind=d.get("prize_kind") or "cash",
-                        amount=d["amount"],
+                        # As typed, judged as typed (a winner-take-all prize left blank is
+                        # its receipts' share of the moment, given on its game sheet).
+                        amount=d["amount"] if d.get("amount") is not None else Decimal(0),
+                        written=d.get("amount") is not None,
                         description=d.get("description", ""),
                         donated=bool(d.get("donated")),
                         bonus=bool(d.get("bonus")),
@@ -76,7 +87,12 @@ def program_sheets(rows: list[dict[str, Any]]) -> list[fmt.GameSheet]:
 
 
 class GameSheetForm(forms.Form):
+    """A game's sheet: its times, the balls called and, for a winner-take-all game, the prize
+    the sheet says was announced (its receipts less 10 % then, 3.04(8)(a)3): recorded as
+    written, or refused."""
+
     announced_at = NightTimeField(label="Prize and pattern announced at", required=False)
+    prize = money_field("Prize announced ($)", PRIZE)
     balls_checked_at = NightTimeField(label="75 balls checked at", required=False)
     started_at = NightTimeField(label="Game started at", required=False)
     balls = forms.CharField(
@@ -87,6 +103,24 @@ class GameSheetForm(forms.Form):
     )
     winners_at = NightTimeField(label="Winners recorded at", required=False)
     finished_at = NightTimeField(label="Game finished at", required=False)
+
+    def __init__(self, *args: Any, winner_take_all: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if winner_take_all:
+            self.fields["prize"].help_text = (
+                "As written on the sheet: its cards' receipts then, less 10 % "
+                "(961 CMR 3.04(8)(a)3)."
+            )
+        else:
+            del self.fields["prize"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if "prize" in self.fields and data.get("announced_at") and data.get("prize") is None:
+            self.add_error("prize", "Give the prize announced, as the sheet writes it.")
+        if data.get("prize") is not None and not data.get("announced_at"):
+            self.add_error("announced_at", "Give the time the prize was announced.")
+        return data
 
     def clean_balls(self) -> tuple[fmt.Ball, ...]:
 

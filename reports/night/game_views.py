@@ -74,7 +74,9 @@ def _game_forms(game: Game, occasion: Occasion, data: Any = None) -> dict[str, A
     presences = night_presences(occasion)
     claims = django_forms.formset_factory(game_forms.ClaimRowForm, extra=3)
     bound = {
-        "form": game_forms.GameSheetForm(data),
+        "form": game_forms.GameSheetForm(
+            data, winner_take_all=game.kind == Game.Kind.WINNER_TAKE_ALL
+        ),
         "claims": claims(data, prefix="c", form_kwargs={"parts": parts, "presences": presences}),
     }
     if game.kind == Game.Kind.PROGRESSIVE:
@@ -105,9 +107,11 @@ def _game_acts(game: Game, occasion: Occasion, bound: dict[str, Any]) -> list[ac
             fmt.Part(
                 arrangement=p.arrangement.code,
                 kind=p.kind,
-                amount=p.amount,
+                # A winner-take-all prize as the sheet says it was announced, judged then.
+                amount=p.amount if d.get("prize") is None else d["prize"],
                 announced_at=at("announced_at") if p.announced_at is None else None,
                 winners_at=at("winners_at"),
+                written=d.get("prize") is not None and p.announced_at is None,
             )
             for p in parts
         ),
