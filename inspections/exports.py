@@ -59,15 +59,7 @@ def report_status(o: Occasion, due_on: Callable[[dt.date], dt.date], today: dt.d
     """The state of the occasion's report as every page says it (``reports.obligations``), with
     its versions: "late", "filed late, amended (version 2)", "filed, amendment open"."""
     filed_on = timezone.localtime(o.first_filed_at).date() if o.first_filed_at else None
-    state = owed.occasion_state(
-        organization=o.organization,
-        license=o.license,
-        day=o.date,
-        due_on=due_on(o.date),
-        today=today,
-        occasion_status=o.status,
-        filed_on=filed_on,
-    )
+    state = owed.state_of_occasion(o, due_on=due_on, today=today, filed_on=filed_on)
     said = owed.OCCASION_LABELS[state].lower()
     if o.report_version is None:
         return said

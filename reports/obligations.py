@@ -133,6 +133,27 @@ def occasion_state(
     )
 
 
+def state_of_occasion(
+    occasion: Occasion,
+    *,
+    due_on: Callable[[dt.date], dt.date],
+    today: dt.date,
+    filed_on: dt.date | None,
+) -> str:
+    """``occasion_state`` of an occasion row (its organization and license read with it), its
+    due date by ``due_dates()``: the lists of occasions (the reports' statuses, the exports)
+    ask it this way."""
+    return occasion_state(
+        organization=occasion.organization,
+        license=occasion.license,
+        day=occasion.date,
+        due_on=due_on(occasion.date),
+        today=today,
+        occasion_status=occasion.status,
+        filed_on=filed_on,
+    )
+
+
 def due_dates() -> Callable[[dt.date], dt.date]:
     """The due date of an authorized day's report, by the figure in force that day
     (3.05(1)(a)): the dated rows are read once, for as many days as asked."""

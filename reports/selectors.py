@@ -361,15 +361,7 @@ def reports_of_occasions(occasions: Iterable[Occasion]) -> dict[int, OccasionRep
     out = {}
     for o in occasions:
         filed_on = timezone.localtime(first_filed[o.pk]).date() if o.pk in latest else None
-        status = owed.occasion_state(
-            organization=o.organization,
-            license=o.license,
-            day=o.date,
-            due_on=due_on(o.date),
-            today=today,
-            occasion_status=o.status,
-            filed_on=filed_on,
-        )
+        status = owed.state_of_occasion(o, due_on=due_on, today=today, filed_on=filed_on)
         if o.pk in latest:
             version, net, gross, intact = latest[o.pk]
             out[o.pk] = OccasionReport(status, version, net, gross, intact)
