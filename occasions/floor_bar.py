@@ -65,6 +65,8 @@ def _next_step(
         now = (
             f"Closed at {date_format(timezone.localtime(closed), 'g:i A')}" if closed else "Closed"
         )
+        if occasion.is_sealed:  # its report is filed: nothing is next on this night
+            return f"{now} · report filed", "", ""
         return now, "Next: close-out and report", _url("report_closeout", occasion)
     if on_paper:  # typed in from its sheets: the next step is the next sheet
         return "Entering from paper", "Go on with the sheets", _url("paper_home", occasion)

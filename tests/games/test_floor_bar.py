@@ -119,6 +119,19 @@ def test_with_every_game_played_the_next_step_is_the_close(mic, game_in_play):
     assert f'href="{_url("occasion_close", occasion)}">Next: close the occasion' in bar
 
 
+def test_once_the_report_is_filed_nothing_is_next(mic, game_in_play):
+    occasion = game_in_play.occasion
+    Game.objects.filter(pk=game_in_play.pk).update(status=Game.Status.FINISHED)
+    Occasion.objects.filter(pk=occasion.pk).update(
+        status=Occasion.Status.CLOSED, closed_at=occasion.opened_at
+    )
+    bar = _bar(mic.get(_url("door_sales", occasion)).content.decode())
+    assert "Next: close-out and report" in bar and "report filed" not in bar
+    Occasion.objects.filter(pk=occasion.pk).update(sealed_at=occasion.opened_at)
+    bar = _bar(mic.get(_url("door_sales", occasion)).content.decode())
+    assert "report filed" in bar and "Next:" not in bar
+
+
 def test_after_the_close_it_never_says_next_game(mic, game_in_play):
     occasion = game_in_play.occasion
     Game.objects.create(occasion=occasion, number=4, half=1, kind="regular")  # never played
