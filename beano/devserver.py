@@ -2,7 +2,7 @@
 together on Ctrl-C (or SIGTERM). Beat sends the periodic work (``CELERY_BEAT_SCHEDULE`` in
 beano/settings.py: the nightly audit checkpoint and report obligations, the resending of reports
 filed while the broker was down) through the same file-system broker the worker reads, so the
-embedded default runs it as production does (README: Production).
+embedded default runs it as production does (docs/DEPLOY.md: Production).
 
 Run as ``python -m beano.devserver [PORT]`` after migrate and seed_demo."""
 

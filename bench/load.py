@@ -147,7 +147,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
 
 
 def production_env(args: argparse.Namespace, data_dir: Path) -> dict[str, str]:
-    """The environment production runs with (README: Configuration), on this machine."""
+    """The environment production runs with (docs/DEPLOY.md: Configuration), on this machine."""
     return {
         "DJANGO_SETTINGS_MODULE": "bench.settings",
         "DEBUG": "off",
