@@ -45,12 +45,6 @@ ALLOWED: dict[str, str] = {
     "model organizations.CardUsage.occasion: foreign key to occasions.Occasion": _FK,
     "model organizations.PaperExplanation.occasion: foreign key to occasions.Occasion": _FK,
     "model organizations.PaperIssue.occasion: foreign key to occasions.Occasion": _FK,
-    "python occasions.floor_bar: url draw_console (games)": "floor bar: games' pages",
-    "python occasions.floor_bar: url draw_home (games)": "floor bar: games' pages",
-    "python occasions.floor_bar: url game_claims (games)": "floor bar: games' pages",
-    "python occasions.floor_bar: url game_program (games)": "floor bar: games' pages",
-    "python occasions.floor_bar: url paper_home (reports)": "floor bar: reports' pages",
-    "python occasions.floor_bar: url report_closeout (reports)": "floor bar: reports' pages",
     "python organizations.templatetags.audit_tags: url record_history (inspections)": (
         "history link"
     ),
