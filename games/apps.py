@@ -24,6 +24,7 @@ class GamesConfig(AppConfig):
             extensions.add_section(section)
 
         import beano.links
-        from games.links import LINKS
+        from games.links import FLOOR_PAGES, LINKS
 
         beano.links.add(*LINKS)  # its links on the pages below it
+        extensions.add_floor_pages(FLOOR_PAGES)  # and on the floor bar of the night

@@ -66,3 +66,16 @@ LINKS = (
         20,
     ),
 )
+
+
+def inspector_landing() -> str:
+    """An inspector's landing page (``organizations.extensions.LANDING``)."""
+    return reverse("inspector_dashboard")
+
+
+def record_history(organization_id: int, target_type: str, target_id: Any) -> str:
+    """A record's history in its organization's audit trail (``HISTORY_PAGE``)."""
+    return reverse(
+        "record_history",
+        kwargs={"org_id": organization_id, "target_type": target_type, "target_id": target_id},
+    )

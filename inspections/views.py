@@ -124,6 +124,7 @@ def commission_refused_actions(request: HttpRequest) -> HttpResponse:
     return refused_actions_page(
         request,
         RefusedAction.objects.filter(organization_id__in=[pk for pk, _ in organizations]),
-        {"export_url": reverse("inspect_export", kwargs={"kind": "refused"})},
+        {"export_url": reverse("inspect_export", kwargs={"kind": "refused"}), "section": "refused"},
         organizations,
+        nav="inspections/_compliance_nav.html",
     )

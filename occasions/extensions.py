@@ -17,6 +17,8 @@ registry here, and the app above fills it from its ``AppConfig.ready()``:
 - ``SECTIONS``: the cards the app shows on the occasion page, each with the data its view reads
   for it, so that no template tag runs a query behind the page's view;
 - ``FLOOR_GAMES``: where the night's games stand, for the floor bar on every page of the night;
+- ``FLOOR_PAGES``: the pages of the apps above that the floor bar links (the program, the
+  console, the claims; the close-out, the paper sheets), so that occasions names none of them;
 - ``KEPT_PAGE``: a closed occasion's door counts, the totals of its prizes and other sales and
   the prizes awarded to its winners as kept with its figures (``reports.kept``), which its
   pages read instead of totalling its sale lines, extras and winners again."""
@@ -139,6 +141,18 @@ class FloorGames:
 FloorGamesReader = Callable[[Occasion], FloorGames]
 FLOOR_GAMES: list[FloorGamesReader] = []
 
+#: A page of the night in an app above, for the floor bar: its URL for the occasion (and the
+#: game, where the page is one game's), by what the bar calls it.
+FloorPage = Callable[[Occasion, "int | None"], str]
+FLOOR_PAGE_KEYS = {
+    "program": "the games' program (games)",
+    "console": "the caller's console of a game, or the console's start without one (games)",
+    "claims": "the claims of a game (games)",
+    "closeout": "the close-out and report of a closed occasion (reports)",
+    "paper": "the night's paper sheets, entering it after the fact (reports)",
+}
+FLOOR_PAGES: dict[str, FloorPage] = {}
+
 
 @dataclass(frozen=True)
 class Section:
@@ -244,6 +258,21 @@ def floor_games(occasion: Occasion) -> FloorGames:
     for reader in FLOOR_GAMES:
         return reader(occasion)
     return FloorGames(games=())
+
+
+def add_floor_pages(pages: dict[str, FloorPage]) -> None:
+    for key, page in pages.items():
+        if key not in FLOOR_PAGE_KEYS:
+            raise ValueError(f"{key!r} is not a page of the floor bar: {sorted(FLOOR_PAGE_KEYS)}")
+        FLOOR_PAGES.setdefault(key, page)
+
+
+def floor_page(key: str, occasion: Occasion, game_pk: int | None = None) -> str:
+    """The URL of the floor bar's page ``key`` (and ``game_pk``), or "" where no app offers it."""
+    if key not in FLOOR_PAGE_KEYS:
+        raise ValueError(f"{key!r} is not a page of the floor bar: {sorted(FLOOR_PAGE_KEYS)}")
+    page = FLOOR_PAGES.get(key)
+    return page(occasion, game_pk) if page is not None else ""
 
 
 def why_not_close(occasion: Occasion) -> str | None:

@@ -1,11 +1,13 @@
 """The floor bar: the one navigation of every page of a night (Workers · Door · Games · Console ·
 Claims · Flashboard · Close), with where the night stands and the next step.
 
-Its links to the games' pages are named by URL (the games app fills ``extensions.FLOOR_GAMES``
-with where the games stand); occasions imports nothing above it. It reads in two queries: the
-games of the program with their status and prizes, and whether the whole night was entered from
-its paper sheets (one query when the page has its paper records read). A night entered whole
-from paper had no console and no flashboard: the bar offers neither, only what works."""
+Its links to the pages of the apps above (the games' program, console and claims; the reports'
+close-out and paper sheets) are theirs to give (``extensions.FLOOR_PAGES``), as where the games
+stand is (``extensions.FLOOR_GAMES``): occasions names nothing above it. It reads in two
+queries: the games of the program with their status and prizes, and whether the whole night was
+entered from its paper sheets (one query when the page has its paper records read). A night
+entered whole from paper had no console and no flashboard: the bar offers neither, only what
+works."""
 
 from __future__ import annotations
 
@@ -40,6 +42,11 @@ def _url(name: str, occasion: Occasion, **extra: int) -> str:
     return reverse(name, kwargs={"org_id": occasion.organization_id, "pk": occasion.pk} | extra)
 
 
+def _above(key: str, occasion: Occasion, game_pk: int | None = None) -> str:
+    """A page of an app above (``extensions.floor_page``): "" where none offers it."""
+    return extensions.floor_page(key, occasion, game_pk)
+
+
 def night_on_paper(occasion: Occasion) -> bool:
     """The whole night entered from its paper sheets (read from the paper records the page has
     read, if it has)."""
@@ -67,18 +74,18 @@ def _next_step(
         )
         if occasion.is_sealed:  # its report is filed: nothing is next on this night
             return f"{now} · report filed", "", ""
-        return now, "Next: close-out and report", _url("report_closeout", occasion)
+        return now, "Next: close-out and report", _above("closeout", occasion)
     if on_paper:  # typed in from its sheets: the next step is the next sheet
-        return "Entering from paper", "Go on with the sheets", _url("paper_home", occasion)
+        return "Entering from paper", "Go on with the sheets", _above("paper", occasion)
     in_play, coming = games.in_play, games.next_game
     if in_play is not None:
         return (
             f"Game {in_play.number} in play",
             "Go to the console",
-            _url("draw_console", occasion, game_pk=in_play.pk),
+            _above("console", occasion, in_play.pk),
         )
     if coming is not None:
-        return f"Next: game {coming.number}", "Go to the games", _url("game_program", occasion)
+        return f"Next: game {coming.number}", "Go to the games", _above("program", occasion)
     now = "All games played" if games.games else "No games in the program"
     return now, "Next: close the occasion", _url("occasion_close", occasion)
 
@@ -92,22 +99,20 @@ def floor_bar(occasion: Occasion, page: str = "", game_pk: int | None = None) ->
     now, next_label, next_url = _next_step(occasion, games, on_paper)
     if game_pk is None and games.latest is not None:
         game_pk = games.latest.pk
-    console = (
-        _url("draw_console", occasion, game_pk=game_pk) if game_pk else _url("draw_home", occasion)
-    )
-    claims = _url("game_claims", occasion, game_pk=game_pk) if game_pk else ""
+    console = _above("console", occasion, game_pk)
+    claims = _above("claims", occasion, game_pk) if game_pk else ""
     after_close = occasion.status == Occasion.Status.CLOSED
     links = (
         ("workers", "Workers", _url("workers_present", occasion)),
         ("door", "Door", _url("door_sales", occasion)),
-        ("games", "Games", _url("game_program", occasion)),
+        ("games", "Games", _above("program", occasion)),
         ("console", "Console", console),
         ("claims", "Claims", claims),
         ("flashboard", "Flashboard", _url("occasion_detail", occasion) + "#flashboard"),
         (
             "close",
             "Close-out" if after_close else "Close",
-            _url("report_closeout" if after_close else "occasion_close", occasion),
+            _above("closeout", occasion) if after_close else _url("occasion_close", occasion),
         ),
     )
     if on_paper:  # no caller's console nor flashboard on a night kept on paper

@@ -19,7 +19,13 @@ of the night (``occasions.laptop``): that user, with their roles read, or None.
 ``VOUCHED``: what an organization's audit chain vouches for beyond its own hashes (its
 checkpoint kept outside the database, the filed reports, the money records against their trail:
 ``beano.integrity``), checked for the audit trail page, so that it gives the chain check's
-verdict: every problem found, in words."""
+verdict: every problem found, in words.
+
+``LANDING``: where a Commission staff member of a kind lands instead of the organizations'
+landing page (an inspector: the inspection dashboard), given by the app serving that page.
+
+``HISTORY_PAGE``: the page of one record's history in an organization's audit trail (the
+worker list's "history" links), given by the app serving it; no link without it."""
 
 from __future__ import annotations
 
@@ -51,6 +57,34 @@ ON_LISTED: list[Callable[[WorkerListEntry], None]] = []
 AT_THE_LAPTOP: list[Callable[[Any, int], Any]] = []
 #: Called with the organization: every problem found in what its chain vouches for, in words.
 VOUCHED: list[Callable[[Organization], list[str]]] = []
+
+
+#: A staff kind's landing page: its URL.
+LANDING: dict[str, Callable[[], str]] = {}
+#: The history page of a record: (organization's id, "app_label.model", record's id) -> URL.
+HISTORY_PAGE: list[Callable[[int, str, Any], str]] = []
+
+
+def add_landing(kind: str, url: Callable[[], str]) -> None:
+    LANDING.setdefault(kind, url)
+
+
+def landing(kind: str) -> str | None:
+    """Where staff of ``kind`` land, or None: on the organizations' landing page."""
+    url = LANDING.get(kind)
+    return url() if url is not None else None
+
+
+def add_history_page(page: Callable[[int, str, Any], str]) -> None:
+    if page not in HISTORY_PAGE:
+        HISTORY_PAGE.append(page)
+
+
+def history_page(organization_id: int, target_type: str, target_id: Any) -> str:
+    """The URL of a record's history in its organization's audit trail, or "" where none."""
+    for page in HISTORY_PAGE:
+        return page(organization_id, target_type, target_id)
+    return ""
 
 
 def add_vouched_check(check: Callable[[Organization], list[str]]) -> None:

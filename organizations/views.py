@@ -34,8 +34,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     dashboard."""
     today = timezone.localdate()
     staff = commission_staff(request.user)
-    if staff is not None and staff.kind == staff.Kind.INSPECTOR:
-        return redirect("inspector_dashboard")
+    landing = extensions.landing(staff.kind) if staff is not None else None
+    if landing:  # an inspector's landing page is the inspections' (organizations.extensions)
+        return redirect(landing)
     organizations = list(selectors.organizations_for_user(request.user))
     roles_by_org: dict[int, set[str]] = {}
     for assignment in request.user.org_roles.all():
@@ -239,4 +240,5 @@ def authorization_document(request: OrgRequest, pk: int) -> FileResponse:
 def refused_actions(request: OrgRequest) -> HttpResponse:
     access = request.access
     queryset = RefusedAction.objects.filter(organization_id=access.organization.pk)
-    return refused_actions_page(request, queryset, {"org": access.organization, "access": access})
+    context = {"org": access.organization, "access": access, "tab": "refused"}
+    return refused_actions_page(request, queryset, context, nav="organizations/_org_nav.html")

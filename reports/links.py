@@ -4,12 +4,14 @@ the close page, and from a night left open at the top of the landing page)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone
 
 from beano.links import Include, Link, occasion_page, org_page
+from occasions.models import Occasion
 from reports.night.way_in import ENTERS
 
 
@@ -80,3 +82,14 @@ LINKS = (
     ),
 )
 INCLUDES = (Include("floor_notes", "reports/paper/_floor_notes.html"),)
+
+
+def _night(name: str) -> Callable[[Occasion, int | None], str]:
+    def url(occasion: Occasion, game_pk: int | None = None) -> str:
+        return reverse(name, kwargs={"org_id": occasion.organization_id, "pk": occasion.pk})
+
+    return url
+
+
+#: The reports' pages on the floor bar of every page of the night (``occasions.floor_bar``).
+FLOOR_PAGES = {"closeout": _night("report_closeout"), "paper": _night("paper_home")}

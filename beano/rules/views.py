@@ -127,9 +127,13 @@ def refused_actions_page(
     queryset: QuerySet[RefusedAction],
     context: dict[str, Any],
     organizations: Sequence[tuple[int, str]] = (),
+    *,
+    nav: str = "",
 ) -> HttpResponse:
     """The log of refused actions over ``queryset`` (already limited to the viewer's scope),
-    filtered by citation, date and, when ``organizations`` are offered, organization."""
+    filtered by citation, date and, when ``organizations`` are offered, organization. ``nav`` is
+    the calling app's navigation, a template of its own drawn at the top with ``context`` (the
+    rules name no template of an app above them)."""
     citations = sorted(
         {c for row in queryset.values_list("citations", flat=True) for c in row.split(", ") if c}
     )
@@ -142,6 +146,7 @@ def refused_actions_page(
         "rules/refused_actions.html",
         {
             **context,
+            "nav": nav,
             "page": page,
             "filter": log_filter,
             "citation": log_filter.citation,

@@ -9,9 +9,10 @@ from typing import Any
 
 from django import template
 from django.db import models
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+
+from organizations import extensions
 
 register = template.Library()
 
@@ -66,15 +67,9 @@ def _entered_words(values: dict[str, Any]) -> str:
 
 @register.simple_tag(takes_context=True)
 def history_url(context: dict[str, Any], record: models.Model) -> str:
-    """The history page of ``record`` in the page's organization's audit trail."""
-    return reverse(
-        "record_history",
-        kwargs={
-            "org_id": context["org"].pk,
-            "target_type": record._meta.label_lower,
-            "target_id": record.pk,
-        },
-    )
+    """The history page of ``record`` in the page's organization's audit trail, from the app
+    that serves it (``organizations.extensions.HISTORY_PAGE``), or "" without one."""
+    return extensions.history_page(context["org"].pk, record._meta.label_lower, record.pk)
 
 
 #: An action's last word as a sentence says it, where the word alone would not.

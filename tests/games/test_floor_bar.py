@@ -221,3 +221,28 @@ def test_finishing_a_game_by_htmx_sends_the_bar_again_with_the_next_step(mic, ga
     bar = _bar(page)
     assert 'hx-swap-oob="true"' in bar and "All games played" in bar
     assert "Next: close the occasion" in bar
+
+
+def test_the_bar_links_the_pages_above_occasions_only_as_they_offer_them(game_in_play, monkeypatch):
+    """Occasions names no page of games or reports: they give their pages to the bar
+    (``occasions.extensions.FLOOR_PAGES``); without them the bar shows the steps, no link."""
+    from occasions import extensions
+
+    occasion = game_in_play.occasion
+    bar = floor_bar(occasion, "games")
+    links = {link.key: link.url for link in bar.links}
+    assert links["games"] == _url("game_program", occasion)
+    assert links["console"] == _url("draw_console", occasion, game_pk=game_in_play.pk)
+    assert links["claims"] == _url("game_claims", occasion, game_pk=game_in_play.pk)
+    assert bar.next_url == links["console"]
+
+    monkeypatch.setattr(extensions, "FLOOR_PAGES", {})
+    bar = floor_bar(occasion, "games")
+    links = {link.key: link.url for link in bar.links}
+    assert links["games"] == links["console"] == links["claims"] == ""
+    assert links["door"] == _url("door_sales", occasion)  # occasions' own pages stay
+    assert (bar.now, bar.next_url) == ("Game 3 in play", "")
+    with pytest.raises(ValueError, match="not a page of the floor bar"):
+        extensions.add_floor_pages({"flashboard": lambda occasion, game_pk: "/"})
+    with pytest.raises(ValueError, match="not a page of the floor bar"):
+        extensions.floor_page("close", occasion)
