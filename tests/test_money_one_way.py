@@ -2,7 +2,7 @@
 through ``beano.rules.money`` (``MoneyField`` in a form, ``money``/``parse_money`` in a service),
 never ``Decimal(...)`` of the text: ``Decimal`` reads "4e2", "1_000" and Arabic-Indic digits as
 numbers. Written: a template writes an amount with the builtin ``usd`` filter, $1,234.56 and a
-negative one as ($12.00), never "$" before ``floatformat`` (which writes "$-12.00"). Two walks,
+negative one as ($12.00), never "$" before a variable (``floatformat`` writes "$-12.00"). Two walks,
 over the apps' code and over the templates, each with a self-test that it can fail."""
 
 from __future__ import annotations
@@ -132,8 +132,10 @@ def test_the_code_walk_can_fail(tmp_path):
 
 # Writing -------------------------------------------------------------------------------------
 
-#: "$" written before a number the template formats itself.
-DOLLAR_FLOATFORMAT = re.compile(r"\$\s*\{\{[^}]*\|\s*floatformat")
+#: "$" written before a variable: the template writes the amount itself (``floatformat`` writes
+#: "$-12.00"; a bare ``{{ amount }}`` "$-12.00" too, and "$1250.00" without its comma), and
+#: ``usd`` would write a second "$".
+DOLLAR_BEFORE = re.compile(r"\$\s*\{\{")
 #: ``floatformat`` on a variable: money if a word of its name is one of these.
 FLOATFORMAT = re.compile(r"\{\{\s*([\w.]+)\s*\|\s*floatformat")
 MONEY_WORDS = {
@@ -192,12 +194,12 @@ def money_written_by_hand(root: Path) -> list[str]:
             if path.suffix not in {".html", ".txt", ".xml", ".svg"}:
                 continue
             for number, line in enumerate(path.read_text().splitlines(), start=1):
-                if DOLLAR_FLOATFORMAT.search(line) or _money_named(line):
+                if DOLLAR_BEFORE.search(line) or _money_named(line):
                     found.append(f"{path.relative_to(root).as_posix()}:{number}")
     return found
 
 
-def test_no_template_writes_money_with_floatformat():
+def test_no_template_writes_money_by_hand():
     assert money_written_by_hand(ROOT) == [], "Write an amount {{ amount|usd }}."
 
 
@@ -208,10 +210,12 @@ def test_the_template_walk_can_fail(tmp_path):
         "<p>{{ w.share|usd }}</p>\n"
         "<p>{{ prize_total|floatformat:2 }}</p>\n"
         "<p>{{ players|floatformat:0 }} players, {{ rate_percent }} %</p>\n"
+        "<p>${{ s.police_total }}</p>\n"
     )
     assert money_written_by_hand(tmp_path) == [
         "templates/games/a.html:1",
         "templates/games/a.html:3",
+        "templates/games/a.html:5",
     ]
 
 
