@@ -118,8 +118,13 @@ TEMPLATES = [
         "APP_DIRS": True,
         "OPTIONS": {
             # A refusal's plain words first and its citation after them, on every page; the
-            # links and parts the apps above put at a lower app's places (beano.links).
-            "builtins": ["beano.templatetags.refusals", "beano.templatetags.links"],
+            # links and parts the apps above put at a lower app's places (beano.links); an amount
+            # written the one way, $1,234.56 or ($12.00) (beano.templatetags.amounts).
+            "builtins": [
+                "beano.templatetags.refusals",
+                "beano.templatetags.links",
+                "beano.templatetags.amounts",
+            ],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",

@@ -7,12 +7,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 
 from beano.rules.claims import W2G_CITATION
-from beano.rules.money import usd
+from beano.rules.money import PRIZE, parse_money, usd
 from games.claim_locking import one_line
 from games.models import Payout, PrizeShare
 from games.sealed import seal
@@ -30,7 +30,8 @@ class GroupMember:
 
 
 def parse_lines(text: str) -> list[GroupMember]:
-    """One person a line, "legal name; address; TIN; share" (the form's textarea)."""
+    """One person a line, "legal name; address; TIN; share" (the form's textarea); the share is
+    read by the one money parser, so "٤٠٠" or "4e2" is refused, never taken for $400."""
     members = []
     for number, line in enumerate((x for x in text.splitlines() if x.strip()), start=1):
         parts = [p.strip() for p in line.split(";")]
@@ -39,9 +40,11 @@ def parse_lines(text: str) -> list[GroupMember]:
                 f"Line {number}: write “legal name; address; TIN; share”, four parts."
             )
         try:
-            share = Decimal(parts[3].replace("$", "").replace(",", ""))
-        except InvalidOperation:
-            raise ValidationError(f"Line {number}: the share is an amount, e.g. 800.00.") from None
+            share = parse_money(parts[3], PRIZE)
+        except ValidationError as error:
+            raise ValidationError(
+                [f"Line {number}, the share: {message}" for message in error.messages]
+            ) from None
         members.append(GroupMember(parts[0], parts[1], parts[2], share))
     return members
 

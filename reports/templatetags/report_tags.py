@@ -1,41 +1,23 @@
-"""Formatting of report figures (stored as JSON strings) for pages and the PDF."""
+"""Formatting of report figures (stored as JSON strings) for pages and the PDF. ``usd`` is a
+builtin of every template (beano.templatetags.amounts)."""
 
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django import template
 from django.utils.safestring import mark_safe
 
-from beano.rules import money
+from beano.templatetags.amounts import DASH, as_decimal
 
 register = template.Library()
-
-DASH = "—"
-
-
-def _decimal(value: Any) -> Decimal | None:
-    if value is None or value == "":
-        return None
-    try:
-        return Decimal(str(value))
-    except InvalidOperation:
-        return None
-
-
-@register.filter
-def usd(value: Any) -> str:
-    """$1,234.56; negative amounts in parentheses, as accountants write them."""
-    number = _decimal(value)
-    return DASH if number is None else money.usd(number)
 
 
 @register.filter
 def signed_usd(value: Any) -> str:
     """+$1.00 / −$1.00 / $0.00 for differences."""
-    number = _decimal(value)
+    number = as_decimal(value)
     if number is None:
         return DASH
     if number == 0:
@@ -53,7 +35,7 @@ def signed(value: Any) -> str:
 
 @register.filter
 def percent(value: Any) -> str:
-    number = _decimal(value)
+    number = as_decimal(value)
     if number is None:
         return DASH
     return f"{(number * 100).normalize():f} %"
@@ -90,7 +72,7 @@ def css_string(value: Any) -> str:
 
 @register.filter
 def negative(value: Any) -> bool:
-    number = _decimal(value)
+    number = as_decimal(value)
     return number is not None and number < 0
 
 

@@ -4,6 +4,7 @@ address, TIN (sealed as the W-2G TIN is) and share, the shares adding up to the 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from decimal import Decimal as D
 
 import pytest
@@ -105,8 +106,35 @@ def test_the_lines_typed_on_the_payout_form_are_read_and_bad_ones_explained():
     ]
     with pytest.raises(ValidationError, match="four parts"):
         parse_lines("Ann Pires, 1 Elm St")
-    with pytest.raises(ValidationError, match="the share is an amount"):
+    with pytest.raises(
+        ValidationError, match="Line 1, the share: Write the amount with the digits"
+    ):
         parse_lines("Ann Pires; 1 Elm St; 111223333; lots")
+
+
+@pytest.mark.parametrize(
+    ("share", "words"),
+    [
+        ("٤٠٠", "Write the amount with the digits 0 to 9"),  # Arabic-Indic digits: not 400
+        ("４００", "Write the amount with the digits 0 to 9"),  # full-width digits
+        ("4e2", "Write the amount with the digits 0 to 9"),  # not 400
+        ("1_000", "Write the amount with the digits 0 to 9"),
+        ("NaN", "Write the amount with the digits 0 to 9"),
+        ("Infinity", "Write the amount with the digits 0 to 9"),
+        ("12.345", "at most two decimals"),
+        ("-40.00", "cannot be negative"),
+        ("99999999", "a prize is at most $10,000.00"),
+    ],
+)
+def test_a_share_is_read_by_the_one_money_parser(share, words):
+    """Issue 41: the share was read by Decimal() and took "٤٠٠" and "4e2" for $400."""
+    with pytest.raises(ValidationError, match=rf"Line 2, the share: .*{re.escape(words)}"):
+        parse_lines(f"Ann Pires; 1 Elm St; 111223333; 35.00\nJo Reis; 2 Elm St; 222334444; {share}")
+
+
+def test_a_share_typed_as_people_write_money_is_read():
+    lines = parse_lines("A; 1 Elm St; 111223333; $1,250.50\nB; 2 Elm St; 222334444; 75")
+    assert [m.share for m in lines] == [D("1250.50"), D("75.00")]
 
 
 def test_the_payout_page_takes_the_group(client, tenant, big_win):
