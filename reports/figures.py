@@ -186,8 +186,8 @@ def figures_of(
         memo=section.memo(occasion),
         provenance=section.provenance(occasion),
         voids=cash_figures.voids(occasion),
-        drawer=cash_figures.drawer(occasion),
-        deposit=cash_figures.deposit(occasion),
+        drawer=cash().drawer_figure(occasion),
+        deposit=cash().deposit_figure(occasion),
     )
 
 

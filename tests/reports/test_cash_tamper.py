@@ -8,8 +8,8 @@ from decimal import Decimal
 
 import pytest
 
+from banking.models import BankEntry, BankReconciliation, Deposit, DrawerCount
 from organizations.models import AuditEvent, Organization
-from reports.models import BankEntry, BankReconciliation, Deposit, DrawerCount
 from tests.organizations.test_tamper_evidence import POST, check
 from tests.reports.conftest import at
 

@@ -9,11 +9,12 @@ from decimal import Decimal as D
 
 import pytest
 
+from banking.models import DrawerCount
 from beano.backup.trail import differences
 from organizations.audit import verify_chain
 from organizations.models import AuditEvent
 from reports import services
-from reports.models import CloseOut, DrawerCount
+from reports.models import CloseOut
 from tests.fixtures.floor import on_floor
 from tests.reports.test_cash import PIECES, closed_out, count
 
