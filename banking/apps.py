@@ -17,7 +17,7 @@ class BankingConfig(AppConfig):
         from reports import extensions as report_parts
 
         report_parts.set_cash(
-            report_parts.Cash(
+            report_parts.DrawerAndDeposit(
                 drawer_figure=figures.drawer,
                 deposit_figure=figures.deposit,
                 drawer_total=figures.drawer_total,

@@ -25,7 +25,7 @@ from occasions.models import Occasion
 from organizations.audit import acting_user, record_event, snapshot
 from organizations.equipment_services import take_back_card_usage
 from organizations.models import AuditEvent, CardUsage
-from reports.extensions import cash
+from reports import extensions
 from reports.models import CloseOut, ClosingCount, Expense
 
 #: The key of the amendment's opening event that holds the filed state.
@@ -78,7 +78,7 @@ def filed_state(occasion: Occasion, closeout: CloseOut) -> dict[str, Any]:
         "counts": {c.category: c.counted for c in closeout.counts.all()},
         "expenses": [_expense_row(e) for e in Expense.objects.filter(occasion=occasion)],
         "stock": sorted(_usages(occasion).values_list("pk", flat=True)),
-        "drawer": cash().drawer_state(closeout),
+        "drawer": extensions.cash().drawer_state(closeout),
     }
 
 
@@ -87,7 +87,7 @@ def _restore_drawer(occasion: Occasion, closeout: CloseOut, state: dict, by: Act
     event."""
     if "drawer" not in state:  # an amendment opened before the drawer was kept with the state
         return "not kept with the amendment"
-    return cash().restore_drawer(occasion, closeout, state["drawer"], by)
+    return extensions.cash().restore_drawer(occasion, closeout, state["drawer"], by)
 
 
 def state_at_opening(closeout: CloseOut) -> dict[str, Any]:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class Cash:
+class DrawerAndDeposit:
     """The drawer and the deposit of an occasion, as the app that keeps them reads and writes
     them."""
 
@@ -40,20 +40,20 @@ class Cash:
     restore_drawer: Callable[[Occasion, CloseOut, dict[str, Any] | None, Actor], str]
 
 
-NO_CASH = Cash(
+NO_CASH = DrawerAndDeposit(
     drawer_figure=lambda occasion: None,
     deposit_figure=lambda occasion: None,
     drawer_total=lambda closeout: None,
     drawer_state=lambda closeout: None,
     restore_drawer=lambda occasion, closeout, state, by: "unchanged",
 )
-CASH: list[Cash] = []
+CASH: list[DrawerAndDeposit] = []
 
 
-def set_cash(cash: Cash) -> None:
+def set_cash(cash: DrawerAndDeposit) -> None:
     """Registers the drawer and the deposit (again harmlessly: the last one counts)."""
     CASH[:] = [cash]
 
 
-def cash() -> Cash:
+def cash() -> DrawerAndDeposit:
     return CASH[0] if CASH else NO_CASH

@@ -19,9 +19,8 @@ from occasions.models import Occasion
 from occasions.services import enforce_at, lock_occasion
 from organizations.audit import acting_user, record_event
 from organizations.models import AuditChain, Organization
-from reports import amendment_state, obligations, paper_selectors
+from reports import amendment_state, extensions, obligations, paper_selectors
 from reports.closeout_services import cash_verified
-from reports.extensions import cash
 from reports.figures import compute_figures, differences, digest, late_filing, to_json
 from reports.kept import keep_occasion
 from reports.models import AnnualReport, CloseOut, FinancialReport, RenderStatus
@@ -40,7 +39,7 @@ def enqueue(document: Any) -> None:
 
 def drawer_facts(closeout: CloseOut | None) -> DrawerFilingFacts:
     """The drawer counted by denomination, if it was, against the close-out's cash counted."""
-    total = cash().drawer_total(closeout) if closeout else None
+    total = extensions.cash().drawer_total(closeout) if closeout else None
     return DrawerFilingFacts(
         drawer_counted=total is not None,
         drawer_total=total,

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 #: $600.00: four more dollar bills than the filed count.
 RECOUNT = PIECES | {"1": 4}
-TOUCHED = {"reports.closeout", "reports.closingcount", "reports.drawercount"}
+TOUCHED = {"reports.closeout", "reports.closingcount", "banking.drawercount"}
 FIELDS = ("pieces", "total", "counted_by", "verified_by", "counted_at")
 
 
