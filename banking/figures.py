@@ -16,6 +16,7 @@ from reports.models import CloseOut
 
 
 def drawer(occasion: Occasion) -> DrawerFigure | None:
+    """The occasion's drawer as counted by denomination, or None."""
     count = (
         DrawerCount.objects.filter(closeout__occasion=occasion)
         .select_related("counted_by", "verified_by")
@@ -33,6 +34,7 @@ def drawer(occasion: Occasion) -> DrawerFigure | None:
 
 
 def deposit(occasion: Occasion) -> DepositFigure | None:
+    """The occasion's deposit to the gaming account, if recorded yet, or None."""
     made = Deposit.objects.filter(occasion=occasion).first()
     if made is None:
         return None

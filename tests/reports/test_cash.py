@@ -261,3 +261,12 @@ def test_the_drawer_page_is_another_organizations_404_and_an_inspectors_read(
     assert client.get(drawer_url(known_occasion)).status_code == 200
     assert client.post(drawer_url(known_occasion), {"n_20": "1"}).status_code == 403
     assert not DrawerCount.objects.exists()
+
+
+def test_the_closeout_page_links_the_drawer_without_naming_banking(client, known_occasion, tenant):
+    """The close-out (reports) names no page of banking, the app above it: its counts and cash
+    card shows the drawer's link banking puts at its place (``beano.links``)."""
+    login(client, tenant.bookkeeper)
+    url = reverse("report_closeout", args=[known_occasion.organization_id, known_occasion.pk])
+    page = client.get(url).content.decode()
+    assert f'href="{drawer_url(known_occasion)}">The drawer counted by denomination</a>' in page
