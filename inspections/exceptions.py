@@ -16,13 +16,13 @@ from django.db.models import QuerySet, Sum
 from django.urls import reverse
 from django.utils import timezone
 
+from banking.bank_selectors import last_ended_month, month_end, months_between
+from banking.models import BankReconciliation, Deposit, GamingAccount
 from beano.rules.banking import next_business_day
 from occasions.models import Occasion, SaleLine
 from organizations.models import Organization, PaperIssue, StockTake
 from reports import obligations as owed
 from reports import selectors as report_selectors
-from reports.bank_selectors import last_ended_month, month_end, months_between
-from reports.cash_models import BankReconciliation, Deposit, GamingAccount
 from reports.figure_sections import STOCK_CATEGORY
 from reports.models import CountCategory, FinancialReport
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.db.models import Q
 
 from games.models import BallCall, Claim, Payout, PrizePart, Winner
+from organizations.audit import target_types
 from organizations.models import AuditEvent, Organization
 
 GAME = "games.game"
@@ -32,7 +33,7 @@ def _game_parts(game_id: str) -> Q:
 def history_events(
     organization: Organization, target_type: str, target_id: str
 ) -> list[AuditEvent]:
-    condition = Q(target_type=target_type, target_id=target_id)
+    condition = Q(target_type__in=target_types(target_type), target_id=target_id)
     if target_type == GAME:
         condition |= _game_parts(target_id)
     return list(

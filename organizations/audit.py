@@ -339,3 +339,30 @@ def _check_head(organization: Organization | None, length: int, last_hash: str) 
             "likely back over events removed from the end, by someone without the audit key.",
         )
     return ChainCheck(length)
+
+
+def moved_labels() -> dict[str, str]:
+    """The labels of the models that moved to another app keeping their table (``db_table``),
+    each with the label it has now: events written before the move name the app it was in
+    (``reports.deposit`` is ``banking.deposit`` since issue 41 split reports), and the chain
+    never changes an event."""
+    from django.apps import apps
+
+    now = {m._meta.label_lower for m in apps.get_models()}
+    moved: dict[str, str] = {}
+    for model in apps.get_models():
+        meta = model._meta
+        former = meta.db_table.removesuffix("_" + meta.model_name)
+        if former != meta.db_table and former != meta.app_label and "_" not in former:
+            label = f"{former}.{meta.model_name}"
+            if label not in now:
+                moved[label] = meta.label_lower
+    return moved
+
+
+def target_types(target_type: str) -> tuple[str, ...]:
+    """Every label the events of one model's rows carry: the one given, the label its model
+    has now, and the one it had before it moved."""
+    moved = moved_labels()
+    now = moved.get(target_type, target_type)
+    return (now, *sorted(old for old, new in moved.items() if new == now))

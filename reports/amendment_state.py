@@ -25,7 +25,8 @@ from occasions.models import Occasion
 from organizations.audit import acting_user, record_event, snapshot
 from organizations.equipment_services import take_back_card_usage
 from organizations.models import AuditEvent, CardUsage
-from reports.models import CloseOut, ClosingCount, DrawerCount, Expense
+from reports import extensions
+from reports.models import CloseOut, ClosingCount, Expense
 
 #: The key of the amendment's opening event that holds the filed state.
 STATE_KEY = "filed_state"
@@ -40,8 +41,6 @@ CLOSEOUT_FIELDS = (
     "cash_verified_at",
 )
 OPENED = "reports.amendment.opened"
-#: The drawer's columns kept with the filed state (its close-out is the close-out's own).
-DRAWER_FIELDS = ("id", "pieces", "total", "counted_by_id", "verified_by_id", "counted_at")
 
 
 def _plain(value: Any) -> Any:
@@ -79,66 +78,16 @@ def filed_state(occasion: Occasion, closeout: CloseOut) -> dict[str, Any]:
         "counts": {c.category: c.counted for c in closeout.counts.all()},
         "expenses": [_expense_row(e) for e in Expense.objects.filter(occasion=occasion)],
         "stock": sorted(_usages(occasion).values_list("pk", flat=True)),
-        "drawer": _drawer_row(DrawerCount.objects.filter(closeout=closeout).first()),
-    }
-
-
-def _drawer_row(drawer: DrawerCount | None) -> dict[str, Any] | None:
-    if drawer is None:
-        return None
-    return {name: _plain(getattr(drawer, name)) for name in DRAWER_FIELDS}
-
-
-def _drawer_values(drawer: DrawerCount) -> dict[str, Any]:
-    """What the drawer's audit events say of it: the pieces, the total, who counted and who
-    verified (by username, as ``reports.drawer.counted`` names them) and when."""
-    return {
-        "pieces": drawer.pieces,
-        "total": str(drawer.total),
-        "counted_by": getattr(drawer.counted_by, "username", None),
-        "verified_by": getattr(drawer.verified_by, "username", None),
-        "counted_at": drawer.counted_at,
+        "drawer": extensions.cash().drawer_state(closeout),
     }
 
 
 def _restore_drawer(occasion: Occasion, closeout: CloseOut, state: dict, by: Actor) -> str:
-    """The drawer as filed: counted again during the amendment, its filed count put back;
-    first counted during it, taken away. What was done, for the withdrawal's event."""
+    """The drawer as filed (``reports.extensions.CASH``): what was done, for the withdrawal's
+    event."""
     if "drawer" not in state:  # an amendment opened before the drawer was kept with the state
         return "not kept with the amendment"
-    filed = state["drawer"]
-    drawer = DrawerCount.objects.select_for_update().filter(closeout=closeout).first()
-    if filed is None and drawer is None:
-        return "unchanged"
-    org = occasion.organization
-    if filed is None:
-        assert drawer is not None
-        record_event(
-            organization=org,
-            actor=by,
-            action="reports.drawer.undone",
-            target=drawer,
-            old=_drawer_values(drawer),
-        )
-        drawer.delete()
-        return "taken away"
-    if _drawer_row(drawer) == filed:
-        return "unchanged"
-    old = _drawer_values(drawer) if drawer is not None else None
-    drawer = drawer or DrawerCount(closeout=closeout)
-    for name in DRAWER_FIELDS:
-        field = DrawerCount._meta.get_field(name.removesuffix("_id"))
-        setattr(drawer, field.attname, field.to_python(filed[name]))
-    drawer.save()
-    record_event(
-        organization=org,
-        actor=by,
-        action="reports.drawer.restored",
-        target=drawer,
-        old=old,
-        new=_drawer_values(drawer),
-    )
-    return "restored"
+    return extensions.cash().restore_drawer(occasion, closeout, state["drawer"], by)
 
 
 def state_at_opening(closeout: CloseOut) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """The report's figures of the door's voids, the drawer and the deposit: the voided receipts
 with their reason, who voided them and who witnessed; the drawer counted by denomination, by
 whom and verified by whom (against the cash expected, in ``Cash``); and the occasion's deposit
-to the gaming account, if recorded by the time of filing."""
+to the gaming account, if recorded by the time of filing. The drawer and the deposit are
+read by ``banking.figures`` (``reports.extensions.CASH``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from django.utils import timezone
 
 from beano.rules.money import cents
 from occasions.models import Occasion, Sale
-from reports.cash_models import Deposit, DrawerCount
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,8 @@ class DepositFigure:
     late_reason: str
 
 
-def _person(user: object) -> str:
+def person_name(user: object) -> str:
+    """A user's full name (or username) as the report prints it; empty for none."""
     if user is None:
         return ""
     return user.get_full_name() or user.get_username()  # type: ignore[attr-defined]
@@ -60,7 +61,7 @@ def _person(user: object) -> str:
 def _witness(sale: Sale) -> str:
     if sale.void_witness_worker_id:
         return f"{sale.void_witness_worker.entry.person.legal_name} (attested on paper)"
-    return _person(sale.void_witness)
+    return person_name(sale.void_witness)
 
 
 def voids(occasion: Occasion) -> list[VoidFigure]:
@@ -77,39 +78,8 @@ def voids(occasion: Occasion) -> list[VoidFigure]:
             amount=cents(sum((line.amount for line in s.lines.all()), Decimal(0))),
             voided_at=timezone.localtime(s.voided_at).isoformat(),
             reason=s.void_reason,
-            voided_by=_person(s.voided_by),
+            voided_by=person_name(s.voided_by),
             witness=_witness(s),
         )
         for s in sales
     ]
-
-
-def drawer(occasion: Occasion) -> DrawerFigure | None:
-    count = (
-        DrawerCount.objects.filter(closeout__occasion=occasion)
-        .select_related("counted_by", "verified_by")
-        .first()
-    )
-    if count is None:
-        return None
-    return DrawerFigure(
-        lines=[DrawerLine(label, n, cents(amount)) for label, n, amount in count.lines()],
-        total=cents(count.total),
-        counted_by=_person(count.counted_by),
-        verified_by=_person(count.verified_by),
-        counted_at=timezone.localtime(count.counted_at).isoformat(),
-    )
-
-
-def deposit(occasion: Occasion) -> DepositFigure | None:
-    made = Deposit.objects.filter(occasion=occasion).first()
-    if made is None:
-        return None
-    return DepositFigure(
-        amount=cents(made.amount),
-        deposited_on=made.deposited_on.isoformat(),
-        due_on=made.due_on.isoformat(),
-        slip_reference=made.slip_reference,
-        days_late=made.days_late,
-        late_reason=made.late_reason,
-    )

@@ -34,7 +34,7 @@ from django.conf import settings
 from beano.rules.limits import LimitName, limits_in_force
 from beano.rules.money import cents
 from occasions.models import Occasion
-from reports import cash_figures
+from reports import cash_figures, extensions
 from reports import figure_sections as section
 from reports.figure_records import Cash, CharityGame, Figures, Net, Receipts, Tax, Variance
 from reports.figure_sections import STOCK_CATEGORY, ZERO
@@ -186,8 +186,8 @@ def figures_of(
         memo=section.memo(occasion),
         provenance=section.provenance(occasion),
         voids=cash_figures.voids(occasion),
-        drawer=cash_figures.drawer(occasion),
-        deposit=cash_figures.deposit(occasion),
+        drawer=extensions.cash().drawer_figure(occasion),
+        deposit=extensions.cash().deposit_figure(occasion),
     )
 
 

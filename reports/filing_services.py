@@ -19,11 +19,11 @@ from occasions.models import Occasion
 from occasions.services import enforce_at, lock_occasion
 from organizations.audit import acting_user, record_event
 from organizations.models import AuditChain, Organization
-from reports import amendment_state, obligations, paper_selectors
+from reports import amendment_state, extensions, obligations, paper_selectors
 from reports.closeout_services import cash_verified
 from reports.figures import compute_figures, differences, digest, late_filing, to_json
 from reports.kept import keep_occasion
-from reports.models import AnnualReport, CloseOut, DrawerCount, FinancialReport, RenderStatus
+from reports.models import AnnualReport, CloseOut, FinancialReport, RenderStatus
 
 
 def chain_head(organization: Organization) -> tuple[int, str]:
@@ -39,10 +39,10 @@ def enqueue(document: Any) -> None:
 
 def drawer_facts(closeout: CloseOut | None) -> DrawerFilingFacts:
     """The drawer counted by denomination, if it was, against the close-out's cash counted."""
-    drawer = DrawerCount.objects.filter(closeout=closeout).first() if closeout else None
+    total = extensions.cash().drawer_total(closeout) if closeout else None
     return DrawerFilingFacts(
-        drawer_counted=drawer is not None,
-        drawer_total=drawer.total if drawer else None,
+        drawer_counted=total is not None,
+        drawer_total=total,
         cash_counted=closeout.cash_counted if closeout else None,
     )
 

@@ -328,14 +328,6 @@ class AnnualReport(FiledDocument):
         return f"{self.organization} {self.year}: {label}"
 
 
-# The drawer and the gaming bank account live in their own module.
-from reports.cash_models import (  # noqa: E402
-    BankEntry,
-    BankReconciliation,
-    Deposit,
-    DrawerCount,
-    GamingAccount,
-)
 from reports.kept_models import (  # noqa: E402  (the kept figures, found by Django here)
     KeptOccasionFigures,
     KeptStatewideMonth,
@@ -345,18 +337,13 @@ from reports.reminder_models import ReminderKind, SentReminder  # noqa: E402
 
 __all__ = [
     "AnnualReport",
-    "BankEntry",
-    "BankReconciliation",
     "CloseOut",
     "ClosingCount",
     "CountCategory",
-    "Deposit",
-    "DrawerCount",
     "Expense",
     "ExpenseKind",
     "FiledDocument",
     "FinancialReport",
-    "GamingAccount",
     "KeptOccasionFigures",
     "KeptStatewideMonth",
     "KeptWinnerMatch",

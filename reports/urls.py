@@ -2,7 +2,6 @@ from django.urls import path
 
 from reports import (
     annual_views,
-    cash_views,
     closeout_views,
     document_views,
     filing_views,
@@ -23,12 +22,6 @@ urlpatterns = [
     path(ORG + "reports/", obligation_views.reports_home, name="reports_home"),
     path(OCC + "close-late/", late_close_views.occasion_close_late, name="occasion_close_late"),
     path(OCC + "closeout/", closeout_views.closeout, name="report_closeout"),
-    path(OCC + "closeout/drawer/", cash_views.drawer, name="report_drawer"),
-    path(ORG + "bank/", cash_views.bank, name="bank_account"),
-    path(ORG + "bank/account/", cash_views.save_account, name="bank_save_account"),
-    path(ORG + "bank/deposits/", cash_views.record_deposit, name="bank_record_deposit"),
-    path(ORG + "bank/entries/", cash_views.record_entry, name="bank_record_entry"),
-    path(ORG + "bank/reconcile/", cash_views.reconcile, name="bank_reconcile"),
     path(OCC + "closeout/expenses/", closeout_views.add_expense, name="report_add_expense"),
     path(OCC + "closeout/stock/", closeout_views.record_stock, name="report_record_stock"),
     path(

@@ -60,6 +60,7 @@ def test_the_practice_logins_work_the_whole_night_two_person_acts_included(pract
     closed and the cash counted with a verifier, at whatever hour this test runs."""
     from decimal import Decimal
 
+    from banking import drawer_services
     from beano.demo.practice_hall import LOGINS
     from beano.rules.claims import Witness
     from games import (
@@ -71,7 +72,6 @@ def test_the_practice_logins_work_the_whole_night_two_person_acts_included(pract
     )
     from games.winner_services import PlayerEntry
     from occasions import floor_services
-    from reports import cash_services
 
     pin = {username: pin for username, _, _, pin, _ in LOGINS}
     mic, caller, door, books = (
@@ -122,7 +122,7 @@ def test_the_practice_logins_work_the_whole_night_two_person_acts_included(pract
     assert (payout.paid_by, payout.verified_by) == (mic, door)
     program_services.finish_game(game=game, by=mic)
     floor_services.close_occasion(occasion=practice, by=mic)
-    drawer = cash_services.count_drawer(
+    drawer = drawer_services.count_drawer(
         occasion=practice,
         pieces={"20": 1},
         by=mic,

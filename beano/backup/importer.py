@@ -35,7 +35,7 @@ from beano.backup import archive, scope, trail
 from beano.backup.exporter import exported_fields
 from beano.backup.reader import ArchiveReader, ImportRefused
 from occasions.models import Occasion
-from organizations.audit import ChainCheck, verify_chain
+from organizations.audit import ChainCheck, moved_labels, verify_chain
 from organizations.models import Organization
 from reports.kept import keep
 
@@ -94,11 +94,17 @@ class _Restore:
         self.manifest = source.manifest
         self.org_id = self.manifest["organization"]["id"]
         self.org_name = self.manifest["organization"]["name"]
-        self.scopes = {m["model"]: m["scope"] for m in self.manifest["models"]}
+        # An export made before a model moved app (keeping its table) names it as it was.
+        self.moved = moved_labels()
+        self.scopes = {self._now(m["model"]): m["scope"] for m in self.manifest["models"]}
         self.warnings: list[str] = []
         self.objects = self._read_rows()
 
     # -- before writing -------------------------------------------------------------------
+
+    def _now(self, label: Any) -> Any:
+        """A model's label now, for one the export names as it was before it moved app."""
+        return self.moved.get(label, label) if isinstance(label, str) else label
 
     def _read_rows(self) -> dict[str, list[Any]]:
         """The rows, deserialized, by model; their counts must be the manifest's."""
@@ -106,10 +112,11 @@ class _Restore:
         for number, line in enumerate(self.source.open(archive.DATA), start=1):
             try:
                 row = json.loads(line)
+                row["model"] = self._now(row["model"])
                 by_model[row["model"]].append(row)
             except (ValueError, KeyError, TypeError) as error:
                 raise ImportRefused(f"Line {number} of the archive's rows is not a row.") from error
-        counts = {m["model"]: m["count"] for m in self.manifest["models"]}
+        counts = {self._now(m["model"]): m["count"] for m in self.manifest["models"]}
         found = {label: len(rows) for label, rows in by_model.items()}
         if {k: v for k, v in counts.items() if v} != found:
             raise ImportRefused(

@@ -36,7 +36,7 @@ from django.utils.dateparse import parse_date, parse_datetime, parse_time
 
 from beano.backup import scope
 from occasions.models import SaleLine
-from organizations.audit import MASK
+from organizations.audit import MASK, moved_labels
 from organizations.models import AuditEvent, Organization
 from reports.models import ClosingCount
 
@@ -58,11 +58,11 @@ MONEY_RECORDS = (
     "games.winner",
     "games.payout",
     "reports.closeout",
-    "reports.drawercount",
-    "reports.gamingaccount",
-    "reports.deposit",
-    "reports.bankentry",
-    "reports.bankreconciliation",
+    "banking.drawercount",
+    "banking.gamingaccount",
+    "banking.deposit",
+    "banking.bankentry",
+    "banking.bankreconciliation",
     "reports.expense",
     "reports.lawfulpurposedisbursement",
     "reports.financialreport",
@@ -112,7 +112,9 @@ def differences(organization: Organization) -> list[Difference]:
         .order_by("sequence")
         .values_list("sequence", "target_type", "target_id", "action", "new_values")
     )
+    moved = moved_labels()  # an event from before its model moved app names the app it was in
     for sequence, target_type, target_id, action, new in events.iterator(chunk_size=2000):
+        target_type = moved.get(target_type, target_type)
         last_action[target_type, target_id] = (action, sequence)
         for name, value in (new or {}).items():
             latest[target_type][target_id][name] = (value, sequence)

@@ -13,13 +13,13 @@ from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 
+from banking import bank_selectors, bank_services
+from banking.drawer_services import count_drawer
+from banking.models import DENOMINATIONS, BankEntry, BankReconciliation, Deposit
 from beano.demo import DEMO_PASSWORD
 from beano.rules.banking import next_business_day
 from occasions.models import Occasion
 from organizations.models import Organization
-from reports import bank_selectors, bank_services
-from reports.cash_models import DENOMINATIONS, BankEntry, BankReconciliation, Deposit
-from reports.cash_services import count_drawer
 from reports.closeout_services import cash_verified
 from reports.models import CloseOut, Expense, LawfulPurposeDisbursement
 

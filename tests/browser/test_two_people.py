@@ -191,7 +191,7 @@ def test_the_drawer_count_refused_comes_back_as_counted(
 ):
     """The cash count's verifier: only who worked tonight is offered, and a wrong PIN keeps
     the pieces counted and the verifier chosen, the cursor on the PIN."""
-    from reports.models import DrawerCount
+    from banking.models import DrawerCount
 
     cache.clear()
     off_the_floor(known_occasion, tenant.worker, tenant.member_in_charge)

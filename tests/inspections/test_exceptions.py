@@ -12,10 +12,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from banking import bank_services
+from banking.models import GamingAccount
 from inspections.exceptions import SOURCES, ExceptionQuery, exceptions
 from organizations.models import Organization
-from reports import bank_services, services
-from reports.cash_models import GamingAccount
+from reports import services
 from tests.conftest import PASSWORD, login
 from tests.fixtures.floor import on_floor
 from tests.reports.conftest import COUNTS, at
@@ -134,7 +135,7 @@ def test_outside_the_scope_nothing_shows_and_the_page_is_read_only(
 
 
 def test_a_missing_deposit_past_due_is_an_exception(trail, tenant, known_occasion):
-    from reports.models import Deposit
+    from banking.models import Deposit
 
     Deposit.objects.all().delete()
     rows = exceptions(

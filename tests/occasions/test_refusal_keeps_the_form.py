@@ -153,7 +153,7 @@ def test_a_wrong_pin_brings_the_payout_back_with_the_amount_and_the_verifier(
 def test_a_wrong_pin_brings_the_drawer_back_with_its_pieces_and_verifier(
     client, tenant, known_occasion
 ):
-    from reports.models import DrawerCount
+    from banking.models import DrawerCount
 
     login(client, tenant.bookkeeper)
     head = on_floor(tenant.head, known_occasion)

@@ -11,16 +11,16 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from beano import rules
-from beano.rules.models import RefusedAction
-from organizations.models import AuditEvent
-from reports import bank_services
-from reports.models import (
+from banking import bank_services
+from banking.models import (
     BankEntry,
     BankReconciliation,
     Deposit,
     GamingAccount,
 )
+from beano import rules
+from beano.rules.models import RefusedAction
+from organizations.models import AuditEvent
 from tests.conftest import login
 from tests.reports.conftest import NIGHT, at
 

@@ -9,13 +9,15 @@ from decimal import Decimal as D
 import pytest
 from django.urls import reverse
 
+from banking import drawer_services
+from banking.models import DrawerCount
 from beano import rules
 from beano.rules.models import RefusedAction
 from organizations.models import AuditEvent
 from organizations.services import assign_role
-from reports import cash_services, services
+from reports import services
 from reports.figures import compute_figures
-from reports.models import CloseOut, DrawerCount
+from reports.models import CloseOut
 from tests.conftest import PASSWORD, login, make_user
 from tests.fixtures.floor import on_floor
 from tests.reports.conftest import COUNTS, KNOWN
@@ -29,7 +31,7 @@ def drawer_url(occasion):
 
 
 def count(occasion, tenant, pieces=PIECES, verifier=None, secret=PASSWORD, by=None):
-    return cash_services.count_drawer(
+    return drawer_services.count_drawer(
         occasion=occasion,
         pieces=pieces,
         verified_by=verifier if verifier is not None else tenant.head,
@@ -90,7 +92,7 @@ def test_a_drawer_without_its_own_second_person_is_refused_under_3_04_1_e(
         "absent": absent,
     }[verifier]
     with pytest.raises(rules.RuleViolation, match=message):
-        cash_services.count_drawer(
+        drawer_services.count_drawer(
             occasion=known_occasion,
             pieces=PIECES,
             verified_by=who,
@@ -259,3 +261,12 @@ def test_the_drawer_page_is_another_organizations_404_and_an_inspectors_read(
     assert client.get(drawer_url(known_occasion)).status_code == 200
     assert client.post(drawer_url(known_occasion), {"n_20": "1"}).status_code == 403
     assert not DrawerCount.objects.exists()
+
+
+def test_the_closeout_page_links_the_drawer_without_naming_banking(client, known_occasion, tenant):
+    """The close-out (reports) names no page of banking, the app above it: its counts and cash
+    card shows the drawer's link banking puts at its place (``beano.links``)."""
+    login(client, tenant.bookkeeper)
+    url = reverse("report_closeout", args=[known_occasion.organization_id, known_occasion.pk])
+    page = client.get(url).content.decode()
+    assert f'href="{drawer_url(known_occasion)}">The drawer counted by denomination</a>' in page

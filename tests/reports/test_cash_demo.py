@@ -7,8 +7,8 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils import timezone
 
-from reports.bank_selectors import last_ended_month
-from reports.models import BankEntry, BankReconciliation, Deposit, DrawerCount, GamingAccount
+from banking.bank_selectors import last_ended_month
+from banking.models import BankEntry, BankReconciliation, Deposit, DrawerCount, GamingAccount
 from tests.conftest import login
 
 

@@ -9,11 +9,12 @@ from decimal import Decimal as D
 
 import pytest
 
+from banking.models import DrawerCount
 from beano.backup.trail import differences
 from organizations.audit import verify_chain
 from organizations.models import AuditEvent
 from reports import services
-from reports.models import CloseOut, DrawerCount
+from reports.models import CloseOut
 from tests.fixtures.floor import on_floor
 from tests.reports.test_cash import PIECES, closed_out, count
 
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 #: $600.00: four more dollar bills than the filed count.
 RECOUNT = PIECES | {"1": 4}
-TOUCHED = {"reports.closeout", "reports.closingcount", "reports.drawercount"}
+TOUCHED = {"reports.closeout", "reports.closingcount", "banking.drawercount"}
 FIELDS = ("pieces", "total", "counted_by", "verified_by", "counted_at")
 
 

@@ -11,12 +11,12 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from banking.models import DENOMINATIONS, DrawerCount
 from beano import rules
 from beano.actors import Actor
 from beano.rules.money import CASH, cents, money
 from occasions.models import Occasion
 from organizations.audit import acting_user, record_event
-from reports.cash_models import DENOMINATIONS, DrawerCount
 from reports.closeout_services import (
     MAX_COUNT,
     CashVerifier,

@@ -7,11 +7,11 @@ from typing import Any
 
 from django import forms
 
+from banking.models import DENOMINATIONS, BankEntry
 from beano.rules.money import CASH, DISBURSEMENT, MoneyField, QuantityField
 from occasions.models import Occasion
 from occasions.second_person import offer
 from organizations.models import Organization
-from reports.cash_models import DENOMINATIONS, BankEntry
 from reports.models import LawfulPurposeDisbursement
 
 PIECE_PREFIX = "n_"

@@ -10,6 +10,8 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from banking import bank_selectors
+from banking.models import BankEntry, BankReconciliation, Deposit, GamingAccount
 from beano import date_filters, rules
 from beano.actors import Actor
 from beano.rules.banking import (
@@ -26,8 +28,6 @@ from occasions.extras_services import text
 from occasions.models import Occasion
 from organizations.audit import acting_user, record_event, snapshot
 from organizations.models import Organization
-from reports import bank_selectors
-from reports.cash_models import BankEntry, BankReconciliation, Deposit, GamingAccount
 from reports.closeout_services import cash_verified
 from reports.models import CloseOut, LawfulPurposeDisbursement
 

@@ -14,6 +14,15 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from banking import bank_selectors, bank_services, drawer_services
+from banking.forms import (
+    AccountForm,
+    BankEntryForm,
+    DepositForm,
+    DrawerForm,
+    ReconciliationForm,
+)
+from banking.models import DrawerCount
 from occasions.floor_bar import floor_bar
 from occasions.models import Occasion
 from occasions.second_person import put_on_fields, users_of, who_can_confirm
@@ -21,15 +30,7 @@ from occasions.views import get_occasion
 from organizations.access import org_view
 from organizations.access_matrix import CLOSES_OUT
 from organizations.forms import submit
-from reports import bank_selectors, bank_services, cash_services, selectors
-from reports.cash_forms import (
-    AccountForm,
-    BankEntryForm,
-    DepositForm,
-    DrawerForm,
-    ReconciliationForm,
-)
-from reports.cash_models import DrawerCount
+from reports import selectors
 from reports.closeout_views import CLOSEOUT_STATUSES
 from reports.figures import variance_threshold
 from reports.models import CloseOut
@@ -58,7 +59,7 @@ def _drawer_page(
         form.offer(who_can_confirm(occasion, request.user, None))
     return render(
         request,
-        "reports/drawer.html",
+        "banking/drawer.html",
         {
             "org": access.organization,
             "access": access,
@@ -84,7 +85,7 @@ def drawer(request: HttpRequest, pk: int) -> HttpResponse:
     form = DrawerForm(request.POST, verifiers=users_of(occasion.organization_id))
 
     def count(values: dict[str, Any]) -> Any:
-        return cash_services.count_drawer(
+        return drawer_services.count_drawer(
             occasion=occasion,
             pieces=form.pieces(),
             verified_by=values.get("verified_by"),
@@ -123,7 +124,7 @@ def bank_page(request: HttpRequest, status: int = 200, **forms: Any) -> HttpResp
     )
     return render(
         request,
-        "reports/bank.html",
+        "banking/bank.html",
         {
             "org": org,
             "access": access,

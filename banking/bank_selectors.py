@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from django.db.models import Sum
 
-from reports.cash_models import BankEntry, BankReconciliation, Deposit, GamingAccount
+from banking.models import BankEntry, BankReconciliation, Deposit, GamingAccount
 
 ZERO = Decimal("0.00")
 
