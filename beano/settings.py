@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "occasions",
     "games",
     "reports",
+    "nightfile",
     "inspections",
 ]
 

@@ -42,5 +42,6 @@ urlpatterns = [
     path("", include("occasions.urls")),
     path("", include("games.urls")),
     path("", include("reports.urls")),
+    path("", include("nightfile.urls")),
     path("", include("inspections.urls")),
 ]

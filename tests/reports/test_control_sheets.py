@@ -1,4 +1,4 @@
-"""The night's blank control sheets (reports/control_sheets.py): every sheet under the name the
+"""The night's blank control sheets (nightfile/control_sheets.py): every sheet under the name the
 entry pages and the audit trail use, in the order they are typed in, each page headed with the
 organization, its license, the night and the paragraph the sheet serves; the program's games and
 prizes, the posted prices, the day's worker list and the opening checklist printed on them.
@@ -28,11 +28,11 @@ from beano.demo.program import CONSOLATION, PROGRAM
 from beano.rules.opening import CHECKLIST
 from games import jackpot_services
 from games.models import Arrangement, Game, PrizePart
+from nightfile import control_sheets
 from occasions import services as occasion_services
 from organizations import services as org_services
 from organizations.models import CommissionStaff
 from organizations.worker_services import add_to_worker_list, remove_from_worker_list
-from reports import control_sheets
 from tests.conftest import FAST_HASHERS, load_shipped_data, login, make_tenant, make_user
 from tests.fixtures.games import start_sample_series
 

@@ -12,10 +12,10 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from games.models import Arrangement, BallCall, Game, PrizePart
+from nightfile.late_close import close_forgotten_night, games_in_play
 from occasions import floor_services as floor
 from occasions.models import Occasion, WorkerPresence
 from organizations.models import AuditEvent
-from reports.night.late_close import close_forgotten_night, games_in_play
 from tests.conftest import login
 from tests.fixtures.games import start_game_for_tests
 from tests.occasions.conftest import NIGHT, at

@@ -14,9 +14,9 @@ from django.urls import reverse
 from beano import rules
 from beano.rules.models import RefusedAction
 from games.models import Claim, Game, Payout, Winner
+from nightfile.late_close import close_forgotten_night
 from occasions import paper
 from occasions.models import Occasion, WorkerPresence
-from reports.night.late_close import close_forgotten_night
 from tests.conftest import login
 from tests.occasions.conftest import at
 from tests.reports.test_late_close import REASON, forgotten, game_4, post_data  # noqa: F401

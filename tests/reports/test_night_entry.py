@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
+from nightfile import acts, engine, reader, writer
+from nightfile import format as fmt
 from occasions.models import Occasion, PaperRecord, Sale
 from organizations.models import AuditEvent, Person
 from reports.figures import compute_figures
-from reports.night import acts, engine, reader, writer
-from reports.night import format as fmt
 from tests.reports.conftest import KNOWN
 from tests.reports.night_fixtures import known_night
 

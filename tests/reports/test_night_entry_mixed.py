@@ -8,11 +8,11 @@ from decimal import Decimal
 
 import pytest
 
+from nightfile import acts, extras_acts, floor_acts, game_acts, reader
+from nightfile import format as fmt
 from occasions.models import Sale
 from organizations.models import AuditEvent
 from reports.figures import compute_figures
-from reports.night import acts, extras_acts, floor_acts, game_acts, reader
-from reports.night import format as fmt
 from tests.conftest import PASSWORD
 from tests.reports.conftest import KNOWN
 from tests.reports.night_fixtures import known_night

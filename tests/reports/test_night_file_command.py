@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from nightfile import files
 from occasions.models import Occasion, PaperRecord
-from reports.night import files
 from tests.reports.night_fixtures import known_night
 from tests.reports.test_night_entry import run_command
 

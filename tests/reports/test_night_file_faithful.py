@@ -230,8 +230,8 @@ def test_every_amount_of_the_file_is_recorded_as_its_sheet_writes_it(
     """Each amount the known night's file gives, changed to a value of its own, is what the
     night holds once recorded: none replaced, none rounded. The table covers every amount the
     reader reads from that file (a new amount field fails here until it is added)."""
-    from reports.night import format as fmt
-    from reports.night import reader
+    from nightfile import format as fmt
+    from nightfile import reader
 
     tenant = night_records
     data = known_night(tenant.organization.licenses.get().number)

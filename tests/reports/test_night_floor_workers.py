@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from beano.rules.models import RefusedAction
+from nightfile import acts, engine, reader
 from occasions.models import PaperRecord, Sale
-from reports.night import acts, engine, reader
 from tests.reports.night_fixtures import known_night
 
 REFUSAL = {"W-1B-WORKER-OF-THE-NIGHT": "961 CMR 3.04(1)(b)"}

@@ -12,8 +12,8 @@ import pytest
 from django.urls import reverse
 
 from games.models import Game
+from nightfile import engine, reader
 from occasions.models import Occasion
-from reports.night import engine, reader
 from tests.conftest import login
 from tests.reports.night_fixtures import known_night
 
