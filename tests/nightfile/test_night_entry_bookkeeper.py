@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from occasions.models import Occasion
-from tests.reports.night_fixtures import known_night
-from tests.reports.test_night_entry import codes, enter, refused
+from tests.nightfile.night_fixtures import known_night
+from tests.nightfile.test_night_entry import codes, enter, refused
 
 
 def _karen_as_second_person(data: dict[str, Any], where: str) -> None:

@@ -14,9 +14,9 @@ from occasions.models import Sale
 from organizations.models import AuditEvent
 from reports.figures import compute_figures
 from tests.conftest import PASSWORD
+from tests.nightfile.night_fixtures import known_night
+from tests.nightfile.test_night_entry import codes
 from tests.reports.conftest import KNOWN
-from tests.reports.night_fixtures import known_night
-from tests.reports.test_night_entry import codes
 
 # A mixed night: live, an outage kept on paper and entered when the Wi-Fi came back, live ---------
 

@@ -17,7 +17,7 @@ from games.models import Arrangement, Game, PrizePart
 from occasions.models import Occasion, PriceListItem, WorkerPresence
 from tests.conftest import login
 from tests.fixtures.night import SAMPLE_PRICES
-from tests.reports.test_night_pages import _entries, formset, section, url
+from tests.nightfile.test_night_pages import _entries, formset, section, url
 
 D = Decimal
 
@@ -257,7 +257,7 @@ def test_every_amount_the_pages_take_is_recorded_as_typed(books, occasion, repor
         SaleLine,
         VaryingPrizesAnnouncement,
     )
-    from tests.reports.test_night_pages import enter_known_night
+    from tests.nightfile.test_night_pages import enter_known_night
 
     enter_known_night(books, occasion)
     prices = {i.category: i.price for i in PriceListItem.objects.filter(occasion=occasion)}

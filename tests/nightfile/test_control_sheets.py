@@ -422,7 +422,7 @@ def test_every_column_width_the_sheets_use_is_defined_and_none_unused():
     root = Path(settings.BASE_DIR)
     used = {
         width
-        for template in (root / "templates/reports/pdf/sheets").glob("*.html")
+        for template in (root / "templates/nightfile/sheets").glob("*.html")
         for width in re.findall(r'<col class="(w-[\d-]+)">', template.read_text())
     }
     css = (root / "static/css/control-sheets.css").read_text()

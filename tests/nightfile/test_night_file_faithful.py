@@ -14,8 +14,8 @@ from beano import rules
 from games import program_services
 from games.models import Arrangement, Game, PrizePart
 from occasions.models import Occasion
-from tests.reports.night_fixtures import known_night
-from tests.reports.test_night_entry import enter, refused
+from tests.nightfile.night_fixtures import known_night
+from tests.nightfile.test_night_entry import enter, refused
 
 D = Decimal
 

@@ -11,7 +11,7 @@ from django.core.management import call_command
 
 from occasions.models import Occasion
 from reports.models import FinancialReport
-from tests.reports.test_night_entry import run_command
+from tests.nightfile.test_night_entry import run_command
 
 
 def test_the_demos_filed_night_moves_to_an_earlier_free_day(db, tmp_path, settings):

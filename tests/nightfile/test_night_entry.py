@@ -15,8 +15,8 @@ from nightfile import format as fmt
 from occasions.models import Occasion, PaperRecord, Sale
 from organizations.models import AuditEvent, Person
 from reports.figures import compute_figures
+from tests.nightfile.night_fixtures import known_night
 from tests.reports.conftest import KNOWN
-from tests.reports.night_fixtures import known_night
 
 D = Decimal
 NIGHT_AFTER = dt.date(2026, 12, 10)

@@ -12,7 +12,7 @@ import pytest
 from occasions.floor_bar import floor_bar
 from occasions.models import Occasion
 from tests.conftest import login
-from tests.reports.test_night_pages import enter_known_night, url
+from tests.nightfile.test_night_pages import enter_known_night, url
 
 
 @pytest.fixture
@@ -56,7 +56,7 @@ def test_a_paper_night_names_its_member_in_charge_and_who_entered_it(
 def test_the_checklists_signature_names_the_member_in_charge_at_the_opening(
     books, night_records, occasion, report_clock
 ):
-    from tests.reports.test_paper_pages_faithful import night_to_the_door
+    from tests.nightfile.test_paper_pages_faithful import night_to_the_door
 
     night_to_the_door(books, occasion, attested="Linda Souza")
     text = _text(books.get(url("occasion_detail", occasion)).content.decode())

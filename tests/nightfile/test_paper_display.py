@@ -15,7 +15,7 @@ from games.models import Game
 from nightfile import engine, reader
 from occasions.models import Occasion
 from tests.conftest import login
-from tests.reports.night_fixtures import known_night
+from tests.nightfile.night_fixtures import known_night
 
 SHEETS = "Control sheets of December 4: sign-in, door tally, game sheets 1-3, payouts"
 REASON = "The laptop was at the repair shop: the night was played on paper"

@@ -22,8 +22,8 @@ from occasions.models import Occasion, OpeningCheck, PaperRecord, WorkerPresence
 from organizations.models import AuditEvent
 from tests.conftest import login
 from tests.fixtures.night import SAMPLE_PRICES
+from tests.nightfile.test_night_pages import _entries, formset, section
 from tests.reports.conftest import NIGHT, at
-from tests.reports.test_night_pages import _entries, formset, section
 
 MORNING = at(10, 0, NIGHT + dt.timedelta(days=6))  # the Thursday after: Dec 4's report is due
 DAY = NIGHT.isoformat()

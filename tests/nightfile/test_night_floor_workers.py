@@ -2,7 +2,7 @@
 3.04(1)(b)), judged as of the moment written on the sheet: the bookkeeper who enters the sheets
 is not the seller. The worker the sheet names for an act (a payout's payer) was signed in on the
 floor then; where the sheet names no one, a worker of the night was. The known night still
-enters whole (tests/reports/test_night_entry.py)."""
+enters whole (tests/nightfile/test_night_entry.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from beano.rules.models import RefusedAction
 from nightfile import acts, engine, reader
 from occasions.models import PaperRecord, Sale
-from tests.reports.night_fixtures import known_night
+from tests.nightfile.night_fixtures import known_night
 
 REFUSAL = {"W-1B-WORKER-OF-THE-NIGHT": "961 CMR 3.04(1)(b)"}
 

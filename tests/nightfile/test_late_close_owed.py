@@ -18,8 +18,8 @@ from nightfile.late_close import close_forgotten_night
 from occasions import paper
 from occasions.models import Occasion, WorkerPresence
 from tests.conftest import login
+from tests.nightfile.test_late_close import REASON, forgotten, game_4, post_data  # noqa: F401
 from tests.occasions.conftest import at
-from tests.reports.test_late_close import REASON, forgotten, game_4, post_data  # noqa: F401
 
 OWED = "Pat Doe won $50.00 (prize 1 of game 4) and is not paid: record the payout first."
 

@@ -11,8 +11,8 @@ import pytest
 
 from nightfile import files
 from occasions.models import Occasion, PaperRecord
-from tests.reports.night_fixtures import known_night
-from tests.reports.test_night_entry import run_command
+from tests.nightfile.night_fixtures import known_night
+from tests.nightfile.test_night_entry import run_command
 
 
 def claims_dump(claims: int) -> str:
