@@ -85,6 +85,7 @@ INSTALLED_APPS = [
     "games",
     "reports",
     "banking",
+    "nightfile",
     "inspections",
 ]
 

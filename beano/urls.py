@@ -43,5 +43,6 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("reports.urls")),
     path("", include("banking.urls")),
+    path("", include("nightfile.urls")),
     path("", include("inspections.urls")),
 ]

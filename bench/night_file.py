@@ -26,8 +26,8 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "beano.settings")
 django.setup()
 from pathlib import Path
-from reports.night import files, reader
-from reports.night.format import NightFormatError
+from nightfile import files, reader
+from nightfile.format import NightFormatError
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 start = time.perf_counter()
 try:
@@ -85,7 +85,7 @@ def measured(path: Path) -> str:
 
 
 def main() -> None:
-    from reports.night import files
+    from nightfile import files
 
     folder = Path(tempfile.mkdtemp(prefix="beano-bench-night-"))
     big = folder / "dump.json"

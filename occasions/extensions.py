@@ -149,7 +149,7 @@ FLOOR_PAGE_KEYS = {
     "console": "the caller's console of a game, or the console's start without one (games)",
     "claims": "the claims of a game (games)",
     "closeout": "the close-out and report of a closed occasion (reports)",
-    "paper": "the night's paper sheets, entering it after the fact (reports)",
+    "paper": "the night's paper sheets, entering it after the fact (nightfile)",
 }
 FLOOR_PAGES: dict[str, FloorPage] = {}
 

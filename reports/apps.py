@@ -31,8 +31,7 @@ class ReportsConfig(AppConfig):
         license_hooks.connect()
 
         import beano.links
-        from reports.links import FLOOR_PAGES, INCLUDES, LINKS
+        from reports.links import FLOOR_PAGES, LINKS
 
         beano.links.add(*LINKS)  # its links on the pages below it
-        beano.links.add_include(*INCLUDES)
         occasion_pages.add_floor_pages(FLOOR_PAGES)  # and on the floor bar of the night

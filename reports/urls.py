@@ -7,20 +7,14 @@ from reports import (
     filing_views,
     obligation_views,
     paper_views,
-    sheet_views,
     w2g_register,
 )
-from reports.night import day_views as night_day_views
-from reports.night import game_views as night_game_views
-from reports.night import late_close_views
-from reports.night import views as night_views
 
 ORG = "org/<int:org_id>/"
 OCC = ORG + "occasions/<int:pk>/"
 
 urlpatterns = [
     path(ORG + "reports/", obligation_views.reports_home, name="reports_home"),
-    path(OCC + "close-late/", late_close_views.occasion_close_late, name="occasion_close_late"),
     path(OCC + "closeout/", closeout_views.closeout, name="report_closeout"),
     path(OCC + "closeout/expenses/", closeout_views.add_expense, name="report_add_expense"),
     path(OCC + "closeout/stock/", closeout_views.record_stock, name="report_record_stock"),
@@ -40,16 +34,6 @@ urlpatterns = [
     path(ORG + "paper-stock/", paper_views.paper_stock, name="paper_stock"),
     path(ORG + "paper-stock/destroy/", paper_views.destroy, name="paper_stock_destroy"),
     path(ORG + "paper-stock/count/", paper_views.stock_take, name="paper_stock_take"),
-    path(OCC + "paper/", night_views.paper_home, name="paper_home"),
-    path(
-        ORG + "occasions/day/<str:day>/paper/",
-        night_day_views.paper_for_day,
-        name="paper_for_day",
-    ),
-    path(OCC + "paper/games/", night_game_views.paper_games, name="paper_games"),
-    path(OCC + "paper/games/<int:number>/", night_game_views.paper_game, name="paper_game"),
-    path(OCC + "paper/<slug:section>/", night_views.paper_section, name="paper_section"),
-    path(OCC + "control-sheets.pdf", sheet_views.control_sheets_pdf, name="control_sheets"),
     path(OCC + "report/", filing_views.report_versions, name="report_versions"),
     path(OCC + "report/file/", filing_views.file_report, name="report_file"),
     path(OCC + "report/amend/", filing_views.open_amendment, name="report_open_amendment"),

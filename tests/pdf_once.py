@@ -4,7 +4,7 @@ WeasyPrint takes a fraction of a second to seconds a document. A test that downl
 check who may reach it, that a GET writes nothing, or that the page answers, does not read the
 document: the first rendering in a process is real, and every later call of the same renderer
 is given that first PDF. What a PDF shows is tested where it is rendered for real each time
-(tests/reports/test_pdf*.py, tests/reports/test_control_sheets.py)."""
+(tests/reports/test_pdf*.py, tests/nightfile/test_control_sheets.py)."""
 
 from __future__ import annotations
 

@@ -21,13 +21,22 @@ from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.urls.exceptions import Resolver404
 
+from nightfile import control_sheets
 from organizations.models import Organization
-from reports import control_sheets
 from tests.conftest import FAST_HASHERS, load_shipped_data, login
 from tests.demo_snapshot import seed_demo
 from tests.pdf_once import rendered_once
 
-PROJECT_APPS = ("rules", "organizations", "occasions", "games", "reports", "banking", "inspections")
+PROJECT_APPS = (
+    "rules",
+    "organizations",
+    "occasions",
+    "games",
+    "reports",
+    "banking",
+    "nightfile",
+    "inspections",
+)
 #: Rows a page view may add by design: the log of what Commission staff looked at.
 VIEW_LOGS = {"inspections.recordview", "organizations.recordview"}
 LINK = re.compile(r"""(?:href|action|hx-get|hx-post|hx-delete|hx-put)=["']([^"'#]+)["']""")

@@ -27,11 +27,11 @@ from django.test import Client
 from django.test.utils import override_settings
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from nightfile import control_sheets
 from organizations import access_matrix
 from organizations.access import resolve_access
 from organizations.access_matrix import Audience
 from organizations.models import Organization
-from reports import control_sheets
 from reports.services import file_annual_report
 from tests.conftest import FAST_HASHERS, load_shipped_data, login
 from tests.demo_snapshot import seed_demo

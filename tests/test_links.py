@@ -13,7 +13,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from beano import links
 
 #: Bottom to top: an app's templates may link its own pages and those below.
-LAYERS = ("organizations", "occasions", "games", "reports", "banking", "inspections")
+LAYERS = ("organizations", "occasions", "games", "reports", "banking", "nightfile", "inspections")
 URL_TAG = re.compile(r"{%\s*url\s+['\"]([\w:-]+)['\"]")
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -86,7 +86,7 @@ def test_every_app_fills_its_places_and_every_template_place_is_known():
         "workers", "equipment", "inventory", "people", "refused", "audit", "compliance",
         "inspections", "year",
     ]  # fmt: skip
-    assert links.included("floor_notes") == ["reports/paper/_floor_notes.html"]
+    assert links.included("floor_notes") == ["nightfile/_floor_notes.html"]
     used = set()
     for path in (ROOT / "templates").rglob("*.html"):
         used |= set(re.findall(r"{%\s*(?:links|includes)\s+\"(\w+)\"", path.read_text()))

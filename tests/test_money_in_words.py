@@ -16,7 +16,7 @@ from beano.rules.money import usd
 from games.payout_services import check_w2g
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("beano", "organizations", "occasions", "games", "reports", "banking", "inspections")
+APPS = ("beano", "organizations", "occasions", "games", "reports", "banking", "nightfile", "inspections")
 #: The formatter itself puts "$" before the text it has formatted.
 FORMATTER = "beano/rules/money.py"
 

@@ -24,7 +24,7 @@ from beano.rules.money import (
     QuantityField,
 )
 
-APPS = ("organizations", "occasions", "games", "reports", "banking", "inspections")
+APPS = ("organizations", "occasions", "games", "reports", "banking", "nightfile", "inspections")
 REFUSED = ["1e9", "1_000", "１２", "١٢"]
 
 

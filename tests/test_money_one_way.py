@@ -16,7 +16,7 @@ import pytest
 from django.template import Context, Template
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("beano", "organizations", "occasions", "games", "reports", "banking", "inspections")
+APPS = ("beano", "organizations", "occasions", "games", "reports", "banking", "nightfile", "inspections")
 #: The one parser.
 PARSER = "beano/rules/money.py"
 

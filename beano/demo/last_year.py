@@ -26,6 +26,7 @@ from beano.rules import AuthorizationKind
 from beano.rules.jackpots import JackpotMode
 from games import jackpot_services
 from games.models import Arrangement, ArrangementAuthorization, ProgressiveSeries
+from nightfile import engine, reader
 from occasions.models import Occasion
 from organizations.equipment_services import record_card_purchase
 from organizations.models import (
@@ -35,7 +36,6 @@ from organizations.models import (
     Organization,
 )
 from reports import paper_services, services
-from reports.night import engine, reader
 
 POST = "American Legion Post 171"
 NIGHT = dt.date(2025, 12, 19)  # a Friday, Post 171's day

@@ -20,13 +20,13 @@ from django.contrib.auth import get_user_model
 
 from beano.demo import DEMO_PASSWORD, paper
 from beano.demo.floor import last_past_day
+from nightfile import engine, reader
 from occasions import services as occasion_services
 from occasions.models import Occasion
 from organizations.models import Equipment, Organization
 from reports import services
 from reports.figures import compute_figures
 from reports.models import ExpenseKind, FinancialReport, LawfulPurposeDisbursement, RenderStatus
-from reports.night import engine, reader
 from reports.tasks import render
 
 POST = "American Legion Post 171"

@@ -131,9 +131,10 @@ def integrity_problems(document: Any) -> list[str]:
 @register.simple_tag(takes_context=True)
 def day_way_in(context: template.Context, day: dt.date, occasion: Any) -> Any:
     """``{% day_way_in ob.day occasion as way %}``: a past authorized day with nothing
-    recorded, and what the viewer may do (``reports.night.way_in``). The viewer's roles are the
-    page's ``access`` (an organization's pages) or the landing page's card's (``c.roles``)."""
-    from reports.night.way_in import way_in
+    recorded, and what the viewer may do (``reports.extensions.DAY_WAY_IN``, filled by the night
+    file). The viewer's roles are the page's ``access`` (an organization's pages) or the landing
+    page's card's (``c.roles``)."""
+    from reports.extensions import day_way_in as way_in
 
     access = context.get("access")
     if access is not None:

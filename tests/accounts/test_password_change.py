@@ -96,7 +96,7 @@ def test_a_locked_account_changes_no_password(client, tenant):
     assert user.check_password(PASSWORD)
 
 
-SOURCES = ("beano", "organizations", "occasions", "games", "reports", "inspections")
+SOURCES = ("beano", "organizations", "occasions", "games", "reports", "banking", "nightfile", "inspections")
 #: seed_demo checks that a demo login still has the demo password: no one proves anything.
 ALLOWED = {Path("beano/demo/organizations.py")}
 

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from tests.browser.test_paper_night import log_in
 from tests.conftest import login
-from tests.reports.test_night_pages import enter_known_night
+from tests.nightfile.test_night_pages import enter_known_night
 
 pytestmark = pytest.mark.browser
 

@@ -14,14 +14,14 @@ from django.urls import reverse
 
 from beano.rules import RuleViolation
 from beano.rules.models import RefusedAction
+from nightfile import acts, floor_acts
+from nightfile import format as fmt
 from occasions import floor_services as floor
 from occasions import paper
 from occasions.models import WorkerPresence
 from organizations import services
 from organizations.models import AuditEvent, DirectorAuthorization, Person, WorkerListEntry
 from organizations.worker_services import add_to_worker_list
-from reports.night import acts, floor_acts
-from reports.night import format as fmt
 from tests.conftest import login, make_organization
 from tests.fixtures.floor import on_floor
 from tests.occasions.conftest import at

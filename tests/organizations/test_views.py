@@ -7,9 +7,9 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from nightfile import control_sheets
 from organizations import access_matrix
 from organizations.models import AuditEvent, Membership, Organization
-from reports import control_sheets
 from tests.conftest import login
 from tests.pdf_once import rendered_once
 

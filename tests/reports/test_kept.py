@@ -32,11 +32,11 @@ from reports.prize_review import prize_review
 from reports.winner_matches import workers_among_winners
 from tests.conftest import PASSWORD
 from tests.fixtures.floor import on_floor
+from tests.nightfile.night_fixtures import known_night
+from tests.nightfile.test_night_entry import enter
 from tests.occasions.conftest import at as floor_at
 from tests.occasions.test_late_close import REASON, forgotten  # noqa: F401  (a fixture)
 from tests.reports.conftest import COUNTS, KNOWN
-from tests.reports.night_fixtures import known_night
-from tests.reports.test_night_entry import enter
 
 D = Decimal
 MEASURES = ("attendance", "gross_receipts", "prizes", "net_proceeds")

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from games.models import Arrangement, Game, PrizePart, Winner
-from reports import control_sheets, pdf, services
+from nightfile import control_sheets
+from reports import pdf, services
 from tests.conftest import PASSWORD
 from tests.fixtures.floor import on_floor
 from tests.reports.conftest import COUNTS, KNOWN, _win

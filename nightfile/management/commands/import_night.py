@@ -1,0 +1,86 @@
+"""Record a night file (beano-night/1) through the same services and rules as the floor, all or
+nothing. On a refusal: each reason with its citation, nothing saved, exit status 2. A file that
+cannot be read: one line saying what and where, exit status 2. With --json, a refusal too is
+printed as JSON (its shape: docs/formats/night-file.md)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandParser
+
+from beano import rules
+from nightfile import engine, files, reader, writer
+from nightfile.acts import refused, unreadable
+from nightfile.format import NightFormatError
+
+
+class DryRun(Exception):
+    """Raised to roll a dry run back once every act was accepted."""
+
+
+class Command(BaseCommand):
+    help = "Record a night file through the services and rules (docs/formats/night-file.md)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="The night file (JSON).")
+        parser.add_argument(
+            "--dry-run", action="store_true", help="Judge every act, then save nothing."
+        )
+        parser.add_argument(
+            "--json", action="store_true", help="Print the night's figures as JSON on success."
+        )
+        parser.add_argument("--by", help="The username who enters the night (else: system).")
+
+    def fail(self, options: dict[str, Any], path: Path, refusal: dict[str, Any]) -> None:
+        """Print the refusal (as JSON with --json, else as text: one line saying what and where,
+        or each reason with its citation) and end with exit status 2."""
+        if options["json"]:
+            self.stdout.write(json.dumps({"file": str(path)} | refusal, indent=2))
+        elif refusal["status"] == "unreadable":
+            self.stderr.write(f"{path}: {refusal['message']}")
+        else:
+            lines = [f"{path}: refused; nothing was saved."]
+            lines += [f"  {r['text']}" for r in refusal["refusals"]]
+            self.stderr.write("\n".join(lines))
+        sys.exit(2)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path = Path(options["file"])
+        by = None
+        if options["by"]:
+            by = get_user_model().objects.filter(username=options["by"]).first()
+            if by is None:
+                return self.fail(options, path, unreadable(f"--by: no user {options['by']!r}."))
+        try:
+            night = reader.read(files.load(path))
+            engine.night_license(night.license)
+            with rules.atomic():  # a refusal is logged after the rollback, as everywhere
+                occasion = engine.import_night(night=night, by=by, file_name=path.name)
+                figures = writer.summary_figures(occasion)
+                if options["dry_run"]:
+                    raise DryRun
+        except NightFormatError as error:
+            return self.fail(options, path, unreadable(str(error)))
+        except DryRun:
+            self._done(options, figures, f"{path}: every act accepted; nothing saved (dry run).")
+            return None
+        except ValidationError as error:
+            return self.fail(options, path, refused(error, night.date))
+        self._done(options, figures, f"{path}: recorded as {occasion} (occasion {occasion.pk}).")
+        return None
+
+    def _done(self, options: dict[str, Any], figures: dict[str, Any], line: str) -> None:
+        if options["json"]:
+            self.stdout.write(json.dumps(figures, indent=2))
+        else:
+            self.stdout.write(line)
+            self.stdout.write(
+                "  gross receipts ${gross_receipts}, Beano tax ${beano_tax}, prizes "
+                "${prizes_total}, net proceeds ${net_proceeds}".format(**figures)
+            )
