@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, models, transaction
 from django.test import Client
@@ -27,16 +28,7 @@ from tests.conftest import FAST_HASHERS, load_shipped_data, login
 from tests.demo_snapshot import seed_demo
 from tests.pdf_once import rendered_once
 
-PROJECT_APPS = (
-    "rules",
-    "organizations",
-    "occasions",
-    "games",
-    "reports",
-    "banking",
-    "nightfile",
-    "inspections",
-)
+PROJECT_APPS = ("rules", *settings.PROJECT_APPS)
 #: Rows a page view may add by design: the log of what Commission staff looked at.
 VIEW_LOGS = {"inspections.recordview", "organizations.recordview"}
 LINK = re.compile(r"""(?:href|action|hx-get|hx-post|hx-delete|hx-put)=["']([^"'#]+)["']""")

@@ -7,8 +7,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from beano.settings import PROJECT_APPS
+
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("beano", "organizations", "occasions", "games", "reports", "banking", "nightfile", "inspections")
+APPS = ("beano", *PROJECT_APPS)
 MAX_MODULE_LINES = 500
 MAX_FUNCTION_LINES = 80
 

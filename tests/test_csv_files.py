@@ -15,6 +15,7 @@ import pytest
 from django.urls import get_resolver, reverse
 
 from beano.csv_files import FORMULA_START, cell, csv_text, defuse
+from beano.settings import PROJECT_APPS
 from games import payout_services
 from games.models import Winner
 from tests.conftest import PASSWORD, login
@@ -22,7 +23,7 @@ from tests.games.claims_helpers import DETAILS
 from tests.games.test_form5754 import big_win  # noqa: F401  (the fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("beano", "organizations", "occasions", "games", "reports", "banking", "nightfile", "inspections")
+APPS = ("beano", *PROJECT_APPS)
 FORMULA = '=HYPERLINK("http://evil.example","click")'
 #: Every URL whose name ends in .csv, and the test below that fetches it with a formula in it.
 CSV_URLS = {

@@ -13,10 +13,11 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from beano.rules.money import usd
+from beano.settings import PROJECT_APPS
 from games.payout_services import check_w2g
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("beano", "organizations", "occasions", "games", "reports", "banking", "nightfile", "inspections")
+APPS = ("beano", *PROJECT_APPS)
 #: The formatter itself puts "$" before the text it has formatted.
 FORMATTER = "beano/rules/money.py"
 

@@ -23,8 +23,9 @@ from beano.rules.money import (
     MoneyField,
     QuantityField,
 )
+from beano.settings import PROJECT_APPS
 
-APPS = ("organizations", "occasions", "games", "reports", "banking", "nightfile", "inspections")
+APPS = PROJECT_APPS
 REFUSED = ["1e9", "1_000", "１２", "١٢"]
 
 

@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 from django.template import Context, Template
 
+from beano.settings import PROJECT_APPS
+
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("beano", "organizations", "occasions", "games", "reports", "banking", "nightfile", "inspections")
+APPS = ("beano", *PROJECT_APPS)
 #: The one parser.
 PARSER = "beano/rules/money.py"
 

@@ -16,6 +16,7 @@ from django.apps import apps
 from django.conf import settings
 from django.urls import reverse
 
+from beano.settings import PROJECT_APPS
 from tests.conftest import PASSWORD, login
 
 HALL = "203.0.113.10"
@@ -96,7 +97,7 @@ def test_a_locked_account_changes_no_password(client, tenant):
     assert user.check_password(PASSWORD)
 
 
-SOURCES = ("beano", "organizations", "occasions", "games", "reports", "banking", "nightfile", "inspections")
+SOURCES = ("beano", *PROJECT_APPS)
 #: seed_demo checks that a demo login still has the demo password: no one proves anything.
 ALLOWED = {Path("beano/demo/organizations.py")}
 

@@ -13,8 +13,10 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from beano.settings import PROJECT_APPS
+
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("beano", "organizations", "occasions", "games", "reports", "banking", "nightfile", "inspections")
+APPS = ("beano", *PROJECT_APPS)
 #: What a citation looks like in a message.
 CITES = re.compile(r"3\.0\d|CMR|\(\d{1,2}\)\([a-z]\)|c\.\s?271|Beano Law|§")
 REFUSALS = {"ValidationError", "PermissionDenied"}
