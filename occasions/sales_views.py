@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 from django_htmx.http import trigger_client_event
 
+from beano.rules.money import usd
 from occasions import sales_selectors as selectors
 from occasions import sales_services as services
 from occasions.floor_bar import floor_bar
@@ -84,7 +85,7 @@ def _sale_summary(sale: Sale, request: HttpRequest | None = None) -> str:
     lines = ", ".join(
         f"{line.quantity} × {line.get_category_display()}" for line in sale.lines.all()
     )
-    summary = f"Receipt {sale.number} recorded — ${sale.total:.2f}: {lines}."
+    summary = f"Receipt {sale.number} recorded — {usd(sale.total)}: {lines}."
     if request is not None and getattr(request, "laptop_login", None) is not None:
         seller = request.user
         summary += f" Sold by {seller.get_full_name() or seller.get_username()}."

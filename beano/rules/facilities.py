@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from beano.rules.base import rule
 from beano.rules.limits import Limits
+from beano.rules.money import usd
 
 RECORD_POLICE_DETAIL = "extras.police_detail.record"
 CHARITY_SELL = "extras.charity_ticket.sell"
@@ -60,8 +61,8 @@ def rate_within_prevailing(f: PoliceDetailFacts, limits: Limits) -> Iterator[str
         )
     elif f.hourly_rate > f.prevailing_rate:
         yield (
-            f"${f.hourly_rate:,.2f} an hour is more than the prevailing rate in "
-            f"{f.department_town}, ${f.prevailing_rate:,.2f}."
+            f"{usd(f.hourly_rate)} an hour is more than the prevailing rate in "
+            f"{f.department_town}, {usd(f.prevailing_rate)}."
         )
 
 

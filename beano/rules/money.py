@@ -80,13 +80,24 @@ def equal_substitute_value(amount: Decimal, winners: int) -> Decimal:
 # Writing an amount for people ------------------------------------------------------------------
 
 
-def usd(amount: Decimal, *, bare_dollars: bool = False) -> str:
+def usd(
+    amount: Decimal, *, bare_dollars: bool = False, signed: bool = False, whole: bool = False
+) -> str:
     """An amount as people read it: $1,234.56, a negative one in parentheses as accountants
-    write it, ($12.00). ``bare_dollars``: a whole amount without its cents ($75, but $37.50), as
-    a prize is announced on the floor."""
-    text = f"{abs(amount):,.2f}"
+    write it, ($12.00). The one way the project writes an amount, in code and (by the ``usd``
+    filter) in templates; the door's running total in the browser writes the same
+    (``usd`` in static/js/door.js).
+
+    ``bare_dollars``: a whole amount without its cents ($75, but $37.50), as a prize is announced
+    on the floor or a limit is quoted. ``signed``: a difference, +$1.00, −$1.00 or $0.00.
+    ``whole``: rounded to the dollar, $1,235, as a chart's axis is labelled."""
+    if whole:
+        amount = Decimal(amount).quantize(DOLLAR, rounding=ROUND_HALF_UP)
+    text = f"{abs(amount):,.0f}" if whole else f"{abs(amount):,.2f}"
     if bare_dollars and text.endswith(".00"):
         text = text[:-3]
+    if signed:
+        return f"${text}" if amount == 0 else f"{'+' if amount > 0 else '−'}${text}"
     return f"(${text})" if amount < 0 else f"${text}"
 
 
@@ -102,7 +113,7 @@ class AmountKind:
 
     @property
     def ceiling_text(self) -> str:
-        return f"${self.ceiling:,.2f}"
+        return usd(self.ceiling)
 
 
 #: A price on the posted price list (admission, extra cards, a package). Halls charge a few
