@@ -28,6 +28,7 @@ from beano.rules.jackpots import (
 )
 from beano.rules.money import JACKPOT, money, optional_money, usd
 from beano.rules.operation import ArrangementFacts
+from beano.text import text
 from games import jackpot_selectors as selectors
 from games.models import (
     Arrangement,
@@ -38,7 +39,6 @@ from games.models import (
 )
 from games.program_selectors import authorized_arrangement_codes
 from occasions import live
-from occasions.extras_services import text
 from occasions.models import Occasion
 from occasions.services import refuse_if_sealed
 from organizations.audit import acting_user, changed, record_event, snapshot

@@ -12,13 +12,10 @@ from decimal import Decimal
 from beano.rules.base import rule
 from beano.rules.limits import Limits
 from beano.rules.money import usd
+from beano.text import same_words
 
 RECORD_POLICE_DETAIL = "extras.police_detail.record"
 CHARITY_SELL = "extras.charity_ticket.sell"
-
-
-def same_town(a: str, b: str) -> bool:
-    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
 @dataclass(frozen=True)
@@ -39,7 +36,7 @@ class PoliceDetailFacts:
 )
 def officer_of_the_town(f: PoliceDetailFacts, limits: Limits) -> Iterator[str]:
     """The organization may retain a police officer of the city or town of the occasion."""
-    if not same_town(f.occasion_town, f.department_town):
+    if not same_words(f.occasion_town, f.department_town):
         yield (
             f"{f.officer_name} serves {f.department_town}; the occasion is in {f.occasion_town}."
         )
