@@ -212,6 +212,15 @@ def _parse_text(text: str) -> Decimal:
     return -amount if match["minus"] else amount
 
 
+def amount_so_far(value: Any, kind: AmountKind) -> Decimal | None:
+    """The amount typed so far, for a page that shows what it would come to as it is typed
+    (a substitute prize's value): None while it is not yet an amount."""
+    try:
+        return parse_money(value, kind) if value else None
+    except ValidationError:
+        return None
+
+
 def money(value: Any, kind: AmountKind, field: str, *, positive: bool = False) -> Decimal:
     """``parse_money`` for a service: the refusal names the field, as a form's would."""
     try:
