@@ -24,7 +24,7 @@ from beano.rules.banking import (
     next_business_day,
 )
 from beano.rules.money import CASH, DISBURSEMENT, money
-from occasions.extras_services import text
+from beano.text import text
 from occasions.models import Occasion
 from organizations.audit import acting_user, record_event, snapshot
 from organizations.models import Organization

@@ -18,13 +18,6 @@ from occasions.services import enforce_all, moment_of, refuse_if_sealed, status_
 NAME_LENGTH = 200
 
 
-def one_line(value: str, field: str, limit: int = NAME_LENGTH) -> str:
-    value = " ".join(str(value or "").split())
-    if len(value) > limit:
-        raise ValidationError({field: f"At most {limit} characters."})
-    return value
-
-
 def locked_game(game: Game, moment: dt.datetime) -> Game:
     """The game, locked, while its occasion was open at ``moment`` (now, for a live act)."""
     game = (

@@ -25,13 +25,13 @@ from beano.rules.claims import (
     DrawVerificationFacts,
     Witness,
 )
+from beano.text import text
 from games import claims_selectors as selectors
 from games.claim_locking import (
     NAME_LENGTH,
     locked_claim,
     locked_game,
     moment_of_game,
-    one_line,
 )
 from games.models import CardVerification, Claim, DrawVerification, Game, PrizePart
 from games.winner_services import PlayerEntry, proposed_shares, record_winners
@@ -72,8 +72,8 @@ def record_claim(
     claim = Claim(
         game=game,
         part=part,
-        player_name=one_line(player_name, "player_name"),
-        table=one_line(table, "table", 40),
+        player_name=text(player_name, "player_name", required=False),
+        table=text(table, "table", required=False, limit=40),
         claimed_at=moment,
         ball_in_hand=ball_in_hand,
         recorded_by=acting_user(by),
@@ -120,7 +120,7 @@ def _as_keyed(ball_in_hand: int | None, called: tuple[int, ...]) -> bool:
 
 
 def _names(values: Sequence[str]) -> list[str]:
-    return [n for n in (one_line(v, "witnesses") for v in values) if n]
+    return [n for n in (text(v, "witnesses", required=False) for v in values) if n]
 
 
 @rules.atomic()
@@ -140,7 +140,7 @@ def verify_draw(
     occasion = claim.game.occasion
     names = _names(witnesses)
     facts = DrawVerificationFacts(
-        member_in_charge=one_line(member_in_charge, "member_in_charge"),
+        member_in_charge=text(member_in_charge, "member_in_charge", required=False),
         witnesses=tuple(names),
         winners=(claim.player_name,) if claim.player_name else (),
     )
@@ -149,7 +149,7 @@ def verify_draw(
     counted = selectors.counted_balls(claim)
     row = DrawVerification.objects.create(
         claim=claim,
-        requested_by=one_line(requested_by, "requested_by"),
+        requested_by=text(requested_by, "requested_by", required=False),
         member_in_charge=facts.member_in_charge,
         witnesses=names,
         numbers_drawn=list(counted),
@@ -191,7 +191,10 @@ def _card_witnesses(
     """The players before whom a card is verified, judged: one or more at a table other than
     the winner's (3.04(6)(e)), within the hours in force (3.04(7))."""
     people = tuple(
-        Witness(one_line(w.name, "witnesses"), one_line(w.table, "witnesses", 40))
+        Witness(
+            text(w.name, "witnesses", required=False),
+            text(w.table, "witnesses", required=False, limit=40),
+        )
         for w in witnesses
     )
     people = tuple(w for w in people if w.name or w.table)
@@ -322,7 +325,6 @@ __all__ = [
     "attest_card_on_paper",
     "locked_game",
     "moment_of_game",
-    "one_line",
     "proposed_shares",
     "record_claim",
     "record_winners",

@@ -25,7 +25,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from beano.rules.cards import ball_label, position_name
 from beano.rules.claims import needs_w2g
-from beano.rules.money import PRIZE, parse_money
+from beano.rules.money import PRIZE, amount_so_far
 from games import claims_selectors as selectors
 from games import claims_services as services
 from games import payout_services, winner_services
@@ -395,12 +395,7 @@ def _int(value: str | None) -> int | None:
 
 def _money(value: str | None) -> Decimal | None:
     """The substitute value typed so far, or None (the equal share) while it is not one."""
-    if not value:
-        return None
-    try:
-        return parse_money(value, PRIZE)
-    except ValidationError:
-        return None
+    return amount_so_far(value, PRIZE)
 
 
 @org_view()

@@ -22,6 +22,7 @@ from beano.prepared import Prepared
 from beano.rules.cards import ball_label
 from beano.rules.draw import CALL, CORRECT, BallCallFacts, CorrectionFacts, DrawGameFacts
 from beano.rules.operation import OccasionPlayFacts
+from beano.text import one_line
 from games.models import BallCall, Flashboard, Game
 from occasions import live, on_floor, submissions
 from occasions.floor_selectors import hours_facts
@@ -246,7 +247,7 @@ def correct_ball_call(
     occasion = game.occasion
     call = BallCall.objects.select_for_update().get(pk=call.pk, game=game)
     moment = moment_of(occasion, at, by=by, act="correcting a ball")
-    reason = " ".join((reason or "").split())
+    reason = one_line(reason)
     if len(reason) > REASON_MAX:
         raise ValidationError(f"Give the reason in {REASON_MAX} characters at most.")
     rules.enforce(

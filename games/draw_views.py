@@ -28,6 +28,7 @@ from occasions.models import Occasion
 from occasions.views import get_occasion
 from organizations.access import OrgAccess, OrgRequest, get_for_org, org_view
 from organizations.access_matrix import ON_THE_FLOOR as CALLS
+from organizations.forms import submit
 
 #: The caller is a worker; the member in charge and the head may enter balls too.
 
@@ -180,20 +181,36 @@ def draw_call(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
         occasion = get_occasion(access, pk)
         game = get_game(access, occasion, game_pk)
         return _console(request, occasion, game, ball_form=form, refusals=_form_problems(form))
-    try:
-        call = services.record_ball_call(
-            game=Game(pk=game_pk, occasion_id=pk),
-            organization=access.organization,
-            number=form.cleaned_data["ball"],
-            by=request.user,
-            request_key=form.cleaned_data["request_key"],
-        )
-    except Game.DoesNotExist:
-        raise Http404 from None
-    except ValidationError as error:
+
+    def call(data: dict[str, Any]) -> BallCall:
+        try:
+            return services.record_ball_call(
+                game=Game(pk=game_pk, occasion_id=pk),
+                organization=access.organization,
+                number=data["ball"],
+                by=request.user,
+                request_key=data["request_key"],
+            )
+        except Game.DoesNotExist:
+            raise Http404 from None
+
+    def refused(error: ValidationError) -> HttpResponse:
         occasion = get_occasion(access, pk)
         game = get_game(access, occasion, game_pk)
         return _console(request, occasion, game, ball_form=form, refusals=problems(error))
+
+    return submit(
+        form,
+        call,
+        done=lambda call: _after_call(request, access, pk, game_pk, call),
+        refused=refused,
+    )
+
+
+def _after_call(
+    request: OrgRequest, access: OrgAccess, pk: int, game_pk: int, call: BallCall
+) -> HttpResponse:
+    """The answer to a ball called: the console with it, or only what changed (htmx)."""
     done = f"{ball_label(call.number)} called (#{call.sequence})."
     if not request.htmx:
         messages.success(request, done)
@@ -216,15 +233,22 @@ def draw_correct(request: OrgRequest, pk: int, game_pk: int, call_pk: int) -> Ht
     form = CorrectionForm(request.POST)
     if not form.is_valid():
         return _console(request, occasion, game, refusals=_form_problems(form))
-    try:
-        services.correct_ball_call(call=call, reason=form.cleaned_data["reason"], by=request.user)
-    except ValidationError as error:
-        return _console(request, occasion, game, refusals=problems(error), refused_call=call.pk)
-    done = f"Call #{call.sequence} ({ball_label(call.number)}) voided: enter the ball called."
-    if not request.htmx:
-        messages.success(request, done)
-        return _back(game)
-    return _console(request, occasion, game, done=done)
+
+    def corrected(_: object) -> HttpResponse:
+        done = f"Call #{call.sequence} ({ball_label(call.number)}) voided: enter the ball called."
+        if not request.htmx:
+            messages.success(request, done)
+            return _back(game)
+        return _console(request, occasion, game, done=done)
+
+    return submit(
+        form,
+        lambda data: services.correct_ball_call(call=call, reason=data["reason"], by=request.user),
+        done=corrected,
+        refused=lambda error: _console(
+            request, occasion, game, refusals=problems(error), refused_call=call.pk
+        ),
+    )
 
 
 @org_view()
@@ -235,18 +259,24 @@ def flashboard_link(request: OrgRequest, pk: int) -> HttpResponse:
     occasion's page as its message."""
     access = request.access
     occasion = get_occasion(access, pk)
-    try:
+
+    def act(_: object) -> str:
         if request.POST.get("action") == "off":
             services.revoke_flashboard_link(occasion=occasion, by=request.user)
-            done = "The flashboard link is turned off."
-        else:
-            services.issue_flashboard_link(occasion=occasion, by=request.user)
-            done = "A new flashboard link is ready; any older link has stopped."
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(request, done)
-    return redirect("occasion_detail", org_id=access.organization.pk, pk=occasion.pk)
+            return "The flashboard link is turned off."
+        services.issue_flashboard_link(occasion=occasion, by=request.user)
+        return "A new flashboard link is ready; any older link has stopped."
+
+    def back(message: str, level: int) -> HttpResponse:
+        messages.add_message(request, level, message)
+        return redirect("occasion_detail", org_id=access.organization.pk, pk=occasion.pk)
+
+    return submit(
+        None,
+        act,
+        done=lambda done: back(done, messages.SUCCESS),
+        refused=lambda error: back(" ".join(error.messages), messages.ERROR),
+    )
 
 
 # The public flashboard: no login, the token is the only key.

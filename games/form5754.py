@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 
 from beano.rules.claims import W2G_CITATION
 from beano.rules.money import PRIZE, parse_money, usd
-from games.claim_locking import one_line
+from beano.text import text
 from games.models import Payout, PrizeShare
 from games.sealed import seal
 
@@ -79,8 +79,8 @@ def save_group(payout: Payout, members: Sequence[GroupMember]) -> list[dict[str,
         PrizeShare.objects.create(
             payout=payout,
             position=position,
-            legal_name=one_line(m.legal_name, "group", 200),
-            address=one_line(m.address, "group", 300),
+            legal_name=text(m.legal_name, "group", required=False, limit=200),
+            address=text(m.address, "group", required=False, limit=300),
             tin_sealed=seal(digits),
             tin_last4=digits[-4:],
             amount=m.share,

@@ -26,8 +26,9 @@ from beano.rules.jackpots import (
     SeriesChangeFacts,
     SeriesRulesFacts,
 )
-from beano.rules.money import JACKPOT, money, optional_money
+from beano.rules.money import JACKPOT, money, optional_money, usd
 from beano.rules.operation import ArrangementFacts
+from beano.text import text
 from games import jackpot_selectors as selectors
 from games.models import (
     Arrangement,
@@ -38,7 +39,6 @@ from games.models import (
 )
 from games.program_selectors import authorized_arrangement_codes
 from occasions import live
-from occasions.extras_services import text
 from occasions.models import Occasion
 from occasions.services import refuse_if_sealed
 from organizations.audit import acting_user, changed, record_event, snapshot
@@ -273,8 +273,8 @@ def _set_prize(game: Game, series: ProgressiveSeries, jackpot: Decimal) -> Prize
         )
     if part.announced_at is not None and part.amount != jackpot:
         raise ValidationError(
-            f"Game {game.number}'s prize was announced at ${part.amount:,.2f}; the jackpot "
-            f"is ${jackpot:,.2f}."
+            f"Game {game.number}'s prize was announced at {usd(part.amount)}; the jackpot "
+            f"is {usd(jackpot)}."
         )
     part.amount, part.arrangement, part.kind = jackpot, series.arrangement, PrizePart.Kind.CASH
     part.save(update_fields=["amount", "arrangement", "kind"])

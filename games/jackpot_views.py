@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from beano.rules.money import usd
 from games import jackpot_selectors as selectors
 from games import jackpot_services as services
 from games import jackpot_settlement
@@ -208,7 +209,7 @@ def occasion_jackpot_attach(request: OrgRequest, pk: int) -> HttpResponse:
         done=lambda pg: _done(
             request,
             occasion,
-            f"Game {pg.game.number} carries {pg.series.name}: ${pg.jackpot_amount:,.2f} "
+            f"Game {pg.game.number} carries {pg.series.name}: {usd(pg.jackpot_amount)} "
             f"within {pg.calls_allowed} calls.",
         ),
         again=lambda: _panel(request, occasion, attach_form=form),
@@ -230,9 +231,9 @@ def jackpot_game_outcome(request: OrgRequest, pk: int) -> HttpResponse:
 
     def settled(entry: Any) -> HttpResponse:
         carried = (
-            f"the jackpot of ${entry.paid:,.2f} is paid and the series is won"
+            f"the jackpot of {usd(entry.paid)} is paid and the series is won"
             if entry.paid_kind == entry.Paid.JACKPOT
-            else f"${entry.carried_out:,.2f} carried to the next occasion"
+            else f"{usd(entry.carried_out)} carried to the next occasion"
         )
         return _done(request, occasion, f"Game {pg.game.number} is recorded: {carried}.")
 

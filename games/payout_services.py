@@ -17,8 +17,9 @@ from beano import rules
 from beano.actors import Actor
 from beano.rules.claims import RECORD_PAYOUT, W2G_CITATION, PayoutFacts, needs_w2g
 from beano.rules.money import PRIZE, money, usd
+from beano.text import text
 from games import claims_selectors as selectors
-from games.claim_locking import locked_game, one_line
+from games.claim_locking import locked_game
 from games.form5754 import FORM, GroupMember, check_group, save_group
 from games.models import Payout, Winner
 from games.sealed import seal
@@ -147,14 +148,14 @@ def _payout_facts(
 def _take_w2g(payout: Payout, details: W2GDetails) -> None:
     """The W-2G details on the payout, the TIN and ID numbers sealed."""
     digits = _tin_digits(details.tin)
-    payout.w2g_legal_name = one_line(details.legal_name, "w2g_legal_name")
-    payout.w2g_address = one_line(details.address, "w2g_address", 300)
+    payout.w2g_legal_name = text(details.legal_name, "w2g_legal_name", required=False)
+    payout.w2g_address = text(details.address, "w2g_address", required=False, limit=300)
     payout.tin_sealed = seal(digits)
     payout.tin_last4 = digits[-4:]
     payout.backup_withholding = details.backup_withholding
-    payout.id1_kind = one_line(details.id1_kind, "id1_kind", 60)
+    payout.id1_kind = text(details.id1_kind, "id1_kind", required=False, limit=60)
     payout.id1_number_sealed = seal(details.id1_number.strip())
-    payout.id2_kind = one_line(details.id2_kind, "id2_kind", 60)
+    payout.id2_kind = text(details.id2_kind, "id2_kind", required=False, limit=60)
     payout.id2_number_sealed = seal(details.id2_number.strip())
 
 

@@ -18,6 +18,7 @@ from beano.actors import Actor
 from beano.rules.money import PRIZE, money, usd
 from beano.rules.operation import ADD_PART, ANNOUNCE_PART, CONFIRM_BALLS, START_GAME
 from beano.rules.prizes import PrizePartFacts
+from beano.text import one_line
 from games import program_selectors as selectors
 from games.models import Arrangement, Game, PrizePart
 from occasions import live, on_floor
@@ -131,7 +132,7 @@ def add_prize_part(
     if not isinstance(arrangement, Arrangement):
         raise ValidationError({"arrangement": "Choose an arrangement."})
     amount = money(amount, PRIZE, "amount")
-    description = " ".join((description or "").split())[:200]
+    description = one_line(description)[:200]
     occasion, game = _locked_game(game)
     _require_editable(occasion)
     _require_planned(game, "prizes are added only before it begins.")

@@ -33,6 +33,7 @@ from occasions.floor_bar import floor_bar
 from occasions.models import Occasion
 from occasions.views import RUNS_THE_NIGHT, get_occasion
 from organizations.access import OrgAccess, OrgRequest, get_for_org, org_view
+from organizations.forms import submit
 
 Refusals = list[dict[str, str]]
 
@@ -192,18 +193,21 @@ def game_add(request: OrgRequest, pk: int) -> HttpResponse:
             refused_at="add-game",
             game_form=form,
         )
-    try:
-        game = services.add_game(occasion=occasion, by=request.user, **form.cleaned_data)
-    except ValidationError as error:
-        return _respond(
+    return submit(
+        form,
+        lambda data: services.add_game(occasion=occasion, by=request.user, **data),
+        done=lambda game: _respond(
+            request, access, occasion, done=f"Game {game.number} is in the program."
+        ),
+        refused=lambda error: _respond(
             request,
             access,
             occasion,
             refusals=problems(error),
             refused_at="add-game",
             game_form=form,
-        )
-    return _respond(request, access, occasion, done=f"Game {game.number} is in the program.")
+        ),
+    )
 
 
 #: What the program page reads of a game: its occasion, the organization and the license.
@@ -239,10 +243,13 @@ def prize_part_add(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
             part_form=form,
             part_form_game=game.pk,
         )
-    try:
-        services.add_prize_part(game=game, by=request.user, **form.cleaned_data)
-    except ValidationError as error:
-        return _respond(
+    return submit(
+        form,
+        lambda data: services.add_prize_part(game=game, by=request.user, **data),
+        done=lambda _: _respond(
+            request, access, occasion, done=f"Game {game.number}'s prize is added."
+        ),
+        refused=lambda error: _respond(
             request,
             access,
             occasion,
@@ -250,8 +257,8 @@ def prize_part_add(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
             refused_at=where,
             part_form=form,
             part_form_game=game.pk,
-        )
-    return _respond(request, access, occasion, done=f"Game {game.number}'s prize is added.")
+        ),
+    )
 
 
 def _run_game_act(
@@ -259,17 +266,20 @@ def _run_game_act(
 ) -> HttpResponse:
     access = request.access
     game = get_game(access, pk, game_pk, related=PROGRAM_GAME)
-    try:
-        service(game=game, by=request.user)
-    except ValidationError as error:
-        return _respond(
+    return submit(
+        None,
+        lambda _: service(game=game, by=request.user),
+        done=lambda _: _respond(
+            request, access, game.occasion, done=done.format(number=game.number)
+        ),
+        refused=lambda error: _respond(
             request,
             access,
             game.occasion,
             refusals=problems(error),
             refused_at=f"game-{game.pk}",
-        )
-    return _respond(request, access, game.occasion, done=done.format(number=game.number))
+        ),
+    )
 
 
 def _game_act(
@@ -322,18 +332,22 @@ def _part_act(
         access = request.access
         part = _part(access, pk, part_pk)
         occasion = part.game.occasion
-        try:
-            service(part=part, by=request.user)
-        except ValidationError as error:
-            return _respond(
+        return submit(
+            None,
+            lambda _: service(part=part, by=request.user),
+            done=lambda _: _respond(
+                request,
+                access,
+                occasion,
+                done=done.format(number=part.game.number, order=part.order),
+            ),
+            refused=lambda error: _respond(
                 request,
                 access,
                 occasion,
                 refusals=problems(error),
                 refused_at=f"game-{part.game_id}",
-            )
-        return _respond(
-            request, access, occasion, done=done.format(number=part.game.number, order=part.order)
+            ),
         )
 
     view.__name__ = service.__name__
@@ -355,13 +369,16 @@ def program_copy(request: OrgRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _respond(request, access, occasion, refusals=_form_problems(form), refused_at="copy")
     source = get_occasion(access, form.cleaned_data["from_occasion"])
-    try:
-        games = services.copy_program(occasion=occasion, from_occasion=source, by=request.user)
-    except ValidationError as error:
-        return _respond(request, access, occasion, refusals=problems(error), refused_at="copy")
-    return _respond(
-        request,
-        access,
-        occasion,
-        done=f"{len(games)} games copied from {source.date:%A, %B %-d}.",
+    return submit(
+        form,
+        lambda _: services.copy_program(occasion=occasion, from_occasion=source, by=request.user),
+        done=lambda games: _respond(
+            request,
+            access,
+            occasion,
+            done=f"{len(games)} games copied from {source.date:%A, %B %-d}.",
+        ),
+        refused=lambda error: _respond(
+            request, access, occasion, refusals=problems(error), refused_at="copy"
+        ),
     )

@@ -17,8 +17,9 @@ from beano.rules import names as people_names
 from beano.rules.claims import SHARE_PRIZE, SplitFacts, WinningClaimFacts
 from beano.rules.money import PRIZE, equal_substitute_value, optional_money, split_to_the_dollar
 from beano.rules.workers import RECORD_WINNER, PlayerFacts
+from beano.text import text
 from games import claims_selectors as selectors
-from games.claim_locking import enforce_together, locked_game, moment_of_game, one_line
+from games.claim_locking import enforce_together, locked_game, moment_of_game
 from games.models import Claim, PrizePart, Winner
 from occasions import on_floor
 from occasions.floor_selectors import hours_facts
@@ -98,7 +99,7 @@ def record_winners(
     )
     substitute_value = optional_money(substitute_value, PRIZE, "substitute_value")
     shares = proposed_shares(part, len(pairs), substitute_value)
-    player_names = [one_line(p.name, "players") for _, p in pairs]
+    player_names = [text(p.name, "players", required=False) for _, p in pairs]
     if any(not n for n in player_names):
         raise ValidationError({"players": "Name each winning player."})
     split = SplitFacts(
@@ -106,7 +107,7 @@ def record_winners(
         prize_amount=part.amount,
         calls=tuple(selectors.call_of(c) for c, _ in pairs),
         shares=tuple(shares),
-        substitutes=tuple(one_line(p.substitute, "players") for _, p in pairs),
+        substitutes=tuple(text(p.substitute, "players", required=False) for _, p in pairs),
         already_awarded=Winner.objects.filter(claim__part=part).exists(),
     )
     checks: list[tuple[str, Any]] = [(SHARE_PRIZE, split)]
@@ -158,7 +159,9 @@ def _winner_facts(
             name=name,
             on_worker_list=person is not None and selectors.on_worker_list(person, occasion),
             near_listed=tuple(p.legal_name for p in near),
-            other_person_reason=one_line(player.other_person_reason, "other_person_reason", 300),
+            other_person_reason=text(
+                player.other_person_reason, "other_person_reason", required=False, limit=300
+            ),
         ),
         WinningClaimFacts(
             player=name,
@@ -193,7 +196,7 @@ def _save_winner(
         person=person,
         share=share,
         kind=part.kind,
-        substitute_description=one_line(player.substitute, "players")
+        substitute_description=text(player.substitute, "players", required=False)
         if several_merchandise
         else "",
         authorization=DirectorAuthorization.objects.get(pk=waiver.authorization_pk)

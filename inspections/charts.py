@@ -12,6 +12,8 @@ from decimal import Decimal
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from beano.rules.money import usd
+
 WIDTH, HEIGHT = 420, 230
 LEFT, RIGHT, TOP, BOTTOM = 52, 14, 12, 30
 #: Series colors (Bootstrap's blue, gray, green, pink); every series after the first is also
@@ -51,7 +53,7 @@ class Chart:
         if value is None:
             return "—"
         if self.unit == "USD":
-            return f"${Decimal(value):,.0f}"
+            return usd(Decimal(value), whole=True)
         return f"{Decimal(value):,.0f} {self.unit}"
 
     @property

@@ -19,6 +19,7 @@ from django.utils import timezone
 from banking.bank_selectors import last_ended_month, month_end, months_between
 from banking.models import BankReconciliation, Deposit, GamingAccount
 from beano.rules.banking import next_business_day
+from beano.rules.money import usd
 from occasions.models import Occasion, SaleLine
 from organizations.models import Organization, PaperIssue, StockTake
 from reports import obligations as owed
@@ -94,7 +95,7 @@ def cash_variances(q: ExceptionQuery) -> Iterable[ExceptionRow]:
                     "variances",
                     report.organization,
                     occasion.date,
-                    f"{label} {'over' if amount > 0 else 'short'} by ${abs(amount):,.2f}",
+                    f"{label} {'over' if amount > 0 else 'short'} by {usd(abs(amount))}",
                     f"Report version {report.version}; explanation: {explanation}",
                     amount,
                     url,

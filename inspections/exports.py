@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from beano.rules.cards import ball_label
 from beano.rules.models import RefusedAction
+from beano.rules.money import usd
 from games.models import BallCall, Game, Payout, PrizePart
 from occasions.models import Occasion, SaleLine
 from reports import obligations as owed
@@ -157,7 +158,7 @@ def game_rows(occasions: QuerySet[Occasion]) -> Iterator[list[Any]]:
             game.get_kind_display(),
             game.get_status_display(),
             "; ".join(
-                f"{p.arrangement.name} ${p.amount:,.2f}{' (bonus)' if p.is_bonus else ''}"
+                f"{p.arrangement.name} {usd(p.amount)}{' (bonus)' if p.is_bonus else ''}"
                 for p in parts
             ),
             game.balls_confirmed_at,

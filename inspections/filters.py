@@ -14,6 +14,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import QueryDict
 
 from beano import date_filters
+from beano.text import one_line
 from beano.widgets import QuickSelect
 from games.models import Winner
 from occasions.models import Occasion, PaperRecord, WorkerPresence
@@ -133,7 +134,7 @@ class OccasionFilter:
             town=data.get("town") or "",
             status=data.get("status") or "",
             entered=data.get("entered") or "",
-            q=" ".join((data.get("q") or "").split()),
+            q=one_line(data.get("q")),
         )
 
     @property

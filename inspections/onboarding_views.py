@@ -77,27 +77,40 @@ def organization_add(request: HttpRequest) -> HttpResponse:
     post = request.method == "POST"
     org_form = OrganizationForm(request.POST if post else None, prefix="org")
     license_form = LicenseForm(request.POST if post else None, prefix="license")
-    if post and org_form.is_valid() and license_form.is_valid():
-        try:
-            organization, license = services.add_organization(
-                by=request.user,
-                license=_license_values(license_form.cleaned_data),
-                **org_form.cleaned_data,
-            )
-        except ValidationError as error:
-            _split_refusal(error, org_form, license_form)
-        else:
-            messages.success(
-                request,
-                f"{organization} is licensed ({license.number}). Next: invite its head of "
-                "organization, then record any Director's letter.",
-            )
-            return redirect(reverse("onboarding_home") + f"#org-{organization.pk}")
-    return render(
-        request,
-        "inspections/onboarding/organization_form.html",
-        {"org_form": org_form, "license_form": license_form},
-        status=400 if post else 200,
+
+    def page() -> HttpResponse:
+        return render(
+            request,
+            "inspections/onboarding/organization_form.html",
+            {"org_form": org_form, "license_form": license_form},
+            status=400 if post else 200,
+        )
+
+    if not (post and org_form.is_valid() and license_form.is_valid()):
+        return page()
+
+    def refused(error: ValidationError) -> HttpResponse:
+        _split_refusal(error, org_form, license_form)
+        return page()
+
+    def done(added: Any) -> HttpResponse:
+        organization, license = added
+        messages.success(
+            request,
+            f"{organization} is licensed ({license.number}). Next: invite its head of "
+            "organization, then record any Director's letter.",
+        )
+        return redirect(reverse("onboarding_home") + f"#org-{organization.pk}")
+
+    return submit(
+        None,
+        lambda _: services.add_organization(
+            by=request.user,
+            license=_license_values(license_form.cleaned_data),
+            **org_form.cleaned_data,
+        ),
+        done=done,
+        refused=refused,
     )
 
 

@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from beano import rules
 from beano.actors import Actor
 from beano.rules.workers import NAME_ON_PAPER, SignInFacts
+from beano.text import folded
 from games.models import Claim, Game, Winner
 from nightfile import format as fmt
 from occasions import paper
@@ -64,7 +65,7 @@ RANK = {
 
 def key(name: str) -> str:
     """A person's name as the sheets may write it: case and spacing do not matter."""
-    return " ".join(name.split()).casefold()
+    return folded(name)
 
 
 @dataclass

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from beano.rules.cards import COLUMNS, column_range
 from beano.rules.limits import LimitName, limits_in_force
+from beano.rules.money import usd
 from beano.rules.opening import CHECKLIST
 from games.models import Game, PrizePart, ProgressiveGame
 from games.program_selectors import program
@@ -132,7 +133,7 @@ def _prize(game: Game, part: PrizePart) -> PrizeRow:
         return PrizeRow(
             part.order, name, "That game's receipts less 10 % (3.04(8)(a)3): $", "receipts − 10 %"
         )
-    amount = f"${part.amount:,.2f}"
+    amount = f"{usd(part.amount)}"
     if part.kind == PrizePart.Kind.MERCHANDISE:
         how = "donated, fair market value" if part.donated else "at cost"
         what = part.description or "Merchandise"

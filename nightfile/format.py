@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from beano.rules import money
 from beano.rules.money import CENT, MAX_TYPED, AmountKind
+from beano.text import one_line
 
 FORMAT = "beano-night/1"
 #: The file's strict form of an amount (and of hours): a string of ASCII digits, no "$", no
@@ -322,7 +323,7 @@ class Reader:
             return ""
         if not isinstance(value, str):
             raise self._err(key, "expected text.")
-        value = " ".join(value.split())
+        value = one_line(value)
         if len(value) > limit:
             raise self._err(key, f"at most {limit} characters.")
         return value

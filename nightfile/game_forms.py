@@ -10,7 +10,7 @@ from typing import Any
 
 from django import forms
 
-from beano.rules.money import PRIZE, QuantityField
+from beano.rules.money import PRIZE, QuantityField, usd
 from games.models import Arrangement, Game, PrizePart
 from nightfile import format as fmt
 
@@ -259,7 +259,7 @@ class ClaimRowForm(PaymentForm):
     def __init__(self, *args: Any, parts: Any = (), presences: Any = None, **kwargs: Any):
         super().__init__(*args, presences=presences, **kwargs)
         self.fields["part"].choices = [("", "—")] + [
-            (p.order, f"{p.order}: {p.arrangement.name}, ${p.amount:,.2f}") for p in parts
+            (p.order, f"{p.order}: {p.arrangement.name}, {usd(p.amount)}") for p in parts
         ]
         style(self)
 

@@ -6,9 +6,9 @@ leaves nothing behind."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 
@@ -18,6 +18,7 @@ from occasions.forms import NotPlayedForm
 from occasions.models import Occasion
 from occasions.selectors import authorized_license
 from organizations.access import OrgRequest, org_view
+from organizations.forms import show_above, submit
 
 
 def parse_day(value: str) -> dt.date:
@@ -39,29 +40,30 @@ def day_not_played(request: OrgRequest, day: str) -> HttpResponse:
     if occasion is not None and occasion.status != Occasion.Status.SCHEDULED:
         return redirect("occasion_detail", org_id=org.pk, pk=occasion.pk)
     form = NotPlayedForm(request.POST if request.method == "POST" else None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            with rules.atomic():
-                occasion = services.occasion_for_day(organization=org, day=the_day, by=request.user)
-                services.mark_not_played(
-                    occasion=occasion, reason=form.cleaned_data["reason"], by=request.user
-                )
-        except ValidationError as error:
-            for message in error.messages:
-                form.add_error(None, message)
-        else:
-            messages.success(request, "Recorded as not played; its report is still owed.")
-            return redirect("occasion_detail", org_id=org.pk, pk=occasion.pk)
-    return render(
-        request,
-        "occasions/form_page.html",
-        {
-            "org": org,
-            "access": access,
-            "tab": "occasions",
-            "form": form,
-            "title": f"Report {the_day:%A, %B %-d, %Y} not played",
-            "citation": "961 CMR 3.05(1)(a): a report is still owed for a day not played",
-            "submit_label": "Record not played",
-        },
-    )
+
+    def page() -> HttpResponse:
+        return render(
+            request,
+            "occasions/form_page.html",
+            {
+                "org": org,
+                "access": access,
+                "tab": "occasions",
+                "form": form,
+                "title": f"Report {the_day:%A, %B %-d, %Y} not played",
+                "citation": "961 CMR 3.05(1)(a): a report is still owed for a day not played",
+                "submit_label": "Record not played",
+            },
+        )
+
+    def not_played(data: dict[str, Any]) -> Occasion:
+        with rules.atomic():
+            occasion = services.occasion_for_day(organization=org, day=the_day, by=request.user)
+            services.mark_not_played(occasion=occasion, reason=data["reason"], by=request.user)
+        return occasion
+
+    def done(occasion: Occasion) -> HttpResponse:
+        messages.success(request, "Recorded as not played; its report is still owed.")
+        return redirect("occasion_detail", org_id=org.pk, pk=occasion.pk)
+
+    return submit(form, not_played, done=done, again=page, show=show_above)

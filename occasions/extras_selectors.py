@@ -13,6 +13,7 @@ from django.db.models import DecimalField, F, OuterRef, QuerySet, Subquery, Sum
 from beano.prepared import Prepared
 from beano.rules import LimitName, limits_in_force
 from beano.rules.names import same_person
+from beano.text import one_line
 from occasions.extensions import KeptPage
 from occasions.models import (
     CharityRedemption,
@@ -64,9 +65,7 @@ def door_prize_limit(occasion: Occasion) -> Decimal | None:
 def prevailing_police_rate(town: str, on: dt.date) -> PrevailingPoliceRate | None:
     """The town's prevailing police rate in force on ``on`` (3.04(3)(e))."""
     return (
-        PrevailingPoliceRate.objects.filter(
-            town__iexact=" ".join(town.split()), effective_from__lte=on
-        )
+        PrevailingPoliceRate.objects.filter(town__iexact=one_line(town), effective_from__lte=on)
         .order_by("-effective_from")
         .first()
     )

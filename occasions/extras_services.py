@@ -38,6 +38,7 @@ from beano.rules.prohibited import (
     OtherSaleFacts,
     TransportationFacts,
 )
+from beano.text import text
 from occasions import extras_selectors as selectors
 from occasions import on_floor
 from occasions import services as occasion_services
@@ -54,15 +55,6 @@ from occasions.models import (
 from occasions.services import enforce_at, moment_of, status_at
 from organizations.audit import acting_user, record_event, snapshot
 from organizations.selectors import authorization_facts
-
-
-def text(value: str, field: str, *, required: bool = True, limit: int = 200) -> str:
-    value = " ".join(value.split())
-    if required and not value:
-        raise ValidationError({field: "This is required."})
-    if len(value) > limit:
-        raise ValidationError({field: f"At most {limit} characters."})
-    return value
 
 
 def lock_occasion(occasion: Occasion, *, during_night: bool = True) -> Occasion:

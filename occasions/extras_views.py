@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import FileResponse, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -24,7 +23,7 @@ from occasions.extras_forms import EXTRAS_FORMS, ExtrasForm, RafflePermitForm
 from occasions.models import Occasion, RafflePermit
 from occasions.views import RUNS_THE_NIGHT, get_occasion
 from organizations.access import OrgAccess, OrgRequest, get_for_org, org_view
-from organizations.forms import show_refusal, submit
+from organizations.forms import submit
 
 
 def _sell_raffle_tickets(*, occasion: Occasion, **values: Any) -> Any:
@@ -150,27 +149,32 @@ def raffle_permits(request: OrgRequest) -> HttpResponse:
         request.FILES if post else None,
         initial={"town": org.town},
     )
-    if post and form.is_valid():
-        try:
-            raffle_services.record_raffle_permit(
-                organization=org, by=request.user, **form.cleaned_data
-            )
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            messages.success(request, "The raffle permit is recorded.")
-            return redirect("raffle_permits", org_id=org.pk)
-    return render(
-        request,
-        "occasions/raffle_permits.html",
-        {
-            "org": org,
-            "access": access,
-            "tab": "occasions",
-            "permits": selectors.raffle_permits(org),
-            "today": timezone.localdate(),
-            "form": form if can_edit else None,
-        },
+
+    def page() -> HttpResponse:
+        return render(
+            request,
+            "occasions/raffle_permits.html",
+            {
+                "org": org,
+                "access": access,
+                "tab": "occasions",
+                "permits": selectors.raffle_permits(org),
+                "today": timezone.localdate(),
+                "form": form if can_edit else None,
+            },
+        )
+
+    def done(_: object) -> HttpResponse:
+        messages.success(request, "The raffle permit is recorded.")
+        return redirect("raffle_permits", org_id=org.pk)
+
+    return submit(
+        form,
+        lambda data: raffle_services.record_raffle_permit(
+            organization=org, by=request.user, **data
+        ),
+        done=done,
+        again=page,
     )
 
 

@@ -20,6 +20,7 @@ from beano.rules.charge import HandoverFacts, SignOutFacts
 from beano.rules.close import CLOSE_PRIZES, PrizesOwedFacts
 from beano.rules.opening import ITEMS, OPEN
 from beano.rules.workers import HAND_OVER, SIGN_IN, SIGN_OUT, SignInFacts, WorkerRole
+from beano.text import one_line
 from occasions import extensions, live, on_floor, paper
 from occasions import floor_selectors as floor
 from occasions.floor_selectors import CLOSE
@@ -147,7 +148,7 @@ def sign_in_worker(
     person = entry.person
     if occasion.presences.present().filter(entry__person=person).exists():
         raise ValidationError(f"{person.legal_name} is already signed in.")
-    displayed = " ".join(identification.split())[:60]
+    displayed = one_line(identification)[:60]
     facts = [
         SignInFacts(
             name=person.legal_name,
@@ -264,7 +265,7 @@ def hand_over(
     """The worker in charge hands charge of the open occasion to a qualified designee who is
     present: a worker signed in as member in charge (961 CMR 3.04(1)(a))."""
     occasion, moment = _locked(occasion, Occasion.Status.OPEN, doing="handing over", at=at, by=by)
-    reason = " ".join(reason.split())
+    reason = one_line(reason)
     if not reason:
         raise ValidationError({"reason": "Say why charge is handed over."})
     to_presence = (
@@ -381,7 +382,7 @@ def late_close_reason(occasion: Occasion, at: dt.datetime | None, reason: str) -
         raise ValidationError(
             f"The night of {occasion.date:%A, %B %-d} has passed: give the time the night ended."
         )
-    reason = " ".join(reason.split())
+    reason = one_line(reason)
     if not reason:
         raise ValidationError({"late_reason": "Say why the close is recorded after the night."})
     if len(reason) > REASON_LENGTH:

@@ -23,10 +23,11 @@ from occasions.confirm import Confirmation, confirmed
 from occasions.final_acts import close_summary, open_summary
 from occasions.floor_bar import floor_bar
 from occasions.floor_forms import CheckForm, HandoverForm, SignInForm
-from occasions.models import Occasion
+from occasions.models import Occasion, WorkerPresence
 from occasions.views import RUNS_THE_NIGHT, get_occasion
 from organizations.access import OrgAccess, OrgRequest, org_view
 from organizations.access_matrix import ENTERS as CLOSES_LATE
+from organizations.forms import submit
 
 #: Who records a forgotten close after the fact (the bookkeeper finds the night still open).
 
@@ -112,27 +113,32 @@ def opening_check(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     occasion = get_occasion(access, pk)
     form = CheckForm(request.POST)
-    refusals: list[dict[str, str]] | None = None
-    if not form.is_valid():
-        refusals = _form_problems(form)
-    else:
+
+    def check(data: dict[str, Any]) -> None:
         service = (
-            floor_services.confirm_check
-            if form.cleaned_data["confirmed"]
-            else floor_services.unconfirm_check
+            floor_services.confirm_check if data["confirmed"] else floor_services.unconfirm_check
         )
-        try:
-            service(occasion=occasion, item=form.cleaned_data["item"], by=request.user)
-        except ValidationError as error:
-            refusals = problems(error)
-    if _htmx(request):
-        where = form.cleaned_data["item"] if refusals and form.is_valid() else ""
-        return _checklist_response(request, access, occasion, refusals=refusals, refused_at=where)
-    for r in refusals or []:
-        messages.error(
-            request, f"{r['citation']}: {r['message']}" if r["citation"] else r["message"]
-        )
-    return redirect("opening_checklist", org_id=access.organization.pk, pk=occasion.pk)
+        service(occasion=occasion, item=data["item"], by=request.user)
+
+    def answer(refusals: list[dict[str, str]] | None) -> HttpResponse:
+        if _htmx(request):
+            where = form.cleaned_data["item"] if refusals and form.is_valid() else ""
+            return _checklist_response(
+                request, access, occasion, refusals=refusals, refused_at=where
+            )
+        for r in refusals or []:
+            messages.error(
+                request, f"{r['citation']}: {r['message']}" if r["citation"] else r["message"]
+            )
+        return redirect("opening_checklist", org_id=access.organization.pk, pk=occasion.pk)
+
+    return submit(
+        form,
+        check,
+        done=lambda _: answer(None),
+        again=lambda: answer(_form_problems(form)),
+        refused=lambda error: answer(problems(error)),
+    )
 
 
 @org_view()
@@ -145,17 +151,25 @@ def occasion_open(request: OrgRequest, pk: int) -> HttpResponse:
         return _checklist_response(
             request, access, occasion, confirm=open_summary(occasion, request.user)
         )
-    try:
-        floor_services.open_occasion(occasion=occasion, by=request.user)
-    except ValidationError as error:
+
+    def refused(error: ValidationError) -> HttpResponse:
         occasion.refresh_from_db()
         where = "open" if _htmx(request) else ""
         return _checklist_response(
             request, access, occasion, refusals=problems(error), refused_at=where
         )
-    messages.success(request, "The occasion is open. Good luck to the players!")
-    url = reverse("occasion_detail", kwargs={"org_id": access.organization.pk, "pk": pk})
-    return HttpResponseClientRedirect(url) if _htmx(request) else redirect(url)
+
+    def done(_: object) -> HttpResponse:
+        messages.success(request, "The occasion is open. Good luck to the players!")
+        url = reverse("occasion_detail", kwargs={"org_id": access.organization.pk, "pk": pk})
+        return HttpResponseClientRedirect(url) if _htmx(request) else redirect(url)
+
+    return submit(
+        None,
+        lambda _: floor_services.open_occasion(occasion=occasion, by=request.user),
+        done=done,
+        refused=refused,
+    )
 
 
 # Workers present
@@ -225,22 +239,24 @@ def workers_present(request: OrgRequest, pk: int) -> HttpResponse:
     if request.method != "POST":
         return render(request, "occasions/workers.html", _workers_context(access, occasion))
     form = SignInForm(request.POST, occasion=occasion)
-    if not form.is_valid():
-        return _workers_response(request, access, occasion, refusals=_form_problems(form))
-    try:
-        presence = floor_services.sign_in_worker(
-            occasion=occasion, by=request.user, **form.cleaned_data
-        )
-    except ValidationError as error:
-        return _workers_response(
+
+    def signed_in(presence: WorkerPresence) -> HttpResponse:
+        done = f"{presence.entry.person.legal_name} is signed in as {presence.get_role_display()}."
+        return _workers_response(request, access, occasion, done=done)
+
+    return submit(
+        form,
+        lambda data: floor_services.sign_in_worker(occasion=occasion, by=request.user, **data),
+        done=signed_in,
+        again=lambda: _workers_response(request, access, occasion, refusals=_form_problems(form)),
+        refused=lambda error: _workers_response(
             request,
             access,
             occasion,
             refusals=problems(error),
             refused_entry=form.cleaned_data["entry"].pk,
-        )
-    done = f"{presence.entry.person.legal_name} is signed in as {presence.get_role_display()}."
-    return _workers_response(request, access, occasion, done=done)
+        ),
+    )
 
 
 @org_view()
@@ -249,14 +265,15 @@ def worker_sign_out(request: OrgRequest, pk: int, presence_pk: int) -> HttpRespo
     access = request.access
     occasion = get_occasion(access, pk)
     presence = get_object_or_404(floor.presences(occasion), pk=presence_pk)
-    try:
-        floor_services.sign_out_worker(presence=presence, by=request.user)
-    except ValidationError as error:
-        return _workers_response(
-            request, access, occasion, refusals=problems(error), refused_presence=presence.pk
-        )
     done = f"{presence.entry.person.legal_name} is signed out."
-    return _workers_response(request, access, occasion, done=done)
+    return submit(
+        None,
+        lambda _: floor_services.sign_out_worker(presence=presence, by=request.user),
+        done=lambda _: _workers_response(request, access, occasion, done=done),
+        refused=lambda error: _workers_response(
+            request, access, occasion, refusals=problems(error), refused_presence=presence.pk
+        ),
+    )
 
 
 @org_view()
@@ -265,18 +282,22 @@ def worker_hand_over(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     occasion = get_occasion(access, pk)
     form = HandoverForm(request.POST, occasion=occasion, current=floor.in_charge(occasion))
-    if not form.is_valid():
-        return _workers_response(
+
+    def handed_over(handover: Any) -> HttpResponse:
+        done = f"{handover.to_presence.entry.person.legal_name} is now in charge."
+        return _workers_response(request, access, occasion, done=done)
+
+    return submit(
+        form,
+        lambda data: floor_services.hand_over(occasion=occasion, by=request.user, **data),
+        done=handed_over,
+        again=lambda: _workers_response(
             request, access, occasion, refusals=_form_problems(form), handover_form=form
-        )
-    try:
-        handover = floor_services.hand_over(occasion=occasion, by=request.user, **form.cleaned_data)
-    except ValidationError as error:
-        return _workers_response(
+        ),
+        refused=lambda error: _workers_response(
             request, access, occasion, refusals=problems(error), handover_form=form
-        )
-    done = f"{handover.to_presence.entry.person.legal_name} is now in charge."
-    return _workers_response(request, access, occasion, done=done)
+        ),
+    )
 
 
 # The close
@@ -287,33 +308,43 @@ def occasion_close(request: OrgRequest, pk: int) -> HttpResponse:
     """The night's summary; POST closes the open occasion."""
     access = request.access
     occasion = get_occasion(access, pk)
-    refusals = None
-    confirm = None
-    if request.method == "POST" and not confirmed(request):
-        confirm = close_summary(occasion, request.user)  # nothing is done until it is confirmed
-    elif request.method == "POST":
-        try:
-            floor_services.close_occasion(occasion=occasion, by=request.user)
-        except ValidationError as error:
-            # The summary says it again with where each is put right, and what else is left.
-            confirm = close_summary(occasion, request.user)
-            refusals = None if confirm.refused else problems(error)
-        else:
-            messages.success(request, "The occasion is closed. The bookkeeper can close it out.")
-            return redirect("occasion_detail", org_id=access.organization.pk, pk=occasion.pk)
-    everyone = list(floor.presences(occasion))
-    return render(
-        request,
-        "occasions/close.html",
-        _base(access, occasion, "close")
-        | {
-            "everyone": everyone,
-            "present_count": sum(1 for p in everyone if p.is_present),
-            "in_charge": floor.in_charge(occasion),
-            "handovers": list(floor.handovers(occasion)),
-            "bookkeepers": floor.bookkeeper_review(occasion),
-            "can_close_late": access.has_role(*CLOSES_LATE),
-            "refusals": refusals,
-            "confirm": confirm,
-        },
+
+    def page(refusals: Any = None, confirm: Any = None) -> HttpResponse:
+        everyone = list(floor.presences(occasion))
+        return render(
+            request,
+            "occasions/close.html",
+            _base(access, occasion, "close")
+            | {
+                "everyone": everyone,
+                "present_count": sum(1 for p in everyone if p.is_present),
+                "in_charge": floor.in_charge(occasion),
+                "handovers": list(floor.handovers(occasion)),
+                "bookkeepers": floor.bookkeeper_review(occasion),
+                "can_close_late": access.has_role(*CLOSES_LATE),
+                "refusals": refusals,
+                "confirm": confirm,
+            },
+        )
+
+    if request.method != "POST":
+        return page()
+    if not confirmed(request):
+        # Nothing is done until it is confirmed.
+        return page(confirm=close_summary(occasion, request.user))
+
+    def refused(error: ValidationError) -> HttpResponse:
+        # The summary says it again with where each is put right, and what else is left.
+        confirm = close_summary(occasion, request.user)
+        return page(refusals=None if confirm.refused else problems(error), confirm=confirm)
+
+    def done(_: object) -> HttpResponse:
+        messages.success(request, "The occasion is closed. The bookkeeper can close it out.")
+        return redirect("occasion_detail", org_id=access.organization.pk, pk=occasion.pk)
+
+    return submit(
+        None,
+        lambda _: floor_services.close_occasion(occasion=occasion, by=request.user),
+        done=done,
+        refused=refused,
     )

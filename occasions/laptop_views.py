@@ -16,6 +16,7 @@ from occasions import laptop
 from occasions.floor_bar import floor_bar
 from occasions.views import get_occasion
 from organizations.access import OrgRequest, org_view
+from organizations.forms import submit
 from organizations.models import OrganizationRole
 
 #: The page is open to whoever is at the laptop (a worker hands it back); the session's login
@@ -69,35 +70,36 @@ def hand_laptop(request: OrgRequest, pk: int) -> HttpResponse:
         raise PermissionDenied("Only the member in charge's session hands the laptop over.")
     choices, users = _choices(occasion, login, request.user)
     form = LaptopForm(request.POST or None, choices=choices)
-    if request.method == "POST" and form.is_valid():
-        to = users[form.cleaned_data["to"]]
-        try:
-            name = laptop.hand_laptop(
-                occasion=occasion,
-                to=to,
-                secret=form.cleaned_data["secret"],
-                at_laptop=request.user,
-                by=login,
-            )
-        except ValidationError as error:
-            _refused(form, error)
-        else:
-            laptop.remember(request, occasion, to, name, login)
-            messages.success(request, f"{name} is at the laptop.")
-            return redirect("door_sales", org_id=access.organization.pk, pk=occasion.pk)
-    return render(
-        request,
-        "occasions/laptop.html",
-        {
-            "org": access.organization,
-            "access": access,
-            "occasion": occasion,
-            "floor": floor_bar(occasion, ""),
-            "form": form,
-            "login": login,
-            "on_the_day": occasion.records_on(timezone.localdate()),
-        },
-    )
+
+    def page() -> HttpResponse:
+        return render(
+            request,
+            "occasions/laptop.html",
+            {
+                "org": access.organization,
+                "access": access,
+                "occasion": occasion,
+                "floor": floor_bar(occasion, ""),
+                "form": form,
+                "login": login,
+                "on_the_day": occasion.records_on(timezone.localdate()),
+            },
+        )
+
+    def hand(data: dict[str, Any]) -> tuple[Any, str]:
+        to = users[data["to"]]
+        name = laptop.hand_laptop(
+            occasion=occasion, to=to, secret=data["secret"], at_laptop=request.user, by=login
+        )
+        return to, name
+
+    def done(handed: tuple[Any, str]) -> HttpResponse:
+        to, name = handed
+        laptop.remember(request, occasion, to, name, login)
+        messages.success(request, f"{name} is at the laptop.")
+        return redirect("door_sales", org_id=access.organization.pk, pk=occasion.pk)
+
+    return submit(form, hand, done=done, again=page, show=_refused)
 
 
 def _refused(form: LaptopForm, error: ValidationError) -> None:

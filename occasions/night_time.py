@@ -19,6 +19,8 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
+from beano.text import one_line
+
 #: A time before this is the morning after the night (a night that runs past midnight).
 MORNING_AFTER_BEFORE = dt.time(6, 0)
 #: Without license hours, a night is read as an evening: from noon to 6 AM the morning after.
@@ -51,7 +53,7 @@ def parse_clock(text: str) -> Clock:
     if hour > 23 or minute > 59 or second > 59:
         raise forms.ValidationError("That is not a time of day.")
     either = not match[4] and 1 <= hour <= 12 and not match[1].startswith("0")
-    return Clock(" ".join(text.split()), dt.time(hour, minute, second), either)
+    return Clock(one_line(text), dt.time(hour, minute, second), either)
 
 
 def _on_the_night(day: dt.date, value: dt.time) -> dt.datetime:

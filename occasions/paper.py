@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from beano import rules
 from beano.actors import Actor
+from beano.text import one_line, text
 from occasions.models import Occasion, PaperRecord
 from organizations.audit import acting_user, provenance, record_event
 
@@ -46,7 +47,7 @@ def entering(record: PaperRecord, *, sheet: str, by: Actor) -> Iterator[Paper]:
     """Record acts from ``record``'s sheets: each must state its moment, within the record's
     period, and each audit event says where it came from."""
     user = acting_user(by)
-    paper = Paper(record=record, sheet=" ".join(sheet.split())[:100] or record.sheets)
+    paper = Paper(record=record, sheet=one_line(sheet)[:100] or record.sheets)
     values = {
         "entered": "after the fact",
         "source": record.source,
@@ -63,15 +64,6 @@ def entering(record: PaperRecord, *, sheet: str, by: Actor) -> Iterator[Paper]:
             yield paper
     finally:
         _current.reset(token)
-
-
-def _text(value: str, field: str, what: str) -> str:
-    value = " ".join((value or "").split())
-    if not value:
-        raise ValidationError({field: what})
-    if len(value) > TEXT_LENGTH:
-        raise ValidationError({field: f"At most {TEXT_LENGTH} characters."})
-    return value
 
 
 @rules.atomic()
@@ -94,8 +86,12 @@ def begin(
     occasion = lock_occasion(occasion)
     if occasion.status == Occasion.Status.NOT_PLAYED:
         raise ValidationError("This day is recorded as not played: nothing of it is entered.")
-    sheets = _text(sheets, "sheets", "Name the control sheets being entered.")
-    reason = _text(reason, "reason", "Say why the night was not recorded live.")
+    sheets = text(
+        sheets, "sheets", limit=TEXT_LENGTH, missing="Name the control sheets being entered."
+    )
+    reason = text(
+        reason, "reason", limit=TEXT_LENGTH, missing="Say why the night was not recorded live."
+    )
     if (starts_at is None) != (ends_at is None):
         raise ValidationError("Give both the time the paper part starts and when it ends.")
     now = timezone.now()

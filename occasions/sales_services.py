@@ -30,6 +30,7 @@ from beano.rules.charges import (
     SecondHalfFacts,
     VoidFacts,
 )
+from beano.text import one_line
 from occasions import floor_selectors as floor
 from occasions import live, on_floor, submissions
 from occasions.models import (
@@ -289,7 +290,7 @@ def void_sale(
     occasion = lock_occasion(sale.occasion)
     sale = Sale.objects.select_for_update().get(pk=sale.pk, occasion=occasion)
     moment = moment_of(occasion, at, by=by, act="voiding a sale")
-    reason = " ".join((reason or "").split())[:300]
+    reason = one_line(reason)[:300]
     witness, worker, witness_facts, assisting = _void_witness(
         occasion, sale, witness, witness_worker, by, moment, witness_secret
     )

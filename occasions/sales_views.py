@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 from django_htmx.http import trigger_client_event
 
+from beano.rules.money import usd
 from occasions import sales_selectors as selectors
 from occasions import sales_services as services
 from occasions.floor_bar import floor_bar
@@ -23,6 +24,7 @@ from occasions.second_person import put_on_fields, users_of, who_can_confirm
 from occasions.views import RUNS_THE_NIGHT, get_occasion
 from organizations.access import OrgAccess, OrgRequest, org_view
 from organizations.access_matrix import ON_THE_FLOOR as SELLS
+from organizations.forms import show_above, submit
 
 
 def _items(occasion: Occasion) -> list[PriceListItem]:
@@ -84,7 +86,7 @@ def _sale_summary(sale: Sale, request: HttpRequest | None = None) -> str:
     lines = ", ".join(
         f"{line.quantity} × {line.get_category_display()}" for line in sale.lines.all()
     )
-    summary = f"Receipt {sale.number} recorded — ${sale.total:.2f}: {lines}."
+    summary = f"Receipt {sale.number} recorded — {usd(sale.total)}: {lines}."
     if request is not None and getattr(request, "laptop_login", None) is not None:
         seller = request.user
         summary += f" Sold by {seller.get_full_name() or seller.get_username()}."
@@ -202,23 +204,39 @@ def sale_record(request: OrgRequest, pk: int) -> HttpResponse:
     if not items:  # none posted, or not this organization's occasion (a 404 here)
         items = _items(get_occasion(access, pk))
     form = SaleForm(request.POST, items=items)
-    recorded = None
-    if form.is_valid():
+
+    def record(data: dict[str, Any]) -> Sale:
         try:
-            recorded = services.record_sale(
+            return services.record_sale(
                 occasion=Occasion(pk=pk),
                 organization=access.organization,
                 lines=list(form.lines),
-                admission_receipt=form.cleaned_data["admission_receipt"],
+                admission_receipt=data["admission_receipt"],
                 by=request.user,
-                request_key=form.cleaned_data["request_key"],
+                request_key=data["request_key"],
                 posted_list=items,
             )
         except Occasion.DoesNotExist:
             raise Http404 from None
-        except ValidationError as error:
-            for message in error.messages:
-                form.add_error(None, message)
+
+    return submit(
+        form,
+        record,
+        done=lambda recorded: _after_sale(request, access, pk, items, form, recorded),
+        again=lambda: _after_sale(request, access, pk, items, form, None),
+        show=show_above,
+    )
+
+
+def _after_sale(
+    request: OrgRequest,
+    access: OrgAccess,
+    pk: int,
+    items: Any,
+    form: SaleForm,
+    recorded: Sale | None,
+) -> HttpResponse:
+    """The answer to a sale: its receipt, or the form with why it was refused."""
     if recorded is not None and not request.htmx:
         messages.success(request, _sale_summary(recorded, request))
         return _back(recorded.occasion)
@@ -259,25 +277,43 @@ def sale_void(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     occasion = get_occasion(access, pk)
     form = VoidForm(request.POST, witnesses=users_of(occasion.organization_id))
-    sale = voided = None
-    if form.is_valid():
-        number = form.cleaned_data["receipt"]
+    found: list[Sale] = []
+
+    def void(data: dict[str, Any]) -> Sale:
+        number = data["receipt"]
         sale = Sale.objects.filter(occasion=occasion, number=number).first()
         if sale is None:
-            form.add_error("receipt", f"No receipt {number} at this occasion.")
-        else:
-            try:
-                voided = services.void_sale(
-                    sale=sale,
-                    reason=form.cleaned_data["reason"],
-                    witness=form.cleaned_data["witness"],
-                    witness_secret=form.cleaned_data["witness_secret"],
-                    by=request.user,
-                )
-            except ValidationError as error:
-                put_on_fields(
-                    form, error, person="witness", secret="witness_secret", reason="reason"
-                )
+            raise ValidationError({"receipt": f"No receipt {number} at this occasion."})
+        found.append(sale)
+        return services.void_sale(
+            sale=sale,
+            reason=data["reason"],
+            witness=data["witness"],
+            witness_secret=data["witness_secret"],
+            by=request.user,
+        )
+
+    return submit(
+        form,
+        void,
+        done=lambda voided: _after_void(request, access, occasion, form, found, voided),
+        again=lambda: _after_void(request, access, occasion, form, found, None),
+        show=lambda form, error: put_on_fields(
+            form, error, person="witness", secret="witness_secret", reason="reason"
+        ),
+    )
+
+
+def _after_void(
+    request: OrgRequest,
+    access: OrgAccess,
+    occasion: Occasion,
+    form: VoidForm,
+    found: list[Sale],
+    voided: Sale | None,
+) -> HttpResponse:
+    """The answer to a void: done, or its form open again on its receipt's row."""
+    sale = found[0] if found else None
     receipts = _receipts_after_void(occasion, sale)
     extra: dict[str, Any] = {"receipts": receipts}
     if voided is not None:
@@ -302,30 +338,37 @@ def attendance_announce(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     occasion = get_occasion(access, pk)
     form = AttendanceForm(request.POST)
-    if form.is_valid():
-        try:
-            announced = services.announce_attendance(
-                occasion=occasion, players=form.cleaned_data["players"], by=request.user
-            )
-        except ValidationError as error:
-            for message in error.messages:
-                form.add_error(None, message)
-        else:
-            messages.success(request, f"{announced.players} players in attendance, announced.")
-            return _back(occasion)
-    return _page(request, occasion, attendance_form=form)
+
+    def done(announced: Any) -> HttpResponse:
+        messages.success(request, f"{announced.players} players in attendance, announced.")
+        return _back(occasion)
+
+    return submit(
+        form,
+        lambda data: services.announce_attendance(
+            occasion=occasion, players=data["players"], by=request.user
+        ),
+        done=done,
+        again=lambda: _page(request, occasion, attendance_form=form),
+        show=show_above,
+    )
 
 
 def _halves(request: OrgRequest, pk: int, start: Any, done: str) -> HttpResponse:
     access = request.access
     occasion = get_occasion(access, pk)
-    try:
-        start(occasion=occasion, by=request.user)
-    except ValidationError as error:
+
+    def refused(error: ValidationError) -> HttpResponse:
         occasion.refresh_from_db()
         return _page(request, occasion, halves_errors=error.messages)
-    messages.success(request, done)
-    return _back(occasion)
+
+    def started(_: object) -> HttpResponse:
+        messages.success(request, done)
+        return _back(occasion)
+
+    return submit(
+        None, lambda _: start(occasion=occasion, by=request.user), done=started, refused=refused
+    )
 
 
 @org_view()

@@ -18,6 +18,7 @@ from beano.rules.charges import PackageFacts, PriceItemFact, PriceListFacts
 from beano.rules.hours import MOMENT, MomentFacts
 from beano.rules.money import PRICE, money
 from beano.rules.reporting import PaperPeriodFacts
+from beano.text import one_line
 from occasions import extensions
 from occasions.models import Occasion, PriceListItem, ResumptionNotice
 from occasions.sales_selectors import forget_posted_items
@@ -277,7 +278,7 @@ def occasion_for_day(*, organization: Organization, day: dt.date, by: Actor) -> 
 def mark_not_played(*, occasion: Occasion, reason: str, by: Actor) -> Occasion:
     """Record that Beano was not played on an authorized day: its report is still owed."""
     occasion = lock_occasion(occasion, related=())
-    reason = " ".join(reason.split())
+    reason = one_line(reason)
     if occasion.status != Occasion.Status.SCHEDULED:
         raise ValidationError(
             f"This occasion is {occasion.get_status_display().lower()}; only a scheduled one "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -23,6 +24,7 @@ from occasions.paper_people import night_from_paper
 from occasions.sales_selectors import occasion_door
 from organizations.access import OrgAccess, OrgRequest, found_for_org, org_view
 from organizations.access_matrix import RUNS_THE_NIGHT
+from organizations.forms import show_above, submit
 
 
 def get_occasion(access: OrgAccess, pk: int) -> Occasion:
@@ -94,15 +96,25 @@ def calendar(request: OrgRequest) -> HttpResponse:
 @require_POST
 def occasion_for_day(request: OrgRequest, day: str) -> HttpResponse:
     access = request.access
-    try:
-        occasion = services.occasion_for_day(
-            organization=access.organization, day=dt.date.fromisoformat(day), by=request.user
-        )
-    except (ValueError, ValidationError) as error:
-        text = "; ".join(error.messages) if isinstance(error, ValidationError) else "Not a date."
+
+    def back(text: str) -> HttpResponse:
         messages.error(request, text)
         return redirect("occasion_calendar", org_id=access.organization.pk)
-    return redirect("occasion_detail", org_id=access.organization.pk, pk=occasion.pk)
+
+    try:
+        the_day = dt.date.fromisoformat(day)
+    except ValueError:
+        return back("Not a date.")
+    return submit(
+        None,
+        lambda _: services.occasion_for_day(
+            organization=access.organization, day=the_day, by=request.user
+        ),
+        done=lambda occasion: redirect(
+            "occasion_detail", org_id=access.organization.pk, pk=occasion.pk
+        ),
+        refused=lambda error: back("; ".join(error.messages)),
+    )
 
 
 @org_view()
@@ -141,46 +153,53 @@ def occasion_not_played(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     occasion = get_occasion(access, pk)
     form = NotPlayedForm(request.POST)
-    if form.is_valid():
-        try:
-            services.mark_not_played(
-                occasion=occasion, reason=form.cleaned_data["reason"], by=request.user
-            )
-        except ValidationError as error:
-            messages.error(request, "; ".join(error.messages))
-        else:
-            messages.success(request, "Recorded as not played; its report is still owed.")
-    else:
-        messages.error(request, "Say why Beano was not played (up to 300 characters).")
-    return redirect("occasion_detail", org_id=access.organization.pk, pk=occasion.pk)
+
+    def back(message: str, level: int = messages.ERROR) -> HttpResponse:
+        messages.add_message(request, level, message)
+        return redirect("occasion_detail", org_id=access.organization.pk, pk=occasion.pk)
+
+    return submit(
+        form,
+        lambda data: services.mark_not_played(
+            occasion=occasion, reason=data["reason"], by=request.user
+        ),
+        done=lambda _: back("Recorded as not played; its report is still owed.", messages.SUCCESS),
+        again=lambda: back("Say why Beano was not played (up to 300 characters)."),
+        refused=lambda error: back("; ".join(error.messages)),
+    )
 
 
 @org_view()
 def resumption_notice(request: OrgRequest) -> HttpResponse:
     access = request.access
     form = ResumptionNoticeForm(request.POST if request.method == "POST" else None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.record_resumption_notice(
-                organization=access.organization, by=request.user, **form.cleaned_data
-            )
-        except ValidationError as error:
-            for message in error.messages:
-                form.add_error(None, message)
-        else:
-            messages.success(request, "The notice of resumption is recorded.")
-            return redirect("occasion_calendar", org_id=access.organization.pk)
-    return render(
-        request,
-        "occasions/form_page.html",
-        {
-            "org": access.organization,
-            "access": access,
-            "tab": "occasions",
-            "form": form,
-            "title": "Notice to the Commission before play resumes",
-            "citation": "961 CMR 3.05(1)(b)",
-        },
+
+    def page() -> HttpResponse:
+        return render(
+            request,
+            "occasions/form_page.html",
+            {
+                "org": access.organization,
+                "access": access,
+                "tab": "occasions",
+                "form": form,
+                "title": "Notice to the Commission before play resumes",
+                "citation": "961 CMR 3.05(1)(b)",
+            },
+        )
+
+    def done(_: object) -> HttpResponse:
+        messages.success(request, "The notice of resumption is recorded.")
+        return redirect("occasion_calendar", org_id=access.organization.pk)
+
+    return submit(
+        form,
+        lambda data: services.record_resumption_notice(
+            organization=access.organization, by=request.user, **data
+        ),
+        done=done,
+        again=page,
+        show=show_above,
     )
 
 
@@ -192,36 +211,48 @@ def price_list(request: OrgRequest, pk: int) -> HttpResponse:
     can_run = access.has_role(*RUNS_THE_NIGHT)
     editable = occasion.status == Occasion.Status.SCHEDULED and can_run
     formset = PriceFormSet(initial=selectors.proposed_prices(occasion)) if editable else None
-    if request.method == "POST" and can_run:
-        # Posted after the opening too: the rules service refuses it (3.04(4)(c)) and logs the
-        # attempt, as it does every refusal; the page says so.
-        posted = PriceFormSet(request.POST)
-        valid = posted.is_valid()
-        if valid or not editable:
-            # After the opening, even a list typed wrong is judged (the list as posted stands
-            # in for it): the refusal is the rules service's, with its paragraph, and logged.
-            items = posted.items() if valid else selectors.posted_items(occasion)
-            try:
-                services.set_price_list(occasion=occasion, items=items, by=request.user)
-            except ValidationError as error:
-                if not editable:
-                    for message in error.messages:
-                        messages.error(request, message)
-                posted._non_form_errors = posted.error_class(error.messages)
-            else:
-                messages.success(request, "The price list is posted.")
-                return redirect("price_list", org_id=access.organization.pk, pk=occasion.pk)
-        formset = posted if editable else None
-    return render(
-        request,
-        "occasions/price_list.html",
-        {
-            "org": access.organization,
-            "access": access,
-            "occasion": occasion,
-            "items": occasion.price_items.all(),
-            "formset": formset,
-        },
+
+    def page(formset: Any) -> HttpResponse:
+        return render(
+            request,
+            "occasions/price_list.html",
+            {
+                "org": access.organization,
+                "access": access,
+                "occasion": occasion,
+                "items": occasion.price_items.all(),
+                "formset": formset,
+            },
+        )
+
+    if request.method != "POST" or not can_run:
+        return page(formset)
+    # Posted after the opening too: the rules service refuses it (3.04(4)(c)) and logs the
+    # attempt, as it does every refusal; the page says so.
+    posted = PriceFormSet(request.POST)
+    valid = posted.is_valid()
+    if not valid and editable:
+        return page(posted)
+    # After the opening, even a list typed wrong is judged (the list as posted stands in for
+    # it): the refusal is the rules service's, with its paragraph, and logged.
+    items = posted.items() if valid else selectors.posted_items(occasion)
+
+    def refused(error: ValidationError) -> HttpResponse:
+        if not editable:
+            for message in error.messages:
+                messages.error(request, message)
+        posted._non_form_errors = posted.error_class(error.messages)
+        return page(posted if editable else None)
+
+    def done(_: object) -> HttpResponse:
+        messages.success(request, "The price list is posted.")
+        return redirect("price_list", org_id=access.organization.pk, pk=occasion.pk)
+
+    return submit(
+        None,
+        lambda _: services.set_price_list(occasion=occasion, items=items, by=request.user),
+        done=done,
+        refused=refused,
     )
 
 

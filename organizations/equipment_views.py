@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import FileResponse, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -23,7 +22,7 @@ from organizations.equipment_forms import (
     EquipmentForm,
     RetireEquipmentForm,
 )
-from organizations.forms import show_refusal
+from organizations.forms import submit
 from organizations.models import CardPurchase, Equipment
 
 
@@ -69,17 +68,17 @@ def equipment_add(request: OrgRequest) -> HttpResponse:
     form = EquipmentForm(
         request.POST if post else None, request.FILES if post else None, organization=org
     )
-    if post and form.is_valid():
-        try:
-            item = services.register_equipment(
-                organization=org, by=request.user, **form.cleaned_data
-            )
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            messages.success(request, f"{item} was registered.")
-            return redirect("equipment_list", org_id=org.pk)
-    return _form_page(request, form, "Register equipment", tab="equipment")
+
+    def done(item: Equipment) -> HttpResponse:
+        messages.success(request, f"{item} was registered.")
+        return redirect("equipment_list", org_id=org.pk)
+
+    return submit(
+        form,
+        lambda data: services.register_equipment(organization=org, by=request.user, **data),
+        done=done,
+        again=lambda: _form_page(request, form, "Register equipment", tab="equipment"),
+    )
 
 
 @org_view()
@@ -96,16 +95,18 @@ def equipment_edit(request: OrgRequest, pk: int) -> HttpResponse:
         initial=EquipmentForm.initial_for(item),
         organization=access.organization,
     )
-    if post and form.is_valid():
-        try:
-            services.update_equipment(equipment=item, by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            messages.success(request, f"{item} was saved.")
-            return redirect("equipment_list", org_id=access.organization.pk)
-    return _form_page(
-        request, form, f"Edit {item}", tab="equipment", proof_on_file=item.proof_of_ownership
+
+    def done(_: object) -> HttpResponse:
+        messages.success(request, f"{item} was saved.")
+        return redirect("equipment_list", org_id=access.organization.pk)
+
+    return submit(
+        form,
+        lambda data: services.update_equipment(equipment=item, by=request.user, **data),
+        done=done,
+        again=lambda: _form_page(
+            request, form, f"Edit {item}", tab="equipment", proof_on_file=item.proof_of_ownership
+        ),
     )
 
 
@@ -114,20 +115,19 @@ def equipment_retire(request: OrgRequest, pk: int) -> HttpResponse:
     access = request.access
     item = get_for_org(Equipment.objects.all(), access, pk=pk)
     form = RetireEquipmentForm(request.POST if request.method == "POST" else None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.retire_equipment(
-                equipment=item,
-                by=request.user,
-                on=form.cleaned_data["retired_on"],
-                reason=form.cleaned_data["reason"],
-            )
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            messages.success(request, f"{item} was retired from use.")
-            return redirect("equipment_list", org_id=access.organization.pk)
-    return _form_page(request, form, f"Retire {item}", tab="equipment")
+
+    def done(_: object) -> HttpResponse:
+        messages.success(request, f"{item} was retired from use.")
+        return redirect("equipment_list", org_id=access.organization.pk)
+
+    return submit(
+        form,
+        lambda data: services.retire_equipment(
+            equipment=item, by=request.user, on=data["retired_on"], reason=data["reason"]
+        ),
+        done=done,
+        again=lambda: _form_page(request, form, f"Retire {item}", tab="equipment"),
+    )
 
 
 @org_view()
@@ -171,17 +171,17 @@ def card_purchase_add(request: OrgRequest) -> HttpResponse:
     org = request.access.organization
     post = request.method == "POST"
     form = CardPurchaseForm(request.POST if post else None, request.FILES if post else None)
-    if post and form.is_valid():
-        try:
-            purchase = services.record_card_purchase(
-                organization=org, by=request.user, **form.cleaned_data
-            )
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            messages.success(request, f"{purchase.quantity} cards were added to the inventory.")
-            return redirect("card_inventory", org_id=org.pk)
-    return _form_page(request, form, "Record a card purchase", tab="inventory")
+
+    def done(purchase: CardPurchase) -> HttpResponse:
+        messages.success(request, f"{purchase.quantity} cards were added to the inventory.")
+        return redirect("card_inventory", org_id=org.pk)
+
+    return submit(
+        form,
+        lambda data: services.record_card_purchase(organization=org, by=request.user, **data),
+        done=done,
+        again=lambda: _form_page(request, form, "Record a card purchase", tab="inventory"),
+    )
 
 
 @org_view()
@@ -191,16 +191,18 @@ def card_usage_add(request: OrgRequest, pk: int) -> HttpResponse:
     form = CardUsageForm(
         request.POST if request.method == "POST" else None, organization=access.organization
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.record_card_usage(purchase=purchase, by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            messages.success(request, f"Cards used and voided were recorded for {purchase}.")
-            return redirect("card_inventory", org_id=access.organization.pk)
-    return _form_page(
-        request, form, f"Cards used or voided: {purchase}", tab="inventory", purchase=purchase
+
+    def done(_: object) -> HttpResponse:
+        messages.success(request, f"Cards used and voided were recorded for {purchase}.")
+        return redirect("card_inventory", org_id=access.organization.pk)
+
+    return submit(
+        form,
+        lambda data: services.record_card_usage(purchase=purchase, by=request.user, **data),
+        done=done,
+        again=lambda: _form_page(
+            request, form, f"Cards used or voided: {purchase}", tab="inventory", purchase=purchase
+        ),
     )
 
 

@@ -27,25 +27,42 @@ def show_refusal(form: forms.Form, error: ValidationError) -> None:
             form.add_error(None, message)
 
 
+def show_above(form: forms.Form, error: ValidationError) -> None:
+    """Put each message of a service's refusal above the form, whatever field it names (a
+    ``show`` of ``submit`` for a form whose fields are not the service's)."""
+    for message in error.messages:
+        form.add_error(None, message)
+
+
 def submit(
-    form: forms.Form,
+    form: forms.Form | None,
     act: Callable[[dict[str, Any]], Any],
     *,
     done: Callable[[Any], HttpResponse],
-    again: Callable[[], HttpResponse],
+    again: Callable[[], HttpResponse] | None = None,
     show: Callable[[forms.Form, ValidationError], None] = show_refusal,
+    refused: Callable[[ValidationError], HttpResponse] | None = None,
 ) -> HttpResponse:
-    """A page's form handed to its service: on valid input ``act`` runs with the cleaned values
-    and ``done`` answers with what it returned; bad input, or the service's refusal put on the
-    form (``show``: by default ``show_refusal``), comes back through ``again`` with nothing
-    saved."""
-    if form.is_valid():
+    """A page's form handed to its service, the one way a view does it: on valid input ``act``
+    runs with the cleaned values and ``done`` answers with what it returned; bad input, or the
+    service's refusal put on the form (``show``: by default ``show_refusal``), comes back through
+    ``again`` with nothing saved. ``refused``: the refusal answered otherwise (a message and back
+    to the list, an htmx part, a status of its own). ``form`` None: an act of a button with
+    nothing typed; ``act`` runs with no values and a refusal goes to ``refused``.
+    tests/test_one_submit.py fails on a view that catches a refusal itself."""
+    if form is None or form.is_valid():
         try:
-            result = act(form.cleaned_data)
+            result = act({} if form is None else form.cleaned_data)
         except ValidationError as error:
+            if refused is not None:
+                return refused(error)
+            if form is None:
+                raise
             show(form, error)
         else:
             return done(result)
+    if again is None:
+        raise ValueError("submit() with a form needs again=, the page with the form.")
     return again()
 
 

@@ -139,16 +139,25 @@ def _refused_back(request: OrgRequest, error: ValidationError) -> HttpResponse:
     return redirect("people_list", org_id=request.access.organization.pk)
 
 
+def _done_back(request: OrgRequest, message: str) -> HttpResponse:
+    messages.success(request, message)
+    return redirect("people_list", org_id=request.access.organization.pk)
+
+
 @org_view()
 @require_POST
 def people_deactivate(request: OrgRequest, pk: int) -> HttpResponse:
     user = _login_here(request, pk)
-    try:
-        people.deactivate(organization=request.access.organization, user=user, by=request.user)
-    except ValidationError as error:
-        return _refused_back(request, error)
-    messages.success(request, f"{user.get_username()} is deactivated here and signed out.")
-    return redirect("people_list", org_id=request.access.organization.pk)
+    return submit(
+        None,
+        lambda _: people.deactivate(
+            organization=request.access.organization, user=user, by=request.user
+        ),
+        done=lambda _: _done_back(
+            request, f"{user.get_username()} is deactivated here and signed out."
+        ),
+        refused=lambda error: _refused_back(request, error),
+    )
 
 
 @org_view()
@@ -160,28 +169,37 @@ def people_send_again(request: OrgRequest, pk: int) -> HttpResponse:
         .order_by("-created_at")
         .first()
     )
-    try:
+
+    def send(_: object) -> Invitation:
         if invitation is None:
             raise ValidationError("No invitation was sent to this login from here.")
-        fresh = people.send_again(invitation=invitation, by=request.user)
-    except ValidationError as error:
-        return _refused_back(request, error)
-    messages.success(request, f"A new link was sent to {fresh.email}.")
-    return redirect("people_list", org_id=request.access.organization.pk)
+        return people.send_again(invitation=invitation, by=request.user)
+
+    return submit(
+        None,
+        send,
+        done=lambda fresh: _done_back(request, f"A new link was sent to {fresh.email}."),
+        refused=lambda error: _refused_back(request, error),
+    )
 
 
 @never_cache
 def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     """The invitation's link: choose a password, once, before it expires; then logged in."""
-    try:
-        invitation = people.invitation_from_token(token)
-    except ValidationError as error:
-        return render(
+    return submit(
+        None,
+        lambda _: people.invitation_from_token(token),
+        done=lambda invitation: _choose_password(request, invitation),
+        refused=lambda error: render(
             request,
             "organizations/invitation_refused.html",
             {"reason": error.messages[0]},
             status=410,
-        )
+        ),
+    )
+
+
+def _choose_password(request: HttpRequest, invitation: Invitation) -> HttpResponse:
     form = ChoosePasswordForm(request.POST if request.method == "POST" else None)
 
     def accepted(user: Any) -> HttpResponse:

@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from beano.actors import Actor
+from beano.text import one_line
 from organizations.audit import changed, record_event, snapshot
 from organizations.models import Membership, Organization, OrganizationRole, Person
 
@@ -74,7 +75,7 @@ def find_or_create_person(
     Two organizations may add the same new person at the same moment: neither finds the other's
     row, and the database's unique constraints let one insert through. The other's insert fails
     in its own savepoint, and the person the first one recorded is used."""
-    legal_name = " ".join(legal_name.split())
+    legal_name = one_line(legal_name)
     person = _find_person(legal_name, date_of_birth, commission_worker_id)
     if person is not None:
         return person, False

@@ -20,6 +20,7 @@ from beano.rules.workers import (
     MembershipFact,
     WorkerFacts,
 )
+from beano.text import one_line
 from organizations import extensions, selectors
 from organizations.audit import changed, record_event, snapshot
 from organizations.models import (
@@ -223,10 +224,6 @@ def _judge_and_record_waivers(
     )
 
 
-def _clean_text(value: str) -> str:
-    return " ".join(value.split())
-
-
 @rules.atomic()
 def add_to_worker_list(
     *,
@@ -264,9 +261,9 @@ def add_to_worker_list(
     entry.roles = list(roles)
     entry.identification = identification.strip()
     entry.compensated = compensated
-    entry.compensation_note = _clean_text(compensation_note)
+    entry.compensation_note = one_line(compensation_note)
     entry.good_moral_character_attested = good_moral_character_attested
-    entry.attested_by = _clean_text(attested_by) if good_moral_character_attested else ""
+    entry.attested_by = one_line(attested_by) if good_moral_character_attested else ""
     entry.attested_on = (attested_on or on) if good_moral_character_attested else None
     entry.added_on = on
     entry.removed_on = None
@@ -320,10 +317,10 @@ def update_worker_list_entry(
     entry.roles = list(roles)
     entry.identification = identification.strip()
     entry.compensated = compensated
-    entry.compensation_note = _clean_text(compensation_note)
+    entry.compensation_note = one_line(compensation_note)
     if good_moral_character_attested:
         newly = not entry.good_moral_character_attested
-        entry.attested_by = _clean_text(attested_by)
+        entry.attested_by = one_line(attested_by)
         entry.attested_on = attested_on or (on if newly else entry.attested_on or on)
     else:
         entry.attested_by, entry.attested_on = "", None
@@ -392,7 +389,7 @@ def record_conviction(
         person=person,
         convicted_on=convicted_on,
         traffic_only=traffic_only,
-        description=_clean_text(description),
+        description=one_line(description),
         recorded_by_organization=organization,
     )
     conviction.full_clean()

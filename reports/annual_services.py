@@ -14,7 +14,7 @@ from beano import rules
 from beano.actors import Actor
 from beano.rules.money import DISBURSEMENT, money
 from beano.rules.reporting import FILE_ANNUAL_REPORT, AnnualFilingFacts
-from occasions.extras_services import text
+from beano.text import one_line, text
 from organizations.audit import acting_user, record_event, snapshot
 from organizations.models import Organization
 from organizations.selectors import authorization_facts
@@ -92,7 +92,7 @@ def annual_due_on(year: int) -> dt.date:
 def annual_filing_facts(year: int, *, amendment: bool, reason: str) -> AnnualFilingFacts:
     """What the rules judge of filing the year's report today (the reason's spaces tidied)."""
     return AnnualFilingFacts(
-        year=year, today=timezone.localdate(), amendment=amendment, reason=" ".join(reason.split())
+        year=year, today=timezone.localdate(), amendment=amendment, reason=one_line(reason)
     )
 
 

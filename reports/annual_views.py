@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -106,18 +105,21 @@ def void_disbursement(request: HttpRequest, disbursement_id: int) -> HttpRespons
     access = access_of(request)
     disbursement = get_for_org(LawfulPurposeDisbursement.objects.all(), access, pk=disbursement_id)
     form = VoidForm(request.POST)
-    if form.is_valid():
-        try:
-            annual_services.void_disbursement(
-                disbursement=disbursement, reason=form.cleaned_data["reason"], by=request.user
-            )
-        except ValidationError as error:
-            messages.error(request, " ".join(error.messages))
-        else:
-            messages.success(request, "The disbursement is voided; it stays on record.")
-    else:
-        messages.error(request, "Say why the disbursement is voided.")
-    return redirect("annual_report", org_id=access.organization.pk, year=disbursement.paid_on.year)
+
+    def back(message: str, level: int = messages.ERROR) -> HttpResponse:
+        messages.add_message(request, level, message)
+        year = disbursement.paid_on.year
+        return redirect("annual_report", org_id=access.organization.pk, year=year)
+
+    return submit(
+        form,
+        lambda data: annual_services.void_disbursement(
+            disbursement=disbursement, reason=data["reason"], by=request.user
+        ),
+        done=lambda _: back("The disbursement is voided; it stays on record.", messages.SUCCESS),
+        again=lambda: back("Say why the disbursement is voided."),
+        refused=lambda error: back(" ".join(error.messages)),
+    )
 
 
 @org_view()
@@ -130,17 +132,20 @@ def file_annual(request: HttpRequest, year: int) -> HttpResponse:
     reason = request.POST.get("reason", "")
     if not confirmed(request):
         return _annual_page(request, year, confirming=reason)
-    try:
-        report = annual_services.file_annual_report(
-            organization=access.organization,
-            year=year,
-            reason=reason,
-            by=request.user,
+
+    def filed(report: Any) -> HttpResponse:
+        messages.success(
+            request,
+            f"The {year} annual report is filed (version {report.version}); "
+            "its PDFs are being made.",
         )
-    except ValidationError as error:
-        return _annual_page(request, year, file_errors=error.messages, status=400)
-    messages.success(
-        request,
-        f"The {year} annual report is filed (version {report.version}); its PDFs are being made.",
+        return redirect("annual_report", org_id=access.organization.pk, year=year)
+
+    return submit(
+        None,
+        lambda _: annual_services.file_annual_report(
+            organization=access.organization, year=year, reason=reason, by=request.user
+        ),
+        done=filed,
+        refused=lambda error: _annual_page(request, year, file_errors=error.messages, status=400),
     )
-    return redirect("annual_report", org_id=access.organization.pk, year=year)

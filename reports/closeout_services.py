@@ -18,7 +18,7 @@ from beano.rules import names
 from beano.rules.money import CASH, EXPENSE, money, optional_money
 from beano.rules.reporting import COUNT_CASH, RECORD_EXPENSE, CashCountFacts, ExpenseFacts
 from beano.rules.workers import BookkeeperPresenceFacts
-from occasions.extras_services import text
+from beano.text import text
 from occasions.floor_selectors import list_entries
 from occasions.models import Occasion, WorkerPresence
 from occasions.services import enforce_at, lock_occasion

@@ -9,7 +9,6 @@ from functools import partial
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
@@ -200,10 +199,14 @@ def remove_expense(request: HttpRequest, pk: int, expense_id: int) -> HttpRespon
         pk=expense_id,
         occasion=occasion,
     )
-    try:
-        closeout_services.remove_expense(expense=expense, by=request.user)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(request, "The expense is taken back.")
-    return redirect("report_closeout", org_id=occasion.organization_id, pk=occasion.pk)
+
+    def back(message: str, level: int) -> HttpResponse:
+        messages.add_message(request, level, message)
+        return redirect("report_closeout", org_id=occasion.organization_id, pk=occasion.pk)
+
+    return submit(
+        None,
+        lambda _: closeout_services.remove_expense(expense=expense, by=request.user),
+        done=lambda _: back("The expense is taken back.", messages.SUCCESS),
+        refused=lambda error: back(" ".join(error.messages), messages.ERROR),
+    )

@@ -14,7 +14,7 @@ from beano import rules
 from beano.actors import Actor
 from beano.rules.banking import DrawerFilingFacts
 from beano.rules.reporting import FILE_REPORT, FilingFacts
-from occasions.extras_services import text
+from beano.text import text
 from occasions.models import Occasion
 from occasions.services import enforce_at, lock_occasion
 from organizations.audit import acting_user, record_event

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
@@ -33,17 +32,24 @@ def file_report(request: HttpRequest, pk: int) -> HttpResponse:
     occasion = get_occasion(access_of(request), pk)
     if not confirmed(request):
         return closeout_page(request, occasion, confirm=file_summary(occasion))
-    try:
-        report = filing_services.file_report(occasion=occasion, by=request.user)
-    except ValidationError as error:
-        return closeout_page(request, occasion, file_errors=error.messages, status=400)
-    messages.success(
-        request,
-        "The report is filed and the occasion sealed; the PDF is being made."
-        if report.version == 1
-        else f"Amendment {report.version - 1} is filed; its PDF is being made.",
+
+    def filed(report: Any) -> HttpResponse:
+        messages.success(
+            request,
+            "The report is filed and the occasion sealed; the PDF is being made."
+            if report.version == 1
+            else f"Amendment {report.version - 1} is filed; its PDF is being made.",
+        )
+        return redirect("report_versions", org_id=occasion.organization_id, pk=occasion.pk)
+
+    return submit(
+        None,
+        lambda _: filing_services.file_report(occasion=occasion, by=request.user),
+        done=filed,
+        refused=lambda error: closeout_page(
+            request, occasion, file_errors=error.messages, status=400
+        ),
     )
-    return redirect("report_versions", org_id=occasion.organization_id, pk=occasion.pk)
 
 
 @org_view()
@@ -76,13 +82,19 @@ def withdraw_amendment(request: HttpRequest, pk: int) -> HttpResponse:
     occasion = get_occasion(access_of(request), pk)
     if not confirmed(request):
         return closeout_page(request, occasion, confirm=withdraw_summary(occasion))
-    try:
-        filing_services.withdraw_amendment(occasion=occasion, by=request.user)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(request, "The amendment is withdrawn: the close-out is back as filed.")
-    return redirect("report_closeout", org_id=occasion.organization_id, pk=occasion.pk)
+
+    def back(message: str, level: int) -> HttpResponse:
+        messages.add_message(request, level, message)
+        return redirect("report_closeout", org_id=occasion.organization_id, pk=occasion.pk)
+
+    return submit(
+        None,
+        lambda _: filing_services.withdraw_amendment(occasion=occasion, by=request.user),
+        done=lambda _: back(
+            "The amendment is withdrawn: the close-out is back as filed.", messages.SUCCESS
+        ),
+        refused=lambda error: back(" ".join(error.messages), messages.ERROR),
+    )
 
 
 @org_view()

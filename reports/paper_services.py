@@ -29,8 +29,8 @@ from beano.rules.paper import (
     StockTakeFacts,
     WitnessedFacts,
 )
+from beano.text import text
 from occasions import paper as paper_entry
-from occasions.extras_services import text
 from occasions.models import Occasion
 from occasions.services import enforce_at, lock_occasion, moment_of, status_at
 from organizations.audit import acting_user, snapshot

@@ -235,3 +235,148 @@ def test_the_template_walk_can_fail(tmp_path):
 )
 def test_usd_is_a_builtin_of_every_template_and_writes_a_negative_in_parentheses(value, text):
     assert Template("{{ amount|usd }}").render(Context({"amount": value})) == text
+
+
+# Writing in code -----------------------------------------------------------------------------
+
+#: The one formatter of the door's running total in the browser (the JS twin of ``usd``).
+JS_FORMATTER = "static/js/door.js"
+#: "$" glued to a number in JavaScript, or a number written to the cent by hand.
+JS_DOLLAR = re.compile(r"""["']\$["']\s*\+|\+\s*["']\$|toFixed\(""")
+JS_USD = re.compile(r"\n(\s*)function usd\(.*?\n\1\}", re.DOTALL)
+
+
+def _dollar_before(text: str) -> bool:
+    return text.endswith("$") or text.endswith("$(")
+
+
+def _writes_dollars(node: ast.AST) -> bool:
+    if isinstance(node, ast.JoinedStr):
+        return any(
+            isinstance(a, ast.Constant)
+            and isinstance(a.value, str)
+            and a.value.endswith("$")
+            and isinstance(b, ast.FormattedValue)
+            for a, b in zip(node.values, node.values[1:], strict=False)
+        )
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        template = node.func.value
+        return (
+            node.func.attr == "format"
+            and isinstance(template, ast.Constant)
+            and isinstance(template.value, str)
+            and "${" in template.value
+        )
+    if isinstance(node, ast.BinOp) and isinstance(node.left, ast.Constant):
+        left = node.left.value
+        return isinstance(left, str) and (
+            (isinstance(node.op, ast.Mod) and "$%" in left)
+            or (isinstance(node.op, ast.Add) and left.endswith("$"))
+        )
+    return False
+
+
+def dollars_written_by_hand(root: Path) -> list[str]:
+    """Each place outside the one formatter that writes "$" before a number of its own making:
+    an f-string "${x:,.2f}", a "${}".format(x), a "$%.2f" % x, a "$" + text; in the browser's
+    scripts, a "$" + or a toFixed() outside the door's ``usd``."""
+    found = []
+    for app in APPS:
+        for path in sorted((root / app).rglob("*.py")):
+            name = path.relative_to(root).as_posix()
+            if "migrations" in path.parts or name == PARSER:
+                continue
+            tree = ast.parse(path.read_text(), filename=name)
+            found += [f"{name}:{n.lineno}" for n in ast.walk(tree) if _writes_dollars(n)]
+    scripts = root / "static" / "js"
+    for path in sorted(scripts.glob("*.js")) if scripts.is_dir() else []:
+        name = path.relative_to(root).as_posix()
+        text = path.read_text()
+        if name == JS_FORMATTER:
+            text = JS_USD.sub(lambda m: "\n" * m.group(0).count("\n"), text, count=1)
+        for number, line in enumerate(text.splitlines(), start=1):
+            if JS_DOLLAR.search(line):
+                found.append(f"{name}:{number}")
+    return sorted(set(found))
+
+
+def test_no_code_writes_dollars_by_hand():
+    assert dollars_written_by_hand(ROOT) == [], (
+        "Write an amount with beano.rules.money.usd (the door's total with usd in door.js)."
+    )
+
+
+def test_the_dollar_walk_can_fail(tmp_path):
+    for app in APPS:
+        (tmp_path / app).mkdir()
+    (tmp_path / "beano" / "rules").mkdir()
+    (tmp_path / "beano" / "rules" / "prizes.py").write_text(
+        "def a(x):\n"
+        "    return f'The prize is ${x:,.2f}.'\n"
+        "def b(x):\n"
+        "    return '${}'.format(x)\n"
+        "def c(x):\n"
+        "    return '$%.2f' % x\n"
+        "def d(x):\n"
+        "    return 'paid $' + str(x)\n"
+        "def e(x, n):\n"
+        "    return f'{n:,} cards, {x} %, costs $'\n"  # no number after the "$"
+    )
+    (tmp_path / PARSER).write_text("def usd(x):\n    return f'${x:,.2f}'\n")
+    (tmp_path / "static" / "js").mkdir(parents=True)
+    (tmp_path / "static" / "js" / "floor.js").write_text('a = "$" + (n / 100).toFixed(2);\n')
+    (tmp_path / JS_FORMATTER).write_text(
+        "(function () {\n"
+        "  function usd(cents) {\n"
+        '    return "$" + (cents / 100).toFixed(2);\n'
+        "  }\n"
+        '  out.textContent = "$" + total;\n'
+        "})();\n"
+    )
+    assert dollars_written_by_hand(tmp_path) == [
+        "beano/rules/prizes.py:2",
+        "beano/rules/prizes.py:4",
+        "beano/rules/prizes.py:6",
+        "beano/rules/prizes.py:8",
+        "static/js/door.js:5",
+        "static/js/floor.js:1",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("amount", "options", "text"),
+    [
+        (Decimal("1234.5"), {}, "$1,234.50"),
+        (Decimal("-12"), {}, "($12.00)"),
+        (Decimal("75.00"), {"bare_dollars": True}, "$75"),
+        (Decimal("37.50"), {"bare_dollars": True}, "$37.50"),
+        (Decimal("1.25"), {"signed": True}, "+$1.25"),
+        (Decimal("-1250"), {"signed": True}, "−$1,250.00"),
+        (Decimal("0"), {"signed": True}, "$0.00"),
+        (Decimal("1234.50"), {"whole": True}, "$1,235"),
+        (Decimal("-0.4"), {"whole": True}, "$0"),
+    ],
+)
+def test_the_one_formatter(amount, options, text):
+    from beano.rules.money import usd
+
+    assert usd(amount, **options) == text
+
+
+def test_the_doors_total_is_written_as_usd_writes_it():
+    """The door's running total (static/js/door.js) against the Python formatter."""
+    import json
+    import shutil
+    import subprocess
+
+    from beano.rules.money import usd
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: the browser tests drive the door's total instead")
+    function = JS_USD.search((ROOT / JS_FORMATTER).read_text())
+    assert function is not None, "door.js has lost its usd(cents)"
+    cents = [0, 5, 99, 100, 1250, 123456, 100000000, -1200, -123456]
+    script = f"{function.group(0)}\nconsole.log(JSON.stringify({json.dumps(cents)}.map(usd)));"
+    out = subprocess.run([node, "-e", script], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == [usd(Decimal(c) / 100) for c in cents]

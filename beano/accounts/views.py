@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -45,6 +45,7 @@ from beano.accounts.policy import (
 from beano.accounts.qr import qr_svg
 from beano.accounts.reminder_preferences import ReminderChoiceForm, opted_out, set_wanted
 from organizations.access import commission_staff
+from organizations.forms import submit
 from organizations.models import OrganizationRole, Role
 
 
@@ -332,23 +333,26 @@ def account(request: HttpRequest) -> HttpResponse:
 def pin(request: HttpRequest) -> HttpResponse:
     """Set or replace the personal PIN a person confirms two-person acts with."""
     form = PinForm(request.POST)
-    if form.is_valid():
-        try:
-            set_pin(
-                user=request.user,
-                pin=form.cleaned_data["pin"],
-                current_password=form.cleaned_data["current_password"],
-                request=request,
-            )
-        except ValidationError as error:
-            for field, errors in error.message_dict.items():
-                for message in errors:
-                    form.add_error(field if field in form.fields else None, message)
-        else:
-            messages.success(request, "Your personal PIN is set.")
-            return redirect("account")
-    context = _account_context(request, disable_form=CodeForm()) | {"pin_form": form}
-    return render(request, "accounts/account.html", context, status=400)
+
+    def done(_: object) -> HttpResponse:
+        messages.success(request, "Your personal PIN is set.")
+        return redirect("account")
+
+    def again() -> HttpResponse:
+        context = _account_context(request, disable_form=CodeForm()) | {"pin_form": form}
+        return render(request, "accounts/account.html", context, status=400)
+
+    return submit(
+        form,
+        lambda data: set_pin(
+            user=request.user,
+            pin=data["pin"],
+            current_password=data["current_password"],
+            request=request,
+        ),
+        done=done,
+        again=again,
+    )
 
 
 @never_cache

@@ -20,6 +20,7 @@ from decimal import Decimal
 
 from beano.rules.base import rule
 from beano.rules.limits import Limits
+from beano.rules.money import usd
 
 RECORD_DEPOSIT = "bank.record_deposit"
 RECORD_BANK_ENTRY = "bank.record_entry"
@@ -114,7 +115,7 @@ def lawful_purpose_recorded(f: BankEntryFacts, limits: Limits) -> Iterator[str]:
         yield "Name the Lawful Purpose disbursement this check or transfer pays."
     elif f.disbursement_amount is not None and f.disbursement_amount != f.amount:
         yield (
-            f"The disbursement on record is ${f.disbursement_amount:,.2f}: the check or "
+            f"The disbursement on record is {usd(f.disbursement_amount)}: the check or "
             "transfer pays the same amount."
         )
 
@@ -143,7 +144,7 @@ def month_reconciled(f: ReconciliationFacts, limits: Limits) -> Iterator[str]:
         yield "A month is reconciled once it has ended."
     if f.difference and len(f.explanation.strip()) < MIN_EXPLANATION:
         yield (
-            f"The statement and the book differ by ${f.difference:,.2f}: explain the "
+            f"The statement and the book differ by {usd(f.difference)}: explain the "
             "difference (at least a sentence)."
         )
 
@@ -171,6 +172,6 @@ def drawer_agrees(f: DrawerFilingFacts, limits: Limits) -> Iterator[str]:
     report's cash counted is that count: a cash figure changed afterwards is counted again."""
     if f.drawer_counted and f.drawer_total != f.cash_counted:
         yield (
-            f"The drawer counted by denomination holds ${f.drawer_total:,.2f} but the close-out "
+            f"The drawer counted by denomination holds {usd(f.drawer_total)} but the close-out "
             "says otherwise: count the drawer again, with its second person."
         )

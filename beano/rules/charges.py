@@ -11,6 +11,7 @@ from beano.rules.authorizations import AuthorizationKind
 from beano.rules.base import rule
 from beano.rules.confirmations import not_confirmed, paused_words
 from beano.rules.limits import LimitName, Limits
+from beano.rules.money import usd
 
 SET_PRICES = "prices.set"
 
@@ -74,7 +75,7 @@ def admission_at_least_minimum(f: PriceListFacts, limits: Limits) -> Iterator[st
         return
     for i in f.items:
         if i.category == "admission" and i.price < minimum:
-            yield f"{i.label} is ${i.price:.2f}; admission must be at least ${minimum:.2f}."
+            yield f"{i.label} is {usd(i.price)}; admission must be at least {usd(minimum)}."
 
 
 @dataclass(frozen=True)
@@ -181,8 +182,8 @@ def sold_at_the_posted_price(f: SaleFacts, limits: Limits) -> Iterator[str]:
     for line in f.lines:
         if line.posted_price is not None and line.unit_price != line.posted_price:
             yield (
-                f"{line.label} at ${line.unit_price:.2f}: the posted price is "
-                f"${line.posted_price:.2f}, and no other price may be charged."
+                f"{line.label} at {usd(line.unit_price)}: the posted price is "
+                f"{usd(line.posted_price)}, and no other price may be charged."
             )
 
 

@@ -25,6 +25,7 @@ from beano.rules.confirmations import not_confirmed, paused_words
 from beano.rules.limits import Limits
 from beano.rules.money import ZERO, split_to_the_dollar, usd
 from beano.rules.workers import RECORD_WINNER
+from beano.text import same_words
 
 RECORD_CLAIM = "game.record_claim"
 RECORD_PAYOUT = "game.record_payout"
@@ -129,10 +130,6 @@ class DrawVerificationFacts:
     winners: tuple[str, ...]
 
 
-def _same_name(a: str, b: str) -> bool:
-    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
-
-
 @rule(
     code="C-6D-WITNESSES",
     citation="961 CMR 3.04(6)(d)",
@@ -182,7 +179,7 @@ def card_verified_before_another_table(f: CardWitnessFacts, limits: Limits) -> I
         if w.name.strip()
         and w.table.strip()
         and not (f.winner.strip() and names.same_person(w.name, f.winner))
-        and not (f.winner_table.strip() and _same_name(w.table, f.winner_table))
+        and not (f.winner_table.strip() and same_words(w.table, f.winner_table))
     ]
     if not good:
         where = f" (the winner is at {f.winner_table})" if f.winner_table.strip() else ""

@@ -11,13 +11,11 @@ from decimal import Decimal
 
 from beano.rules.base import rule
 from beano.rules.limits import Limits
+from beano.rules.money import usd
+from beano.text import same_words
 
 RECORD_POLICE_DETAIL = "extras.police_detail.record"
 CHARITY_SELL = "extras.charity_ticket.sell"
-
-
-def same_town(a: str, b: str) -> bool:
-    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
 @dataclass(frozen=True)
@@ -38,7 +36,7 @@ class PoliceDetailFacts:
 )
 def officer_of_the_town(f: PoliceDetailFacts, limits: Limits) -> Iterator[str]:
     """The organization may retain a police officer of the city or town of the occasion."""
-    if not same_town(f.occasion_town, f.department_town):
+    if not same_words(f.occasion_town, f.department_town):
         yield (
             f"{f.officer_name} serves {f.department_town}; the occasion is in {f.occasion_town}."
         )
@@ -60,8 +58,8 @@ def rate_within_prevailing(f: PoliceDetailFacts, limits: Limits) -> Iterator[str
         )
     elif f.hourly_rate > f.prevailing_rate:
         yield (
-            f"${f.hourly_rate:,.2f} an hour is more than the prevailing rate in "
-            f"{f.department_town}, ${f.prevailing_rate:,.2f}."
+            f"{usd(f.hourly_rate)} an hour is more than the prevailing rate in "
+            f"{f.department_town}, {usd(f.prevailing_rate)}."
         )
 
 

@@ -17,6 +17,7 @@ from django.db import models
 from beano.rules.base import rule
 from beano.rules.claims import WinningClaimFacts
 from beano.rules.limits import LimitName, Limits
+from beano.rules.money import usd
 from beano.rules.workers import RECORD_WINNER
 
 START_SERIES = "jackpot.series.start"
@@ -124,13 +125,13 @@ def series_within_maximum(f: SeriesRulesFacts, limits: Limits) -> Iterator[str]:
         return
     if f.starting_amount > maximum:
         yield (
-            f"The starting jackpot ${f.starting_amount:,.2f} is over the maximum progressive "
-            f"jackpot in force, ${maximum:,.2f}."
+            f"The starting jackpot {usd(f.starting_amount)} is over the maximum progressive "
+            f"jackpot in force, {usd(maximum)}."
         )
     if f.cap is not None and f.cap > maximum:
         yield (
-            f"The cap ${f.cap:,.2f} is over the maximum progressive jackpot in force, "
-            f"${maximum:,.2f}."
+            f"The cap {usd(f.cap)} is over the maximum progressive jackpot in force, "
+            f"{usd(maximum)}."
         )
 
 
@@ -212,9 +213,9 @@ def jackpot_within_maximum(f: ProgressiveGameFacts, limits: Limits) -> Iterator[
     maximum = limits.get(LimitName.MAX_PROGRESSIVE_JACKPOT)
     if maximum is not None and f.jackpot > maximum:
         yield (
-            f"The jackpot of game {f.game_number}, ${f.jackpot:,.2f} (${f.carried_in:,.2f} "
+            f"The jackpot of game {f.game_number}, {usd(f.jackpot)} ({usd(f.carried_in)} "
             f"carried in), is over the maximum progressive jackpot in force on "
-            f"{f.occasion_date:%B %-d, %Y}, ${maximum:,.2f}."
+            f"{f.occasion_date:%B %-d, %Y}, {usd(maximum)}."
         )
 
 

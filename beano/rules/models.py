@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 
 from beano.rules.limits import LimitName
+from beano.rules.money import usd
 
 
 class LawLimit(models.Model):
@@ -49,7 +50,7 @@ class LawLimit(models.Model):
             return "no figure on record"
         if self.unit.startswith("USD"):
             rest = self.unit[3:]
-            amount = f"${self.value:,.2f}".removesuffix(".00")
+            amount = usd(self.value, bare_dollars=True)
             return f"{amount}{rest}"
         if self.unit.startswith("rate"):
             percent = (self.value * 100).normalize()

@@ -80,13 +80,24 @@ def equal_substitute_value(amount: Decimal, winners: int) -> Decimal:
 # Writing an amount for people ------------------------------------------------------------------
 
 
-def usd(amount: Decimal, *, bare_dollars: bool = False) -> str:
+def usd(
+    amount: Decimal, *, bare_dollars: bool = False, signed: bool = False, whole: bool = False
+) -> str:
     """An amount as people read it: $1,234.56, a negative one in parentheses as accountants
-    write it, ($12.00). ``bare_dollars``: a whole amount without its cents ($75, but $37.50), as
-    a prize is announced on the floor."""
-    text = f"{abs(amount):,.2f}"
+    write it, ($12.00). The one way the project writes an amount, in code and (by the ``usd``
+    filter) in templates; the door's running total in the browser writes the same
+    (``usd`` in static/js/door.js).
+
+    ``bare_dollars``: a whole amount without its cents ($75, but $37.50), as a prize is announced
+    on the floor or a limit is quoted. ``signed``: a difference, +$1.00, −$1.00 or $0.00.
+    ``whole``: rounded to the dollar, $1,235, as a chart's axis is labelled."""
+    if whole:
+        amount = Decimal(amount).quantize(DOLLAR, rounding=ROUND_HALF_UP)
+    text = f"{abs(amount):,.0f}" if whole else f"{abs(amount):,.2f}"
     if bare_dollars and text.endswith(".00"):
         text = text[:-3]
+    if signed:
+        return f"${text}" if amount == 0 else f"{'+' if amount > 0 else '−'}${text}"
     return f"(${text})" if amount < 0 else f"${text}"
 
 
@@ -102,7 +113,7 @@ class AmountKind:
 
     @property
     def ceiling_text(self) -> str:
-        return f"${self.ceiling:,.2f}"
+        return usd(self.ceiling)
 
 
 #: A price on the posted price list (admission, extra cards, a package). Halls charge a few
@@ -199,6 +210,15 @@ def _parse_text(text: str) -> Decimal:
         raise _refuse(NOT_AN_AMOUNT, "invalid")
     amount = Decimal(f"{whole or 0}.{frac or 0}")
     return -amount if match["minus"] else amount
+
+
+def amount_so_far(value: Any, kind: AmountKind) -> Decimal | None:
+    """The amount typed so far, for a page that shows what it would come to as it is typed
+    (a substitute prize's value): None while it is not yet an amount."""
+    try:
+        return parse_money(value, kind) if value else None
+    except ValidationError:
+        return None
 
 
 def money(value: Any, kind: AmountKind, field: str, *, positive: bool = False) -> Decimal:

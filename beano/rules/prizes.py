@@ -139,8 +139,8 @@ def door_prizes_within_aggregate(f: DoorPrizeFacts, limits: Limits) -> Iterator[
     total = f.awarded_before + f.value
     if total > limit:
         yield (
-            f"{f.description} (${f.value:,.2f}) would bring door prizes to ${total:,.2f}; "
-            f"their aggregate value per occasion is at most ${limit:,.2f}."
+            f"{f.description} ({usd(f.value)}) would bring door prizes to {usd(total)}; "
+            f"their aggregate value per occasion is at most {usd(limit)}."
         )
 
 

@@ -11,6 +11,7 @@ from beano.rules.base import rule
 from beano.rules.confirmations import not_confirmed, paused_words
 from beano.rules.hours import MOMENT
 from beano.rules.limits import Limits
+from beano.rules.money import usd
 
 OPEN = "occasion.open"
 
@@ -136,7 +137,7 @@ def rent_under_approved_lease(f: ExpenseFacts, limits: Limits) -> Iterator[str]:
     elif f.lease_fee is None:
         yield "The approved lease states no rental fee: its fee must be a sum certain."
     elif f.amount != f.lease_fee:
-        yield f"The approved lease's rental fee is ${f.lease_fee:,.2f}, not ${f.amount:,.2f}."
+        yield f"The approved lease's rental fee is {usd(f.lease_fee)}, not {usd(f.amount)}."
 
 
 # --- The cash count -------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from django.db.models import Q
 
 from beano.rules.authorizations import AuthorizationKind
 from beano.rules.money import money_column
+from beano.text import one_line
 from organizations.models.authorizations import DirectorAuthorization
 from organizations.models.core import Organization
 
@@ -202,7 +203,7 @@ class CardPurchase(models.Model):
         """Its type and series as people say them, "Admission Blue": a series typed with the
         type's name in it ("Admission Orange") does not say the type twice."""
         kind = str(self.get_card_type_display())
-        series = " ".join(self.series.split())
+        series = one_line(self.series)
         if series.casefold().startswith(kind.casefold()):
             return series
         return f"{kind} {series}".strip()

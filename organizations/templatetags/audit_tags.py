@@ -12,6 +12,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from beano.rules.money import usd
 from organizations import extensions
 
 register = template.Library()
@@ -103,7 +104,7 @@ def _amount(values: Any) -> str:
         except (InvalidOperation, ValueError):
             continue
         if figure.is_finite():
-            return f" of ${figure:,.2f}"
+            return f" of {usd(figure)}"
     return ""
 
 

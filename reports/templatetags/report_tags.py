@@ -9,6 +9,7 @@ from typing import Any
 from django import template
 from django.utils.safestring import mark_safe
 
+from beano.rules.money import usd
 from beano.templatetags.amounts import DASH, as_decimal
 
 register = template.Library()
@@ -18,11 +19,7 @@ register = template.Library()
 def signed_usd(value: Any) -> str:
     """+$1.00 / −$1.00 / $0.00 for differences."""
     number = as_decimal(value)
-    if number is None:
-        return DASH
-    if number == 0:
-        return "$0.00"
-    return f"{'+' if number > 0 else '−'}${abs(number):,.2f}"
+    return DASH if number is None else usd(number, signed=True)
 
 
 @register.filter

@@ -94,6 +94,15 @@
     return parseInt(parts[0], 10) * 100 + parseInt((parts[1] || "0").padEnd(2, "0").slice(0, 2), 10);
   }
 
+  // An amount in whole cents as people read it, as beano.rules.money.usd writes it: $1,234.56,
+  // a negative one in parentheses, ($12.00). Whole cents, so no binary fraction creeps in.
+  function usd(cents) {
+    var abs = Math.abs(cents);
+    var dollars = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    var text = "$" + dollars + "." + String(abs % 100).padStart(2, "0");
+    return cents < 0 ? "(" + text + ")" : text;
+  }
+
   function refresh() {
     var f = form();
     if (!f) return;
@@ -106,7 +115,7 @@
     });
     var out = document.getElementById("door-due");
     // A box that is not a whole number has no amount: none is shown until it is put right.
-    if (out) out.textContent = known ? "$" + (due / 100).toFixed(2) : "—";
+    if (out) out.textContent = known ? usd(due) : "—";
     var receipt = receiptBox();
     var againstReceipt = receipt && receipt.value.trim() !== "";
     f.querySelectorAll(".door-mode").forEach(function (b) {

@@ -208,7 +208,7 @@ def test_a_month_reconciles_with_deposits_in_transit_and_outstanding_checks(
 
 
 def test_an_unexplained_difference_is_refused_and_an_explained_one_kept(tenant, account):
-    with pytest.raises(rules.RuleViolation, match=r"differ by \$-5.00: explain"):
+    with pytest.raises(rules.RuleViolation, match=r"differ by \(\$5.00\): explain"):
         reconcile(tenant, statement="995.00")
     refused_with("961 CMR 3.04(1)(e)")
     assert not BankReconciliation.objects.exists()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandParser
 
 from beano import rules
+from beano.rules.money import usd
 from nightfile import engine, files, reader, writer
 from nightfile.acts import refused, unreadable
 from nightfile.format import NightFormatError
@@ -80,7 +82,8 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(figures, indent=2))
         else:
             self.stdout.write(line)
+            amount = {name: usd(Decimal(figure)) for name, figure in figures.items()}
             self.stdout.write(
-                "  gross receipts ${gross_receipts}, Beano tax ${beano_tax}, prizes "
-                "${prizes_total}, net proceeds ${net_proceeds}".format(**figures)
+                f"  gross receipts {amount['gross_receipts']}, Beano tax {amount['beano_tax']}, "
+                f"prizes {amount['prizes_total']}, net proceeds {amount['net_proceeds']}"
             )
