@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from beano.settings import PROJECT_APPS
 from beano.text import folded, one_line, same_words, text
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("beano", "organizations", "occasions", "games", "reports", "inspections")
+APPS = ("beano", *PROJECT_APPS)
 #: The one cleaner.
 CLEANER = "beano/text.py"
 
