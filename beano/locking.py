@@ -14,7 +14,9 @@ the suite finds a wrong order before PostgreSQL does. What a transaction holds i
 its end (its commit or rollback); under a test's own transaction, at the end of the outermost
 block the code opened.
 
-Rows of one kind may be taken in several statements (two claims, the same occasion again).
+Rows of one kind may be taken in several statements (two claims), and a kind the transaction
+already holds may be taken again after a later one: a service called by another locks again
+what its caller locked (the same occasion), and waits for nothing.
 One statement may lock rows joined to its own (``lock(games, "occasion")``): they are named in
 ``FOR UPDATE OF`` in the order's order, and PostgreSQL locks each row of the result in that
 order.
@@ -35,7 +37,7 @@ from typing import Any, TypeVar
 
 from django.apps import apps
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import Model, QuerySet
+from django.db.models import Manager, Model, QuerySet
 
 from beano.prepared import Prepared
 
@@ -104,6 +106,7 @@ class _Held:
 
     rank: int
     label: str
+    kinds: frozenset[str]
     savepoint: str | None
     mark: Callable[[], None]
 
@@ -163,15 +166,19 @@ def take(model: type[Model], *also: str, using: str = DEFAULT_DB_ALIAS) -> None:
     record: _Held | None = getattr(connection, "_beano_locks", None)
     if record is not None and not _still_held(connection, record):
         record = None
-    if record is not None and RANK[lowest] < record.rank:
-        raise LockOrderError(
-            f"{lowest} locked after {record.label}: beano.locking.ORDER puts it before."
-        )
-    if record is not None and RANK[highest] <= record.rank:
-        return
+    if record is not None:
+        for label in ordered:
+            if RANK[label] < record.rank and label not in record.kinds:
+                raise LockOrderError(
+                    f"{label} locked after {record.label}: beano.locking.ORDER puts it before."
+                )
+        if RANK[highest] <= record.rank and record.kinds.issuperset(ordered):
+            return
     savepoint = _scope(connection)
     mark = record.mark if record is not None else _mark(connection, savepoint)
-    connection._beano_locks = _Held(RANK[highest], highest, savepoint, mark)
+    kinds = frozenset(ordered) | (record.kinds if record is not None else frozenset())
+    top = highest if record is None or RANK[highest] > record.rank else record.label
+    connection._beano_locks = _Held(RANK[top], top, kinds, savepoint, mark)
 
 
 def _mark(connection: Any, savepoint: str | None) -> Callable[[], None]:
@@ -196,9 +203,11 @@ def _of(model: type[Model], also: Sequence[str]) -> tuple[str, ...]:
     return tuple(sorted(("self", *also), key=rank))
 
 
-def lock(queryset: QuerySet[M], *also: str, using: str | None = None) -> QuerySet[M]:
+def lock(queryset: QuerySet[M] | Manager[M], *also: str, using: str | None = None) -> QuerySet[M]:
     """``queryset``'s rows locked until the transaction ends (with the rows joined to them at
-    the paths ``also``), checked against the order first."""
+    the paths ``also``), checked against the order first; in the order of their keys unless
+    the queryset has its own."""
+    queryset = queryset.all()
     take(queryset.model, *also, using=using or queryset.db)
     ordered = queryset if queryset.ordered else queryset.order_by("pk")
     return ordered.select_for_update(of=_of(queryset.model, also))

@@ -20,6 +20,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
+from beano import locking
 from beano.actors import Actor
 from occasions.models import Occasion
 from organizations.audit import acting_user, record_event, snapshot
@@ -107,7 +108,7 @@ def _restore_drawer(occasion: Occasion, closeout: CloseOut, state: dict, by: Act
     if "drawer" not in state:  # an amendment opened before the drawer was kept with the state
         return "not kept with the amendment"
     filed = state["drawer"]
-    drawer = DrawerCount.objects.select_for_update().filter(closeout=closeout).first()
+    drawer = locking.lock(DrawerCount.objects).filter(closeout=closeout).first()
     if filed is None and drawer is None:
         return "unchanged"
     org = occasion.organization
@@ -194,7 +195,7 @@ def _restore_closeout(occasion: Occasion, closeout: CloseOut, state: dict, by: A
 def _restore_expenses(occasion: Occasion, state: dict, by: Actor) -> tuple[list[int], list[int]]:
     filed = {row["id"]: row for row in state["expenses"]}
     removed: list[int] = []
-    for expense in Expense.objects.select_for_update().filter(occasion=occasion):
+    for expense in locking.lock(Expense.objects).filter(occasion=occasion):
         if expense.pk in filed:
             continue
         record_event(
