@@ -161,7 +161,6 @@ def take(model: type[Model], *also: str, using: str = DEFAULT_DB_ALIAS) -> None:
             raise LockOrderError(f"{label} has no place in beano.locking.ORDER.")
     if not ordered:
         return
-    lowest = min(ordered, key=RANK.__getitem__)
     highest = max(ordered, key=RANK.__getitem__)
     record: _Held | None = getattr(connection, "_beano_locks", None)
     if record is not None and not _still_held(connection, record):
