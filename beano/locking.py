@@ -81,10 +81,11 @@ ORDER: tuple[str, ...] = (
     "auth.User",
     "organizations.Membership",
     "organizations.Invitation",
-    # Figures kept across the state, checks of the chains, sign-in.
+    # A password or PIN checked: a sign-in, or a witness confirming a write (after its rows).
+    "accounts.PasswordFailures",
+    # Figures kept across the state (written at the end of a write), checks of the chains.
     "reports.KeptStatewideMonth",
     "organizations.ChainVerification",
-    "accounts.PasswordFailures",
 )
 
 #: Taken at any point (see the module's docstring); never raises the rank held.
