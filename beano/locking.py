@@ -48,9 +48,12 @@ ORDER: tuple[str, ...] = (
     "organizations.Organization",
     "organizations.License",
     "games.ProgressiveSeries",
-    "occasions.RafflePermit",
+    "organizations.Person",
+    "organizations.WorkerList",
+    "organizations.WorkerListEntry",
     # The occasion and its night.
     "occasions.Occasion",
+    "occasions.RafflePermit",
     "games.Game",
     "games.ProgressiveGame",
     "games.PrizePart",
@@ -74,10 +77,7 @@ ORDER: tuple[str, ...] = (
     "organizations.CardPurchase",
     "organizations.CardUsage",
     "organizations.PaperIssue",
-    # People, workers and accounts.
-    "organizations.Person",
-    "organizations.WorkerList",
-    "organizations.WorkerListEntry",
+    # People's accounts.
     "auth.User",
     "organizations.Membership",
     "organizations.Invitation",

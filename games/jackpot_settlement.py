@@ -108,9 +108,9 @@ def settle_game(
         pk=progressive_game.pk
     )
     series = locking.lock(ProgressiveSeries.objects).get(pk=series_id)
-    pg = locking.lock(ProgressiveGame.objects.select_related("game"), "game").get(
-        pk=progressive_game.pk
-    )
+    pg = locking.lock(
+        ProgressiveGame.objects.select_related("game", "occasion"), "game", "occasion"
+    ).get(pk=progressive_game.pk)
     occasion = Occasion.objects.get(pk=pg.occasion_id)
     refuse_if_sealed(occasion)
     if pg.is_settled:

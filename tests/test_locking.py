@@ -48,7 +48,7 @@ def test_the_order_names_models_that_exist_once_each() -> None:
         "organizations.Organization",
         "organizations.License",
         "games.ProgressiveSeries",
-        "occasions.RafflePermit",
+        "organizations.Person",
     )
     assert locking.RANK["occasions.Occasion"] < locking.RANK["games.Game"]
 

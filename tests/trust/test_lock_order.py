@@ -117,9 +117,8 @@ def test_a_bank_deposit_and_a_cash_count_cross_without_deadlock(counted, tenant)
             return bank_services.record_deposit(
                 occasion=counted,
                 amount=Decimal("396.00"),
-                deposited_on=counted.date + dt.timedelta(days=1),
+                deposited_on=counted.date,
                 slip_reference="DS-1204",
-                late_reason="Held over the weekend.",
                 by=tenant.bookkeeper,
             )
         except ValidationError as refused:
