@@ -126,3 +126,15 @@ def test_a_real_transaction_forgets_its_locks_at_commit_and_rollback(tenant) -> 
         raise ZeroDivisionError
     with transaction.atomic():
         list(locking.lock(Organization.objects.filter(pk=organization.pk)))
+
+
+@pytest.mark.django_db
+def test_a_transaction_run_alone_is_not_checked_across_its_writes(tenant) -> None:
+    organization = tenant.organization
+    with locking.alone():
+        list(locking.lock(Occasion.objects.all()))
+        list(locking.lock(License.objects.filter(organization=organization)))
+    with transaction.atomic():
+        list(locking.lock(Occasion.objects.all()))
+        with pytest.raises(locking.LockOrderError):
+            locking.lock(License.objects.filter(organization=organization))
