@@ -94,6 +94,13 @@ APART = frozenset({"organizations.AuditChain"})
 
 RANK: dict[str, int] = {label: rank for rank, label in enumerate(ORDER)}
 
+#: The rows of a night: taken only once their occasion is held (before them, or joined in their
+#: statement), which keeps everyone else out of them; with the occasion held, they may be taken
+#: in any order among themselves (a night entered from its sheets, act after act, in the order
+#: of their moments).
+OCCASION = "occasions.Occasion"
+NIGHT = frozenset(ORDER[RANK[OCCASION] + 1 : RANK["occasions.WorkerPresence"] + 1])
+
 M = TypeVar("M", bound=Model)
 
 
@@ -171,9 +178,10 @@ def take(model: type[Model], *also: str, using: str = DEFAULT_DB_ALIAS) -> None:
         record = None
     if record is not None:
         for label in ordered:
-            if RANK[label] < record.rank and label not in record.kinds:
+            later = _held_after(label, record.kinds, OCCASION in ordered)
+            if later is not None and label not in record.kinds:
                 raise LockOrderError(
-                    f"{label} locked after {record.label}: beano.locking.ORDER puts it before."
+                    f"{label} locked after {later}: beano.locking.ORDER puts it before."
                 )
         if RANK[highest] <= record.rank and record.kinds.issuperset(ordered):
             return
@@ -197,6 +205,14 @@ def alone(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
             yield
         finally:
             connection._beano_alone = before
+
+
+def _held_after(label: str, kinds: frozenset[str], with_occasion: bool) -> str | None:
+    """A kind held that the order puts after ``label``, None if none; a night's rows, with
+    their occasion held (or taken in the same statement), are not after one another."""
+    night = label in NIGHT and (with_occasion or OCCASION in kinds)
+    after = [kind for kind in kinds if RANK[kind] > RANK[label] and not (night and kind in NIGHT)]
+    return max(after, key=RANK.__getitem__) if after else None
 
 
 def _mark(connection: Any, savepoint: str | None) -> Callable[[], None]:

@@ -152,7 +152,10 @@ def lock_occasion(
     under the lock, right after it is taken (e.g. the last receipt's number). ``with_chain``:
     the organization's audit chain head is locked in the same statement
     (``occasion.organization.audit_chain``, for ``record_event(chain=…)``)."""
-    locking = _lock_statement(tuple(related), with_chain, organization is not None)
+    # Its organization and license are always taken with it, first (beano.locking.ORDER), so
+    # a write called by another finds them held whatever its caller asked for.
+    related = tuple(dict.fromkeys(("organization", "license", *related)))
+    locking = _lock_statement(related, with_chain, organization is not None)
     keys = [occasion.pk]
     if organization is not None:
         keys.append(getattr(organization, "pk", organization))

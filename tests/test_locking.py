@@ -138,3 +138,22 @@ def test_a_transaction_run_alone_is_not_checked_across_its_writes(tenant) -> Non
         list(locking.lock(Occasion.objects.all()))
         with pytest.raises(locking.LockOrderError):
             locking.lock(License.objects.filter(organization=organization))
+
+
+@pytest.mark.django_db
+def test_a_nights_rows_with_their_occasion_held_come_in_any_order(tenant) -> None:
+    from games.models import Claim, Game
+    from occasions.models import Sale
+    from reports.models import CloseOut
+
+    with transaction.atomic():
+        list(locking.lock(Occasion.objects.all()))
+        list(locking.lock(Sale.objects.all()))
+        list(locking.lock(Game.objects.all()))  # after a sale: the occasion keeps others out
+        list(locking.lock(CloseOut.objects.all()))
+        with pytest.raises(locking.LockOrderError, match=r"Claim locked after reports\.CloseOut"):
+            locking.lock(Claim.objects.all())
+    with transaction.atomic():
+        list(locking.lock(Sale.objects.all()))  # no occasion held: the order as written
+        with pytest.raises(locking.LockOrderError, match=r"Game locked after occasions\.Sale"):
+            locking.lock(Game.objects.all())
