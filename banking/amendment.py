@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from banking.models import DrawerCount
+from beano import locking
 from beano.actors import Actor
 from occasions.models import Occasion
 from organizations.audit import record_event
@@ -45,7 +46,7 @@ def restore_drawer(
 ) -> str:
     """The drawer as filed; what was done, for the withdrawal's event. The caller holds the
     occasion and the close-out locked."""
-    drawer = DrawerCount.objects.select_for_update().filter(closeout=closeout).first()
+    drawer = locking.lock(DrawerCount.objects).filter(closeout=closeout).first()
     if filed is None and drawer is None:
         return "unchanged"
     org = occasion.organization

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from banking import bank_selectors
 from banking.models import BankEntry, BankReconciliation, Deposit, GamingAccount
-from beano import date_filters, rules
+from beano import date_filters, locking, rules
 from beano.actors import Actor
 from beano.rules.banking import (
     RECONCILE_MONTH,
@@ -46,7 +46,7 @@ RECONCILIATION_FIELDS = (
 
 
 def _lock(organization: Organization) -> Organization:
-    return Organization.objects.select_for_update().get(pk=organization.pk)
+    return locking.lock(Organization.objects).get(pk=organization.pk)
 
 
 def _account(organization: Organization) -> GamingAccount:

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from beano import locking
 from beano.actors import Actor
 from beano.rules import AuthorizationKind
 from games.models import Arrangement, ArrangementAuthorization
@@ -23,7 +24,7 @@ def grant_arrangements(
 ) -> list[ArrangementAuthorization]:
     """Add the arrangements to those the letter authorizes; refused for a letter of another
     kind or revoked, or when every arrangement chosen is already granted."""
-    authorization = DirectorAuthorization.objects.select_for_update().get(pk=authorization.pk)
+    authorization = locking.lock(DirectorAuthorization.objects).get(pk=authorization.pk)
     if authorization.kind != AuthorizationKind.WINNING_ARRANGEMENT:
         raise ValidationError(
             {"authorization": "Only a letter authorizing permissible winning arrangements."}

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from beano import rules
+from beano import locking, rules
 from beano.actors import Actor
 from games.models import Claim, Game
 from occasions.models import Occasion
@@ -20,11 +20,12 @@ NAME_LENGTH = 200
 
 def locked_game(game: Game, moment: dt.datetime) -> Game:
     """The game, locked, while its occasion was open at ``moment`` (now, for a live act)."""
-    game = (
-        Game.objects.select_for_update()
-        .select_related("occasion__organization", "occasion__license")
-        .get(pk=game.pk)
-    )
+    game = locking.lock(
+        Game.objects.select_related("occasion__organization", "occasion__license"),
+        "occasion",
+        "occasion__organization",
+        "occasion__license",
+    ).get(pk=game.pk)
     refuse_if_sealed(game.occasion)
     status = status_at(game.occasion, moment)
     if status != Occasion.Status.OPEN:
@@ -42,7 +43,7 @@ def moment_of_game(game: Game, at: dt.datetime | None, by: Actor, act: str) -> d
 def locked_claim(claim: Claim, moment: dt.datetime) -> Claim:
     locked_game(claim.game, moment)
     return (
-        Claim.objects.select_for_update()
+        locking.lock(Claim.objects)
         .select_related("game__occasion__organization", "part__arrangement")
         .get(pk=claim.pk)
     )

@@ -16,7 +16,7 @@ from django.db import IntegrityError
 from django.db.models import Count, OuterRef, Subquery
 from django.utils import timezone
 
-from beano import rules
+from beano import locking, rules
 from beano.actors import Actor
 from beano.prepared import Prepared
 from beano.rules.cards import ball_label
@@ -69,23 +69,21 @@ def _locked_game(game: Game, organization: Any = None, *, with_chain: bool = Fal
 
 
 @functools.cache
-def _lock_statement(with_chain: bool, by_organization: bool) -> Prepared:
+def _lock_statement(with_chain: bool, by_organization: bool) -> locking.LockingStatement:
     """The statement that locks a game (pk, occasion's pk, then its organization's pk when
     ``by_organization``) with its occasion, license and organization and, ``with_chain``, the
     audit chain head: compiled once per process, since every ball called runs one."""
 
     def build(pk: int, occasion_id: int, organization_id: int | None = None) -> Any:
-        locked = ["self", "occasion", "occasion__organization"]
         games = Game.objects.select_related("occasion__organization", "occasion__license")
         if with_chain:
-            locked.append(_CHAIN)
             games = games.select_related(_CHAIN).filter(**{f"{_CHAIN}__isnull": False})
-        games = games.select_for_update(of=tuple(locked))
         if by_organization:
             games = games.filter(occasion__organization_id=organization_id)
         return games.filter(pk=pk, occasion_id=occasion_id)
 
-    return Prepared(build)
+    locked = ("occasion", "occasion__organization", *((_CHAIN,) if with_chain else ()))
+    return locking.LockingStatement(Game, build, *locked)
 
 
 def _made_chain(game: Game, organization: Any) -> bool:
@@ -245,7 +243,7 @@ def correct_ball_call(
     called, and the ball actually called is entered next (961 CMR 3.04(6)(a))."""
     game = _locked_game(call.game)
     occasion = game.occasion
-    call = BallCall.objects.select_for_update().get(pk=call.pk, game=game)
+    call = locking.lock(BallCall.objects).get(pk=call.pk, game=game)
     moment = moment_of(occasion, at, by=by, act="correcting a ball")
     reason = one_line(reason)
     if len(reason) > REASON_MAX:
@@ -284,7 +282,7 @@ def issue_flashboard_link(*, occasion: Occasion, by: Actor) -> Flashboard:
     on request, which ends the old link at once."""
     occasion = lock_occasion(occasion)
     now = timezone.now()
-    board = Flashboard.objects.select_for_update().filter(occasion=occasion).first()
+    board = locking.lock(Flashboard.objects).filter(occasion=occasion).first()
     action = "games.flashboard.link_replaced" if board is not None else "games.flashboard.link_made"
     if board is None:
         board = Flashboard(occasion=occasion)
@@ -309,7 +307,7 @@ def issue_flashboard_link(*, occasion: Occasion, by: Actor) -> Flashboard:
 def revoke_flashboard_link(*, occasion: Occasion, by: Actor) -> Flashboard | None:
     """Turn the public link off; the board shows nothing until a new link is made."""
     occasion = lock_occasion(occasion)
-    board = Flashboard.objects.select_for_update().filter(occasion=occasion).first()
+    board = locking.lock(Flashboard.objects).filter(occasion=occasion).first()
     if board is None or board.revoked_at is not None:
         return board
     board.revoked_at = timezone.now()

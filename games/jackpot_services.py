@@ -15,7 +15,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from beano import rules
+from beano import locking, rules
 from beano.actors import Actor
 from beano.rules.jackpots import (
     ATTACH_GAME,
@@ -126,7 +126,7 @@ def start_series(
 ) -> ProgressiveSeries:
     """Announce a new progressive series' rules (3.04(6)(h)), within the maximum jackpot in
     force on the day they are announced (3.04(8)(a)2)."""
-    organization = Organization.objects.select_for_update().get(pk=organization.pk)
+    organization = locking.lock(Organization.objects).get(pk=organization.pk)
     name = text(name, "name", limit=100)
     today = timezone.localdate()
     started_on = started_on or today
@@ -195,7 +195,7 @@ def change_series_rules(
     """Change a series' announced rules: refused once its first game has begun and before its
     jackpot is won (3.04(6)(h)). A won series keeps the rules it was played under; new rules
     go to a new series. A game already attached but not begun takes the new terms."""
-    series = ProgressiveSeries.objects.select_for_update().get(pk=series.pk)
+    series = locking.lock(ProgressiveSeries.objects).get(pk=series.pk)
     unknown = set(new_rules) - set(RULE_FIELDS)
     if unknown:
         raise TypeError(f"not rules of a series: {', '.join(sorted(unknown))}")
@@ -209,7 +209,7 @@ def change_series_rules(
         {name: new_rules.get(name, getattr(series, name)) for name in RULE_FIELDS}
     )
     attached = list(
-        ProgressiveGame.objects.select_for_update().filter(series=series).select_related("game")
+        locking.lock(ProgressiveGame.objects.filter(series=series).select_related("game"), "game")
     )
     first_game_begun = series.ledger.exists() or any(_game_begun(pg.game) for pg in attached)  # type: ignore[attr-defined]
     candidate = ProgressiveSeries(**{**{f: getattr(series, f) for f in RULE_FIELDS}, **values})
@@ -261,7 +261,7 @@ def _set_terms(pg: ProgressiveGame, terms: selectors.Terms) -> None:
 
 def _set_prize(game: Game, series: ProgressiveSeries, jackpot: Decimal) -> PrizePart:
     """The game's first prize part is the jackpot, on the series' arrangement."""
-    part = PrizePart.objects.select_for_update().filter(game=game).order_by("order").first()
+    part = locking.lock(PrizePart.objects).filter(game=game).order_by("order").first()
     if part is None:
         return PrizePart.objects.create(
             game=game,
@@ -288,8 +288,8 @@ def attach_game(*, game: Game, series: ProgressiveSeries, by: Actor) -> Progress
     allowed come from the ledger under the announced rules, the increment stopping at the cap
     and the maximum in force that day (3.04(6)(h), (8)(a)2); the game's first prize is set to
     the jackpot."""
-    series = ProgressiveSeries.objects.select_for_update().get(pk=series.pk)
-    game = Game.objects.select_for_update().select_related("occasion").get(pk=game.pk)
+    series = locking.lock(ProgressiveSeries.objects).get(pk=series.pk)
+    game = locking.lock(Game.objects.select_related("occasion"), "occasion").get(pk=game.pk)
     occasion = game.occasion
     refuse_if_sealed(occasion)
     if occasion.organization_id != series.organization_id:

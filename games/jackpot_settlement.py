@@ -12,7 +12,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from beano import rules
+from beano import locking, rules
 from beano.actors import Actor
 from beano.rules.jackpots import SETTLE_GAME, SettleFacts
 from games.claims_selectors import counted_balls
@@ -107,12 +107,10 @@ def settle_game(
     series_id = ProgressiveGame.objects.values_list("series_id", flat=True).get(
         pk=progressive_game.pk
     )
-    series = ProgressiveSeries.objects.select_for_update().get(pk=series_id)
-    pg = (
-        ProgressiveGame.objects.select_for_update()
-        .select_related("game")
-        .get(pk=progressive_game.pk)
-    )
+    series = locking.lock(ProgressiveSeries.objects).get(pk=series_id)
+    pg = locking.lock(
+        ProgressiveGame.objects.select_related("game", "occasion"), "game", "occasion"
+    ).get(pk=progressive_game.pk)
     occasion = Occasion.objects.get(pk=pg.occasion_id)
     refuse_if_sealed(occasion)
     if pg.is_settled:

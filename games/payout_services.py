@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from beano import rules
+from beano import locking, rules
 from beano.actors import Actor
 from beano.rules.claims import RECORD_PAYOUT, W2G_CITATION, PayoutFacts, needs_w2g
 from beano.rules.money import PRIZE, money, usd
@@ -185,7 +185,7 @@ def record_payout(
         return existing
     moment = moment_of(winner.claim.game.occasion, at, by=by, act="recording a payout")
     game = locked_game(winner.claim.game, moment)  # the game first, as every claims write locks it
-    winner = Winner.objects.select_for_update().select_related("claim").get(pk=winner.pk)
+    winner = locking.lock(Winner.objects.select_related("claim"), "claim").get(pk=winner.pk)
     existing = Payout.objects.filter(winner=winner).first()
     if existing is not None:  # paid while this submission waited for the lock
         return existing

@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Max
 from django.utils import timezone
 
-from beano import rules
+from beano import locking, rules
 from beano.actors import Actor
 from beano.rules.money import PRIZE, money, usd
 from beano.rules.operation import ADD_PART, ANNOUNCE_PART, CONFIRM_BALLS, START_GAME
@@ -39,18 +39,14 @@ def _locked_occasion(occasion: Occasion) -> Occasion:
 
 def _locked_game(game: Game) -> tuple[Occasion, Game]:
     occasion = _locked_occasion(game.occasion)
-    game = Game.objects.select_for_update().get(pk=game.pk, occasion=occasion)
+    game = locking.lock(Game.objects).get(pk=game.pk, occasion=occasion)
     game.occasion = occasion
     return occasion, game
 
 
 def _locked_part(part: PrizePart) -> tuple[Occasion, Game, PrizePart]:
     occasion, game = _locked_game(part.game)
-    part = (
-        PrizePart.objects.select_for_update()
-        .select_related("arrangement")
-        .get(pk=part.pk, game=game)
-    )
+    part = locking.lock(PrizePart.objects).select_related("arrangement").get(pk=part.pk, game=game)
     part.game = game
     return occasion, game, part
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from beano import rules
+from beano import locking, rules
 from beano.actors import Actor
 from beano.rules import names as people_names
 from beano.rules.claims import SHARE_PRIZE, SplitFacts, WinningClaimFacts
@@ -86,10 +86,8 @@ def record_winners(
         raise ValidationError("Winners recorded together share one prize of one game.")
     moment = moment_of_game(first.game, at, by, "recording the winners")
     locked_game(first.game, moment)
-    part = PrizePart.objects.select_for_update().select_related("arrangement").get(pk=first.part_id)
-    locked = {
-        c.pk: c for c in Claim.objects.select_for_update().filter(pk__in=[c.pk for c in claims])
-    }
+    part = locking.lock(PrizePart.objects).select_related("arrangement").get(pk=first.part_id)
+    locked = {c.pk: c for c in locking.lock(Claim.objects).filter(pk__in=[c.pk for c in claims])}
     pairs = sorted(
         ((locked[c.pk], p) for c, p in zip(claims, players, strict=True)),
         key=lambda cp: (cp[0].claimed_at, cp[0].pk),

@@ -14,7 +14,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from beano import rules
+from beano import locking, rules
 from beano.actors import Actor
 from beano.rules.charge import HandoverFacts, SignOutFacts
 from beano.rules.close import CLOSE_PRIZES, PrizesOwedFacts
@@ -228,7 +228,7 @@ def sign_out_worker(
         by=by,
     )
     presence = (
-        WorkerPresence.objects.select_for_update()
+        locking.lock(WorkerPresence.objects)
         .select_related("entry__person", "occasion__organization")
         .get(pk=presence.pk)
     )

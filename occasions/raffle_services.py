@@ -14,7 +14,7 @@ from django.core.files import File
 from django.db.models import Max
 from django.utils import timezone
 
-from beano import rules
+from beano import locking, rules
 from beano.actors import Actor
 from beano.rules.facilities import CHARITY_SELL, CharityTicketSaleFacts
 from beano.rules.money import PRIZE, TICKET_PRICE, money
@@ -64,7 +64,7 @@ def record_raffle_permit(
     each time a raffle is held or a ticket sold under it, on that day."""
     # The organization's row is the lock: a permit recorded twice at once (a double click) is
     # found by the second, refused as already recorded, rather than crashing on the constraint.
-    organization = Organization.objects.select_for_update().get(pk=organization.pk)
+    organization = locking.lock(Organization.objects).get(pk=organization.pk)
     permit_number = text(permit_number, "permit_number", limit=60)
     if valid_to < valid_from:
         raise ValidationError({"valid_to": "A permit cannot end before it starts."})
@@ -121,7 +121,7 @@ def hold_raffle(
     """A raffle at the occasion, under a permit valid on its date, with no cash or cash
     equivalent prize and no break-open tickets but charity game tickets as prizes (3.04(9)(a))."""
     occasion = lock_occasion(occasion)
-    permit = RafflePermit.objects.select_for_update().get(pk=permit.pk)
+    permit = locking.lock(RafflePermit.objects).get(pk=permit.pk)
     if permit.organization_id != occasion.organization_id:
         raise ValidationError({"permit": "That permit is not this organization's."})
     raffle = Raffle(
@@ -223,7 +223,7 @@ def draw_raffle(
     sale; no ticket is sold after it. The prize itself was judged when the raffle was held (no
     cash or cash equivalent, 3.04(9)(a))."""
     occasion, moment = lock_occasion_at(raffle.occasion, at, by=by, act="drawing a raffle")
-    raffle = Raffle.objects.select_for_update().get(pk=raffle.pk, occasion=occasion)
+    raffle = locking.lock(Raffle.objects).get(pk=raffle.pk, occasion=occasion)
     if raffle.drawn_at is not None:
         raise ValidationError(
             {"raffle": f"This raffle was drawn at {_clock(raffle.drawn_at)}: it is drawn once."}

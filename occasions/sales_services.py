@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from beano import rules
+from beano import locking, rules
 from beano.actors import Actor
 from beano.prepared import Prepared
 from beano.rules.bookkeepers import SecondPersonFacts
@@ -288,7 +288,7 @@ def void_sale(
     sheet (``witness_worker``): on the floor at that moment, and not a compensated bookkeeper
     ((1)(g)); the void is marked as attested on paper."""
     occasion = lock_occasion(sale.occasion)
-    sale = Sale.objects.select_for_update().get(pk=sale.pk, occasion=occasion)
+    sale = locking.lock(Sale.objects).get(pk=sale.pk, occasion=occasion)
     moment = moment_of(occasion, at, by=by, act="voiding a sale")
     reason = one_line(reason)[:300]
     witness, worker, witness_facts, assisting = _void_witness(

@@ -11,9 +11,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from beano import rules
+from beano import locking, rules
 from beano.actors import Actor
-from beano.prepared import Prepared
 from beano.rules.charges import PackageFacts, PriceItemFact, PriceListFacts
 from beano.rules.hours import MOMENT, MomentFacts
 from beano.rules.money import PRICE, money
@@ -104,21 +103,24 @@ def kept_again_with_the_write(occasion: Occasion) -> None:
 
 
 @functools.cache
-def _lock_statement(related: tuple[str, ...], with_chain: bool, by_organization: bool) -> Prepared:
+def _lock_statement(
+    related: tuple[str, ...], with_chain: bool, by_organization: bool
+) -> locking.LockingStatement:
     """The statement that locks an occasion (pk, then the organization's pk when
     ``by_organization``) with ``related`` and, ``with_chain``, its organization's audit chain
     head: one for each such set, compiled once per process (every write at the door runs one)."""
 
+    path = f"organization__{CHAIN_PATH}"
+
     def build(pk: int, organization_id: int | None = None) -> Any:
-        occasions = Occasion.objects.select_for_update().select_related(*related)
+        occasions = Occasion.objects.select_related(*related)
         if with_chain:
-            path = f"organization__{CHAIN_PATH}"
             occasions = occasions.select_related(path).filter(**{f"{path}__isnull": False})
         if by_organization:
             occasions = occasions.filter(organization_id=organization_id)
         return occasions.filter(pk=pk)
 
-    return Prepared(build)
+    return locking.LockingStatement(Occasion, build, *related, *((path,) if with_chain else ()))
 
 
 def _made_chain(occasion_id: int, organization: Any) -> bool:
@@ -151,7 +153,10 @@ def lock_occasion(
     under the lock, right after it is taken (e.g. the last receipt's number). ``with_chain``:
     the organization's audit chain head is locked in the same statement
     (``occasion.organization.audit_chain``, for ``record_event(chain=…)``)."""
-    locking = _lock_statement(tuple(related), with_chain, organization is not None)
+    # Its organization and license are always taken with it, first (beano.locking.ORDER), so
+    # a write called by another finds them held whatever its caller asked for.
+    related = tuple(dict.fromkeys(("organization", "license", *related)))
+    locking = _lock_statement(related, with_chain, organization is not None)
     keys = [occasion.pk]
     if organization is not None:
         keys.append(getattr(organization, "pk", organization))
@@ -256,7 +261,7 @@ def occasion_for_day(*, organization: Organization, day: dt.date, by: Actor) -> 
     """The occasion of an authorized day, recorded the first time anyone acts on it. The
     organization's row is locked first, so two people opening the same day at once (or a double
     click) get the one occasion, instead of the second hitting the one-per-day constraint."""
-    organization = Organization.objects.select_for_update().get(pk=organization.pk)
+    organization = locking.lock(Organization.objects).get(pk=organization.pk)
     existing = Occasion.objects.filter(organization=organization, date=day).first()
     if existing is not None:
         return existing

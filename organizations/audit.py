@@ -20,9 +20,9 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
 from django.utils import timezone
 
+from beano import locking
 from beano.actors import Actor
 from beano.env import LEGACY_AUDIT_KEY_ID
-from beano.prepared import Prepared
 from organizations.models import GENESIS_HASH, AuditChain, AuditEvent, Organization
 from organizations.models.audit import UnknownAuditKey
 
@@ -158,7 +158,7 @@ def ensure_chain(organization_id: int) -> bool:
 
 #: The chain's head locked by its (unique) key: most writes that record an event without
 #: handing the head they locked run it (a sign-in, a role given, an office's change).
-_LOCKED_HEAD = Prepared(lambda key: AuditChain.objects.select_for_update().filter(key=key))
+_LOCKED_HEAD = locking.LockingStatement(AuditChain, lambda key: AuditChain.objects.filter(key=key))
 
 
 def record_event(

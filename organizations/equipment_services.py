@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.utils import timezone
 
-from beano import rules
+from beano import locking, rules
 from beano.actors import Actor
 from beano.rules import AuthorizationFact, Decision
 from beano.rules.equipment import (
@@ -105,7 +105,7 @@ def _locked_authorization(
     """Re-read the chosen lease authorization under a lock, so it is judged as it stands."""
     if authorization is None:
         return None
-    return DirectorAuthorization.objects.select_for_update().get(pk=authorization.pk)
+    return locking.lock(DirectorAuthorization.objects).get(pk=authorization.pk)
 
 
 def _judge_and_save(equipment: Equipment, *, action: str, by: Actor) -> None:
@@ -176,7 +176,7 @@ def update_equipment(*, equipment: Equipment, by: Actor, **values: Any) -> Equip
     unknown = set(values) - EDITABLE_EQUIPMENT_FIELDS
     if unknown:
         raise ValueError(f"not editable here: {sorted(unknown)}")
-    equipment = Equipment.objects.select_for_update().get(pk=equipment.pk)
+    equipment = locking.lock(Equipment.objects).get(pk=equipment.pk)
     if equipment.retired_on is not None:
         raise ValidationError("Retired equipment is kept as it was retired.")
     before = _values(equipment, EQUIPMENT_FIELDS)
@@ -208,7 +208,7 @@ def retire_equipment(
 ) -> Equipment:
     """Take equipment out of use from ``on``. Nothing in 3.04(4) forbids that, so no rule is
     asked; the record stays, with its proof, for the Commission's inventory (3.04(4)(e))."""
-    equipment = Equipment.objects.select_for_update().get(pk=equipment.pk)
+    equipment = locking.lock(Equipment.objects).get(pk=equipment.pk)
     if equipment.retired_on is not None:
         raise ValidationError("This equipment is already retired.")
     equipment.retired_on = on
@@ -274,7 +274,7 @@ def record_card_purchase(
     """Record cards bought, with the invoice as proof of ownership; serial ranges must hold the
     quantity and overlap no other purchase of the same type and series (3.04(4)(e))."""
     # One purchase at a time per organization, so two cannot both pass the overlap check.
-    Organization.objects.select_for_update().get(pk=organization.pk)
+    locking.lock(Organization.objects).get(pk=organization.pk)
     purchase = CardPurchase(
         organization=organization,
         supplier=supplier.strip(),
@@ -341,7 +341,7 @@ def record_card_usage(
     """Record cards of a purchase used or voided, at ``occasion`` (an occasion of the
     organization, or None); never more than are on hand (3.04(4)(e)). The purchase row is
     locked, so two usages recorded at once cannot overdraw it."""
-    purchase = CardPurchase.objects.select_for_update().get(pk=purchase.pk)
+    purchase = locking.lock(CardPurchase.objects).get(pk=purchase.pk)
     if occasion is not None and occasion.organization_id != purchase.organization_id:
         raise ValidationError({"occasion": "That occasion is another organization's."})
     usage = CardUsage(
@@ -385,8 +385,8 @@ def take_back_card_usage(*, usage: CardUsage, by: Actor, reason: str) -> None:
     """Put cards recorded as used back on hand, because the act that recorded them was undone
     (an amendment of a filed report withdrawn). The row goes; its audit events, and this one
     saying why, stay. Putting cards back can never overdraw the purchase, so no rule judges it."""
-    CardPurchase.objects.select_for_update().get(pk=usage.purchase_id)
-    usage = CardUsage.objects.select_for_update().get(pk=usage.pk)
+    locking.lock(CardPurchase.objects).get(pk=usage.purchase_id)
+    usage = locking.lock(CardUsage.objects).get(pk=usage.pk)
     record_event(
         organization=usage.purchase.organization,
         actor=by,

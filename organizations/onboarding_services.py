@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 
+from beano import locking
 from beano.actors import Actor
 from beano.rules.authorizations import PERSON_KINDS
 from organizations.audit import record_event, snapshot
@@ -95,7 +96,7 @@ def add_license(*, organization: Organization, by: Actor, **values: Any) -> Lice
     unknown = set(values) - set(LICENSE_FIELDS)
     if unknown:
         raise ValueError(f"not a license's field: {sorted(unknown)}")
-    organization = Organization.objects.select_for_update().get(pk=organization.pk)
+    organization = locking.lock(Organization.objects).get(pk=organization.pk)
     license = License(organization=organization, status=License.Status.ACTIVE, **values)
     license.authorized_weekdays = sorted(license.authorized_weekdays or [])
     license.full_clean()

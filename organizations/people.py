@@ -26,7 +26,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from beano import rules
+from beano import locking, rules
 from beano.actors import Actor
 from organizations.access import commission_staff
 from organizations.audit import current_request, record_event
@@ -116,8 +116,8 @@ def _shared_login(user: Any, organization: Organization, person: Person | None) 
 def _user_for(email: str, organization: Organization, person: Person | None) -> Any:
     User = get_user_model()
     user = (
-        User.objects.select_for_update().filter(email__iexact=email).order_by("pk").first()
-        or User.objects.select_for_update().filter(username__iexact=email).first()
+        locking.lock(User.objects).filter(email__iexact=email).order_by("pk").first()
+        or locking.lock(User.objects).filter(username__iexact=email).first()
     )
     if user is not None:
         _shared_login(user, organization, person)
@@ -162,7 +162,7 @@ def invite(
     takes the roles at once (the mail then only tells them)."""
     email = get_user_model().objects.normalize_email(email.strip()).lower()
     chosen = _check_roles(roles, by)
-    organization = Organization.objects.select_for_update().get(pk=organization.pk)
+    organization = locking.lock(Organization.objects).get(pk=organization.pk)
     _check_person(organization, person)
     user = _user_for(email, organization, person)
     if user.email != email:
@@ -197,7 +197,7 @@ def invite(
 def send_again(*, invitation: Invitation, by: Actor) -> Invitation:
     """A new link for a login whose password was never chosen (the last one expired or was
     lost): the earlier links are withdrawn, the roles stay as they are now."""
-    user = get_user_model().objects.select_for_update().get(pk=invitation.user_id)
+    user = locking.lock(get_user_model().objects).get(pk=invitation.user_id)
     if user.has_usable_password():
         raise ValidationError(f"{user.email} already chose a password: they log in with it.")
     organization = invitation.organization
@@ -268,7 +268,7 @@ def refuse_spent(invitation: Invitation, now: dt.datetime) -> None:
 @rules.atomic()
 def accept(*, invitation: Invitation, password: str) -> Any:
     """The invited person chooses their password; the link is spent."""
-    invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    invitation = locking.lock(Invitation.objects).get(pk=invitation.pk)
     refuse_spent(invitation, timezone.now())
     user = invitation.user
     validate_password(password, user)
@@ -309,7 +309,7 @@ def change_roles(
 ) -> list[str]:
     """Set the roles ``user`` holds here to ``roles`` (at least one: to take them all away,
     deactivate the login)."""
-    organization = Organization.objects.select_for_update().get(pk=organization.pk)
+    organization = locking.lock(Organization.objects).get(pk=organization.pk)
     held = _held_here(organization, user)
     _not_yourself_nor_a_head(user, held, by, "change the roles of")
     chosen = _check_roles(roles, by)
@@ -359,7 +359,7 @@ def end_sessions(user: Any) -> int:
 def deactivate(*, organization: Organization, user: Any, by: Actor) -> None:
     """Take every role ``user`` holds here and end their sessions now. A login with no role
     left anywhere is switched off; one this person uses at another organization stays there."""
-    organization = Organization.objects.select_for_update().get(pk=organization.pk)
+    organization = locking.lock(Organization.objects).get(pk=organization.pk)
     held = _held_here(organization, user)
     _not_yourself_nor_a_head(user, held, by, "deactivate")
     OrganizationRole.objects.filter(organization=organization, user=user).delete()

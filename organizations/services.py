@@ -9,6 +9,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from beano import locking
 from beano.actors import Actor
 from beano.text import one_line
 from organizations.audit import changed, record_event, snapshot
@@ -26,7 +27,7 @@ def update_organization_details(
     unknown = set(values) - set(ORGANIZATION_DETAIL_FIELDS)
     if unknown:
         raise ValueError(f"not editable here: {sorted(unknown)}")
-    organization = Organization.objects.select_for_update().get(pk=organization.pk)
+    organization = locking.lock(Organization.objects).get(pk=organization.pk)
     before = snapshot(organization, values)
     for name, value in values.items():
         setattr(organization, name, value)
@@ -114,7 +115,7 @@ def add_member(
     """Record a person's membership (or auxiliary or family standing) with the organization.
     The organization's row is locked first, so a membership added twice at once is refused as
     already on the list the second time, not stored twice or crashed on the constraint."""
-    organization = Organization.objects.select_for_update().get(pk=organization.pk)
+    organization = locking.lock(Organization.objects).get(pk=organization.pk)
     person, _ = find_or_create_person(
         legal_name=legal_name,
         date_of_birth=date_of_birth,
@@ -148,7 +149,7 @@ def update_membership(
     *, membership: Membership, by: Actor, kind: str, until: dt.date | None, relationship: str = ""
 ) -> Membership:
     """Change a membership's standing (e.g. lapsed) or end it; the history stays in the audit."""
-    membership = Membership.objects.select_for_update().get(pk=membership.pk)
+    membership = locking.lock(Membership.objects).get(pk=membership.pk)
     fields = ("kind", "until", "relationship")
     before = snapshot(membership, fields)
     membership.kind = kind

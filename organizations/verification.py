@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from beano import locking
 from organizations import extensions
 from organizations.audit import ChainCheck, chain_key, verify_chain
 from organizations.models import AuditChain, AuditEvent, ChainVerification, Organization
@@ -50,7 +51,7 @@ def verify_whole(chain: AuditChain) -> ChainVerification:
     check = verify_chain(chain.organization)
     now = timezone.now()
     with transaction.atomic():
-        row, _ = ChainVerification.objects.select_for_update().get_or_create(
+        row, _ = locking.lock(ChainVerification.objects).get_or_create(
             chain=chain, defaults={"checked_at": now}
         )
         row.chain = chain

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from beano import rules
+from beano import locking, rules
 from beano.actors import Actor
 from beano.rules.workers import (
     ADD,
@@ -246,13 +246,11 @@ def add_to_worker_list(
         raise ValidationError({"added_on": f"The day added must fall in {year}."})
     # The person's row is the lock for (1)(c): two organizations adding the same person at once
     # count one after the other.
-    person = Person.objects.select_for_update().get(pk=person.pk)
+    person = locking.lock(Person.objects).get(pk=person.pk)
     WorkerList.objects.get_or_create(organization=organization, year=year)
-    worker_list = WorkerList.objects.select_for_update().get(organization=organization, year=year)
+    worker_list = locking.lock(WorkerList.objects).get(organization=organization, year=year)
     entry = (
-        WorkerListEntry.objects.select_for_update()
-        .filter(worker_list=worker_list, person=person)
-        .first()
+        locking.lock(WorkerListEntry.objects).filter(worker_list=worker_list, person=person).first()
     )
     if entry is not None and entry.is_active:
         raise ValidationError(f"{person} is already on the {year} worker list.")
@@ -307,7 +305,7 @@ def update_worker_list_entry(
 ) -> WorkerListEntry:
     """Change a person's roles, identification, compensation or attestation, judged on ``on``."""
     entry = (
-        WorkerListEntry.objects.select_for_update()
+        locking.lock(WorkerListEntry.objects)
         .select_related("worker_list__organization", "person")
         .get(pk=entry.pk)
     )
@@ -344,7 +342,7 @@ def remove_from_worker_list(*, entry: WorkerListEntry, on: dt.date, by: Actor) -
     """Take a person off the list from ``on``: from that day they may not conduct or assist
     (961 CMR 3.04(1)(b)). The entry stays, so the list's history stays readable."""
     entry = (
-        WorkerListEntry.objects.select_for_update()
+        locking.lock(WorkerListEntry.objects)
         .select_related("worker_list__organization", "person")
         .get(pk=entry.pk)
     )

@@ -20,6 +20,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
+from beano import locking
 from beano.actors import Actor
 from occasions.models import Occasion
 from organizations.audit import acting_user, record_event, snapshot
@@ -143,7 +144,7 @@ def _restore_closeout(occasion: Occasion, closeout: CloseOut, state: dict, by: A
 def _restore_expenses(occasion: Occasion, state: dict, by: Actor) -> tuple[list[int], list[int]]:
     filed = {row["id"]: row for row in state["expenses"]}
     removed: list[int] = []
-    for expense in Expense.objects.select_for_update().filter(occasion=occasion):
+    for expense in locking.lock(Expense.objects).filter(occasion=occasion):
         if expense.pk in filed:
             continue
         record_event(

@@ -10,7 +10,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from beano import rules
+from beano import locking, rules
 from beano.actors import Actor
 from beano.rules.money import DISBURSEMENT, money
 from beano.rules.reporting import FILE_ANNUAL_REPORT, AnnualFilingFacts
@@ -36,7 +36,7 @@ def record_disbursement(
     reference: str = "",
 ) -> LawfulPurposeDisbursement:
     """Net proceeds spent for a Lawful Purpose (3.05(1)(c)), for the annual report."""
-    organization = Organization.objects.select_for_update().get(pk=organization.pk)
+    organization = locking.lock(Organization.objects).get(pk=organization.pk)
     if not isinstance(paid_on, dt.date):
         raise ValidationError({"paid_on": "Give the date it was paid."})
     if paid_on > timezone.localdate():
@@ -67,7 +67,7 @@ def void_disbursement(
     *, disbursement: LawfulPurposeDisbursement, reason: str, by: Actor
 ) -> LawfulPurposeDisbursement:
     """A disbursement recorded by mistake is voided with a reason; it stays on record."""
-    disbursement = LawfulPurposeDisbursement.objects.select_for_update().get(pk=disbursement.pk)
+    disbursement = locking.lock(LawfulPurposeDisbursement.objects).get(pk=disbursement.pk)
     if disbursement.voided_at is not None:
         raise ValidationError("This disbursement is already voided.")
     disbursement.void_reason = text(reason, "reason", limit=300)
@@ -102,7 +102,7 @@ def file_annual_report(
 ) -> AnnualReport:
     """File the year's annual report, or an amendment of it with its reason. Filing again with
     nothing changed returns the version on file."""
-    organization = Organization.objects.select_for_update().get(pk=organization.pk)
+    organization = locking.lock(Organization.objects).get(pk=organization.pk)
     latest = (
         AnnualReport.objects.filter(organization=organization, year=year)
         .order_by("-version")

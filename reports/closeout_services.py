@@ -12,7 +12,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from beano import rules
+from beano import locking, rules
 from beano.actors import Actor
 from beano.rules import names
 from beano.rules.money import CASH, EXPENSE, money, optional_money
@@ -41,7 +41,7 @@ def _locked_for_closeout(occasion: Occasion) -> tuple[Occasion, CloseOut]:
         sealed_ok=True,
     )
     closeout, _ = CloseOut.objects.get_or_create(occasion=occasion)
-    closeout = CloseOut.objects.select_for_update().get(pk=closeout.pk)
+    closeout = locking.lock(CloseOut.objects).get(pk=closeout.pk)
     if occasion.sealed_at is not None and not closeout.amendment_open:
         raise ValidationError(
             "The report of this occasion is filed: open an amendment, with its reason, to "
@@ -337,7 +337,7 @@ def record_expense(
 def remove_expense(*, expense: Expense, by: Actor) -> None:
     """Take back an expense entered by mistake, before filing or while an amendment is open."""
     occasion, _closeout = _locked_for_closeout(expense.occasion)
-    expense = Expense.objects.select_for_update().get(pk=expense.pk, occasion=occasion)
+    expense = locking.lock(Expense.objects).get(pk=expense.pk, occasion=occasion)
     old = snapshot(expense, ("kind", "payee", "description", "amount", "invoice_reference"))
     record_event(
         organization=occasion.organization,

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from beano import rules
+from beano import locking, rules
 from beano.actors import Actor
 from beano.rules.banking import DrawerFilingFacts
 from beano.rules.reporting import FILE_REPORT, FilingFacts
@@ -88,7 +88,7 @@ def file_report(*, occasion: Occasion, by: Actor) -> FinancialReport:
     """File the occasion's financial report, or the amendment that is open. Filing seals the
     occasion. Filing twice (two bookkeepers, a double click) yields one filing."""
     occasion = lock_occasion(occasion, related=("organization", "license"), sealed_ok=True)
-    closeout = CloseOut.objects.select_for_update().filter(occasion=occasion).first()
+    closeout = locking.lock(CloseOut.objects).filter(occasion=occasion).first()
     latest = FinancialReport.objects.filter(occasion=occasion).order_by("-version").first()
     amendment = latest is not None
     if amendment and not (closeout and closeout.amendment_open):
@@ -167,7 +167,7 @@ def open_amendment(*, occasion: Occasion, reason: str, by: Actor) -> CloseOut:
     if occasion.sealed_at is None:
         raise ValidationError("This report is not filed yet: correct the close-out and file it.")
     closeout, _ = CloseOut.objects.get_or_create(occasion=occasion)
-    closeout = CloseOut.objects.select_for_update().get(pk=closeout.pk)
+    closeout = locking.lock(CloseOut.objects).get(pk=closeout.pk)
     if closeout.amendment_open:
         raise ValidationError("An amendment is already open: file it or take it back first.")
     reason = text(reason, "reason", limit=2000)
@@ -196,7 +196,7 @@ def withdraw_amendment(*, occasion: Occasion, by: Actor) -> None:
     event, so the page, the next amendment and the filed version agree again. What was changed
     meanwhile stays in the trail."""
     occasion = lock_occasion(occasion, sealed_ok=True)
-    closeout = CloseOut.objects.select_for_update().filter(occasion=occasion).first()
+    closeout = locking.lock(CloseOut.objects).filter(occasion=occasion).first()
     if closeout is None or not closeout.amendment_open:
         raise ValidationError("No amendment is open.")
     undone = amendment_state.restore_filed_state(occasion, closeout, by)
@@ -221,7 +221,7 @@ def rerender(*, document: FinancialReport | AnnualReport, by: Actor) -> None:
     """Queue the PDF of a filed version again (after a failure, or a broker that was down).
     The figures do not change; the task makes the same file."""
     model = type(document)
-    document = model.objects.select_for_update().get(pk=document.pk)
+    document = locking.lock(model.objects).get(pk=document.pk)
     if document.render_status == RenderStatus.READY and document.pdf:
         return
     document.render_status = RenderStatus.QUEUED

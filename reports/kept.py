@@ -20,6 +20,7 @@ from django.db.models import Q, QuerySet, Value
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from beano import locking
 from games.models import Winner
 from occasions.extensions import KeptPage
 from occasions.extras_selectors import extras_as_json, extras_from_json, extras_totals_of
@@ -132,7 +133,7 @@ def keep(occasions: QuerySet[Occasion]) -> int:
     with transaction.atomic():
         chosen = occasions.filter(status=KEPT_STATUS)
         ids = list(
-            Occasion.objects.select_for_update()
+            locking.lock(Occasion.objects)
             .filter(pk__in=chosen.values("pk"))
             .order_by("pk")
             .values_list("pk", flat=True)
@@ -203,7 +204,7 @@ def keep_months(months: Iterable[dt.date]) -> None:
         ignore_conflicts=True,
     )
     kept = list(
-        KeptStatewideMonth.objects.select_for_update()
+        locking.lock(KeptStatewideMonth.objects)
         .filter(month__in=wanted)
         .order_by("month", "measure")
     )

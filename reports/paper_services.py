@@ -15,7 +15,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from beano import rules
+from beano import locking, rules
 from beano.accounts.pins import confirms, paused
 from beano.actors import Actor
 from beano.rules.paper import (
@@ -72,7 +72,7 @@ def _count(value: Any, field: str, *, minimum: int = 0, maximum: int = MAX_CARDS
 def _locked_purchase(purchase: CardPurchase, organization_id: int) -> CardPurchase:
     if purchase.organization_id != organization_id:
         raise ValidationError({"purchase": "Those cards are another organization's."})
-    return CardPurchase.objects.select_for_update().get(pk=purchase.pk)
+    return locking.lock(CardPurchase.objects).get(pk=purchase.pk)
 
 
 def _still_out(purchase: CardPurchase, serial_from: int, serial_to: int) -> str:
@@ -152,7 +152,7 @@ def count_back(
     sold = issued − returned − voided. A count given again replaces the earlier one, until the
     report is filed."""
     occasion = lock_occasion(issue.occasion)
-    issue = PaperIssue.objects.select_for_update().select_related("purchase").get(pk=issue.pk)
+    issue = locking.lock(PaperIssue.objects.select_related("purchase"), "purchase").get(pk=issue.pk)
     returned = _count(returned, "returned")
     voided = _count(voided, "voided")
     moment = moment_of(occasion, at, by=by, act="counting the paper back")

@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
+from beano import locking
 from organizations.models import Organization
 from reports import pdf, reminder_services, services
 from reports.models import AnnualReport, FinancialReport, RenderStatus
@@ -153,7 +154,7 @@ def render(kind: str, pk: int, task: Any = None) -> str:
     _progress(task, model, pk, 90, "saving")
     storage = document.pdf.storage
     with transaction.atomic():
-        current = model.objects.select_for_update().get(pk=pk)
+        current = locking.lock(model.objects).get(pk=pk)
         if _made(current, name):
             return RenderStatus.READY
         # A file left under this name by a run killed before it could record it is replaced.

@@ -32,6 +32,7 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
+from beano import locking
 from beano.accounts.models import PasswordFailures
 from beano.actors import Actor
 from organizations.audit import record_event
@@ -98,7 +99,7 @@ def claim_try(username: str) -> Refusal | None:
     key = account_key(username)
     with transaction.atomic():
         PasswordFailures.objects.get_or_create(username_key=key)
-        row = PasswordFailures.objects.select_for_update().get(username_key=key)
+        row = locking.lock(PasswordFailures.objects).get(username_key=key)
         if row.locked_until is not None and row.locked_until <= now:
             row.failures, row.locked_until, row.next_try_at = 0, None, None  # lapsed
         refusal = _refusal(row, now)
@@ -125,7 +126,7 @@ def forgive(username: str) -> None:
 def lift(row: PasswordFailures, *, by: Actor) -> None:
     """A Commission admin ends the wait or the lock, in the Commission's audit trail."""
     with transaction.atomic():
-        row = PasswordFailures.objects.select_for_update().get(pk=row.pk)
+        row = locking.lock(PasswordFailures.objects).get(pk=row.pk)
         old = {
             "failures": row.failures,
             "next_try_at": row.next_try_at,

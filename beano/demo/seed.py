@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
 
+from beano import locking
 from beano.demo import bank, last_year, occasions, reports
 from beano.demo.authenticators import seed_demo_devices
 from beano.demo.mail import give_emails, send_demo_reminders
@@ -30,7 +30,7 @@ class Seeded:
 def seed(today: dt.date, *, pdfs: bool = True) -> Seeded:
     """Loads the demo as of ``today`` (idempotent). ``pdfs=False`` leaves the filed reports'
     PDFs unrendered: they take most of the time, and only the PDFs' own tests need them."""
-    with transaction.atomic():
+    with locking.alone():  # one transaction, on an empty database: no other writer waits
         logins = Seeder().seed(today)
         logins += seed_practice_hall(today)
         occasions.seed(today)

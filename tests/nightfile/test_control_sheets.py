@@ -171,6 +171,7 @@ def printed(django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: Any)
         override_settings(PASSWORD_HASHERS=FAST_HASHERS),
     ):
         outer = transaction.atomic()
+        outer._from_testcase = True  # the test's own: each write inside is its own transaction
         outer.__enter__()
         try:
             load_shipped_data()
