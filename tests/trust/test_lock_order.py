@@ -13,13 +13,14 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
-from reports.cash_models import Deposit, DrawerCount
 
+from banking import bank_services
+from banking import drawer_services as cash_services
+from banking.models import Deposit, DrawerCount
 from games import draw_services, payout_services, program_services
 from games.models import BallCall, Payout
 from occasions import sales_services
 from occasions.models import Sale
-from reports import bank_services, cash_services
 from tests.conftest import PASSWORD
 from tests.fixtures.floor import on_floor
 from tests.trust.conftest import errors, together
