@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "beano.rules",
     "organizations",
     "occasions",
+    "equipment",
     "games",
     "reports",
     "inspections",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
+from equipment.models import FORMER_LABELS
 from games.models import BallCall, Claim, Payout, PrizePart, Winner
 from organizations.models import AuditEvent, Organization
 
@@ -32,7 +33,9 @@ def _game_parts(game_id: str) -> Q:
 def history_events(
     organization: Organization, target_type: str, target_id: str
 ) -> list[AuditEvent]:
-    condition = Q(target_type=target_type, target_id=target_id)
+    target_type = FORMER_LABELS.get(target_type, target_type)
+    former = [old for old, new in FORMER_LABELS.items() if new == target_type]
+    condition = Q(target_type__in=[target_type, *former], target_id=target_id)
     if target_type == GAME:
         condition |= _game_parts(target_id)
     return list(

@@ -18,16 +18,14 @@ from organizations import equipment_services as services
 from organizations.access import OrgRequest, get_for_org, org_view
 from organizations.access_matrix import ENTERS as EDIT_ROLES
 from organizations.equipment_forms import (
-    CardPurchaseForm,
-    CardUsageForm,
     EquipmentForm,
     RetireEquipmentForm,
 )
 from organizations.forms import show_refusal
-from organizations.models import CardPurchase, Equipment
+from organizations.models import Equipment
 
 
-def _form_page(
+def form_page(
     request: OrgRequest, form: Any, title: str, *, tab: str, **extra: Any
 ) -> HttpResponse:
     access = request.access
@@ -79,7 +77,7 @@ def equipment_add(request: OrgRequest) -> HttpResponse:
         else:
             messages.success(request, f"{item} was registered.")
             return redirect("equipment_list", org_id=org.pk)
-    return _form_page(request, form, "Register equipment", tab="equipment")
+    return form_page(request, form, "Register equipment", tab="equipment")
 
 
 @org_view()
@@ -104,7 +102,7 @@ def equipment_edit(request: OrgRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, f"{item} was saved.")
             return redirect("equipment_list", org_id=access.organization.pk)
-    return _form_page(
+    return form_page(
         request, form, f"Edit {item}", tab="equipment", proof_on_file=item.proof_of_ownership
     )
 
@@ -127,84 +125,10 @@ def equipment_retire(request: OrgRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, f"{item} was retired from use.")
             return redirect("equipment_list", org_id=access.organization.pk)
-    return _form_page(request, form, f"Retire {item}", tab="equipment")
+    return form_page(request, form, f"Retire {item}", tab="equipment")
 
 
 @org_view()
 def equipment_proof(request: OrgRequest, pk: int) -> FileResponse:
     item = get_for_org(Equipment.objects.all(), request.access, pk=pk)
     return serve_document(item.proof_of_ownership, missing="No proof file is on record.")
-
-
-@org_view()
-def card_inventory(request: OrgRequest) -> HttpResponse:
-    access = request.access
-    groups = selectors.inventory_by_card_type(access.organization)
-    totals = {
-        key: sum(getattr(g, key) for g in groups)
-        for key in (
-            "bought",
-            "used",
-            "voided",
-            "issued",
-            "returned",
-            "destroyed",
-            "adjusted",
-            "on_hand",
-        )
-    }
-    return render(
-        request,
-        "organizations/card_inventory.html",
-        {
-            "org": access.organization,
-            "access": access,
-            "groups": groups,
-            "totals": totals,
-            "can_edit": access.has_role(*EDIT_ROLES),
-        },
-    )
-
-
-@org_view()
-def card_purchase_add(request: OrgRequest) -> HttpResponse:
-    org = request.access.organization
-    post = request.method == "POST"
-    form = CardPurchaseForm(request.POST if post else None, request.FILES if post else None)
-    if post and form.is_valid():
-        try:
-            purchase = services.record_card_purchase(
-                organization=org, by=request.user, **form.cleaned_data
-            )
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            messages.success(request, f"{purchase.quantity} cards were added to the inventory.")
-            return redirect("card_inventory", org_id=org.pk)
-    return _form_page(request, form, "Record a card purchase", tab="inventory")
-
-
-@org_view()
-def card_usage_add(request: OrgRequest, pk: int) -> HttpResponse:
-    access = request.access
-    purchase = get_for_org(selectors.card_purchases(access.organization), access, pk=pk)
-    form = CardUsageForm(
-        request.POST if request.method == "POST" else None, organization=access.organization
-    )
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.record_card_usage(purchase=purchase, by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            show_refusal(form, error)
-        else:
-            messages.success(request, f"Cards used and voided were recorded for {purchase}.")
-            return redirect("card_inventory", org_id=access.organization.pk)
-    return _form_page(
-        request, form, f"Cards used or voided: {purchase}", tab="inventory", purchase=purchase
-    )
-
-
-@org_view()
-def card_purchase_proof(request: OrgRequest, pk: int) -> FileResponse:
-    purchase = get_for_org(CardPurchase.objects.all(), request.access, pk=pk)
-    return serve_document(purchase.proof, missing="No proof file is on record.")

@@ -21,10 +21,11 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from beano.actors import Actor
+from equipment.inventory_services import take_back_card_usage
+from equipment.models import CardUsage
 from occasions.models import Occasion
 from organizations.audit import acting_user, record_event, snapshot
-from organizations.equipment_services import take_back_card_usage
-from organizations.models import AuditEvent, CardUsage
+from organizations.models import AuditEvent
 from reports.models import CloseOut, ClosingCount, DrawerCount, Expense
 
 #: The key of the amendment's opening event that holds the filed state.

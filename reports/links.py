@@ -59,7 +59,6 @@ LINKS = (
     ),
     Link("organization_tabs", "reports", "Reports", org_page("reports_home"), 30),
     Link("organization_tabs", "bank", "Gaming account", org_page("bank_account"), 40),
-    Link("card_inventory_actions", "paper", "Paper by serial", org_page("paper_stock")),
     Link(
         "occasion_actions",
         "control_sheets",

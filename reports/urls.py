@@ -7,7 +7,6 @@ from reports import (
     document_views,
     filing_views,
     obligation_views,
-    paper_views,
     sheet_views,
     w2g_register,
 )
@@ -36,17 +35,6 @@ urlpatterns = [
         closeout_views.remove_expense,
         name="report_remove_expense",
     ),
-    path(OCC + "serials/", paper_views.occasion_serials, name="occasion_serials"),
-    path(OCC + "serials/issue/", paper_views.issue, name="occasion_serials_issue"),
-    path(
-        OCC + "serials/<int:issue_id>/count-back/",
-        paper_views.count_back,
-        name="occasion_serials_count_back",
-    ),
-    path(OCC + "serials/explain/", paper_views.explain, name="occasion_serials_explain"),
-    path(ORG + "paper-stock/", paper_views.paper_stock, name="paper_stock"),
-    path(ORG + "paper-stock/destroy/", paper_views.destroy, name="paper_stock_destroy"),
-    path(ORG + "paper-stock/count/", paper_views.stock_take, name="paper_stock_take"),
     path(OCC + "paper/", night_views.paper_home, name="paper_home"),
     path(
         ORG + "occasions/day/<str:day>/paper/",

@@ -27,7 +27,15 @@ from tests.conftest import FAST_HASHERS, load_shipped_data, login
 from tests.demo_snapshot import seed_demo
 from tests.pdf_once import rendered_once
 
-PROJECT_APPS = ("rules", "organizations", "occasions", "games", "reports", "inspections")
+PROJECT_APPS = (
+    "rules",
+    "organizations",
+    "occasions",
+    "equipment",
+    "games",
+    "reports",
+    "inspections",
+)
 #: Rows a page view may add by design: the log of what Commission staff looked at.
 VIEW_LOGS = {"inspections.recordview", "organizations.recordview"}
 LINK = re.compile(r"""(?:href|action|hx-get|hx-post|hx-delete|hx-put)=["']([^"'#]+)["']""")

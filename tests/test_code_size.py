@@ -8,7 +8,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("beano", "organizations", "occasions", "games", "reports", "inspections")
+APPS = ("beano", "organizations", "occasions", "equipment", "games", "reports", "inspections")
 MAX_MODULE_LINES = 500
 MAX_FUNCTION_LINES = 80
 

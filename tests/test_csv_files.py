@@ -22,7 +22,7 @@ from tests.games.claims_helpers import DETAILS
 from tests.games.test_form5754 import big_win  # noqa: F401  (the fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("beano", "organizations", "occasions", "games", "reports", "inspections")
+APPS = ("beano", "organizations", "occasions", "equipment", "games", "reports", "inspections")
 FORMULA = '=HYPERLINK("http://evil.example","click")'
 #: Every URL whose name ends in .csv, and the test below that fetches it with a formula in it.
 CSV_URLS = {

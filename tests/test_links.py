@@ -13,7 +13,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from beano import links
 
 #: Bottom to top: an app's templates may link its own pages and those below.
-LAYERS = ("organizations", "occasions", "games", "reports", "inspections")
+LAYERS = ("organizations", "occasions", "equipment", "games", "reports", "inspections")
 URL_TAG = re.compile(r"{%\s*url\s+['\"]([\w:-]+)['\"]")
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -24,7 +24,7 @@ from beano.rules.money import (
     QuantityField,
 )
 
-APPS = ("organizations", "occasions", "games", "reports", "inspections")
+APPS = ("organizations", "occasions", "equipment", "games", "reports", "inspections")
 REFUSED = ["1e9", "1_000", "１２", "١٢"]
 
 

@@ -16,7 +16,7 @@ import pytest
 from django.template import Context, Template
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("beano", "organizations", "occasions", "games", "reports", "inspections")
+APPS = ("beano", "organizations", "occasions", "equipment", "games", "reports", "inspections")
 #: The one parser.
 PARSER = "beano/rules/money.py"
 

@@ -15,7 +15,7 @@ from organizations.models import Organization, Person
 from tests.conftest import login
 
 #: Every table of the project's apps: whatever a later issue adds to the demo is covered.
-APPS = ("rules", "organizations", "occasions", "games", "reports")
+APPS = ("rules", "organizations", "occasions", "equipment", "games", "reports")
 
 
 def _models() -> list:

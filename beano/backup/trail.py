@@ -35,6 +35,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime, parse_time
 
 from beano.backup import scope
+from equipment.models import FORMER_LABELS
 from occasions.models import SaleLine
 from organizations.audit import MASK
 from organizations.models import AuditEvent, Organization
@@ -112,7 +113,8 @@ def differences(organization: Organization) -> list[Difference]:
         .order_by("sequence")
         .values_list("sequence", "target_type", "target_id", "action", "new_values")
     )
-    for sequence, target_type, target_id, action, new in events.iterator(chunk_size=2000):
+    for sequence, written_as, target_id, action, new in events.iterator(chunk_size=2000):
+        target_type = FORMER_LABELS.get(written_as, written_as)  # a model moved to another app
         last_action[target_type, target_id] = (action, sequence)
         for name, value in (new or {}).items():
             latest[target_type][target_id][name] = (value, sequence)

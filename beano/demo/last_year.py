@@ -24,6 +24,7 @@ from beano.demo.organizations import seed_worker_list
 from beano.demo.paper import LAST_YEARS_INVOICE
 from beano.rules import AuthorizationKind
 from beano.rules.jackpots import JackpotMode
+from equipment import paper_services
 from games import jackpot_services
 from games.models import Arrangement, ArrangementAuthorization, ProgressiveSeries
 from occasions.models import Occasion
@@ -34,7 +35,7 @@ from organizations.models import (
     License,
     Organization,
 )
-from reports import paper_services, services
+from reports import services
 from reports.night import engine, reader
 
 POST = "American Legion Post 171"

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("beano", "organizations", "occasions", "games", "reports", "inspections")
+APPS = ("beano", "organizations", "occasions", "equipment", "games", "reports", "inspections")
 #: What a citation looks like in a message.
 CITES = re.compile(r"3\.0\d|CMR|\(\d{1,2}\)\([a-z]\)|c\.\s?271|Beano Law|§")
 REFUSALS = {"ValidationError", "PermissionDenied"}
