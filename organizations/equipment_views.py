@@ -28,6 +28,8 @@ from organizations.models import Equipment
 def form_page(
     request: OrgRequest, form: Any, title: str, *, tab: str, **extra: Any
 ) -> HttpResponse:
+    """A form of the equipment or the card inventory on its page, under the organization's
+    ``tab``."""
     access = request.access
     return render(
         request,
