@@ -64,6 +64,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 PROJECT_APPS = (
     "organizations",
     "occasions",
+    "equipment",
     "games",
     "reports",
     "banking",

@@ -40,6 +40,7 @@ urlpatterns = [
     path("", include("beano.rules.urls")),
     path("", include("organizations.urls")),
     path("", include("occasions.urls")),
+    path("", include("equipment.urls")),
     path("", include("games.urls")),
     path("", include("reports.urls")),
     path("", include("banking.urls")),

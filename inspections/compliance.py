@@ -15,11 +15,11 @@ from beano import rules
 from beano.rules import Violation
 from beano.rules.equipment import USE
 from beano.rules.limits import limits_in_force
+from equipment.paper_stock import with_movements
 from inspections.filters import OccasionFilter
 from occasions.models import Occasion
 from organizations.equipment_services import equipment_facts, lease_authorizations
 from organizations.models import CardPurchase, Equipment, Organization
-from organizations.paper_stock import with_movements
 
 ZERO = Decimal("0.00")
 

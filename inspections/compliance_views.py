@@ -10,10 +10,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
+from equipment import paper_selectors
 from inspections import compliance, kept_reads, people
 from inspections.filters import OccasionFilter, OccasionFilterForm
 from organizations.models import Organization
-from reports import paper_selectors
 
 #: The sections, in the order of their tabs.
 SECTIONS = {

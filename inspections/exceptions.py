@@ -20,11 +20,11 @@ from banking.bank_selectors import last_ended_month, month_end, months_between
 from banking.models import BankReconciliation, Deposit, GamingAccount
 from beano.rules.banking import next_business_day
 from beano.rules.money import usd
+from equipment.models import STOCK_CATEGORY, PaperIssue, StockTake
 from occasions.models import Occasion, SaleLine
-from organizations.models import Organization, PaperIssue, StockTake
+from organizations.models import Organization
 from reports import obligations as owed
 from reports import selectors as report_selectors
-from reports.figure_sections import STOCK_CATEGORY
 from reports.models import CountCategory, FinancialReport
 
 

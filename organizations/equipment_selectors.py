@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.db.models import F, QuerySet
 
@@ -11,9 +11,8 @@ from beano import rules
 from beano.rules import Decision
 from beano.rules.equipment import USE
 from organizations.equipment_services import equipment_facts, lease_authorizations
-from organizations.models import CardPurchase, DirectorAuthorization, Equipment, Organization
+from organizations.models import DirectorAuthorization, Equipment, Organization
 from organizations.models.authorizations import AuthorizationKind
-from organizations.paper_stock import with_movements
 
 
 @dataclass(frozen=True)
@@ -62,44 +61,3 @@ def lease_authorizations_of(organization: Organization) -> QuerySet[DirectorAuth
     return DirectorAuthorization.objects.filter(
         organization=organization, kind=AuthorizationKind.EQUIPMENT_LEASE
     ).order_by("-valid_from")
-
-
-def card_purchases(organization: Organization) -> QuerySet[CardPurchase]:
-    """Purchases with their movements and ``on_hand`` (``organizations.paper_stock``)."""
-    return with_movements(CardPurchase.objects.filter(organization=organization)).order_by(
-        "card_type", "invoice_date", "pk"
-    )
-
-
-@dataclass
-class CardTypeTotals:
-    card_type: str
-    label: str
-    bought: int = 0
-    used: int = 0
-    voided: int = 0
-    issued: int = 0
-    returned: int = 0
-    destroyed: int = 0
-    adjusted: int = 0
-    on_hand: int = 0
-    purchases: list[CardPurchase] = field(default_factory=list)
-
-
-def inventory_by_card_type(organization: Organization) -> list[CardTypeTotals]:
-    """The purchases grouped by card type, with the type's totals (3.04(4)(e))."""
-    groups: dict[str, CardTypeTotals] = {}
-    for p in card_purchases(organization):
-        group = groups.setdefault(
-            p.card_type, CardTypeTotals(p.card_type, p.get_card_type_display())
-        )
-        group.purchases.append(p)
-        group.bought += p.quantity
-        group.used += p.used
-        group.voided += p.voided
-        group.issued += p.issued
-        group.returned += p.returned
-        group.destroyed += p.destroyed
-        group.adjusted += p.adjusted
-        group.on_hand += p.on_hand
-    return list(groups.values())

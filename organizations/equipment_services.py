@@ -20,24 +20,20 @@ from beano.actors import Actor
 from beano.rules import AuthorizationFact, Decision
 from beano.rules.equipment import (
     CARD_PURCHASE,
-    CARD_USE,
     REGISTER,
     UPDATE,
     USE,
     CardPurchaseFacts,
-    CardUseFacts,
     EquipmentFacts,
 )
 from beano.rules.money import CARD_COST, EXPENSE, money, optional_money
 from organizations.audit import acting_user, changed, record_event
 from organizations.models import (
     CardPurchase,
-    CardUsage,
     DirectorAuthorization,
     Equipment,
     Organization,
 )
-from organizations.paper_stock import movements_of
 
 EQUIPMENT_FIELDS = (
     "description",
@@ -68,7 +64,6 @@ PURCHASE_FIELDS = (
     "quantity",
     "unit_cost",
 )
-USAGE_FIELDS = ("purchase", "used_on", "quantity_used", "quantity_voided", "note", "occasion")
 
 
 def _values(instance: Any, fields: tuple[str, ...]) -> dict[str, Any]:
@@ -319,80 +314,3 @@ def record_card_purchase(
         new=_values(purchase, PURCHASE_FIELDS),
     )
     return purchase
-
-
-def on_hand(purchase: CardPurchase) -> int:
-    """Cards of one purchase on hand (3.04(4)(e)): bought − used − voided − issued + returned
-    − destroyed ± a stock-take's difference (``organizations.paper_stock``)."""
-    return movements_of([purchase.pk])[purchase.pk].on_hand
-
-
-@rules.atomic()
-def record_card_usage(
-    *,
-    purchase: CardPurchase,
-    by: Actor,
-    used_on: dt.date,
-    quantity_used: int = 0,
-    quantity_voided: int = 0,
-    note: str = "",
-    occasion: Any = None,
-) -> CardUsage:
-    """Record cards of a purchase used or voided, at ``occasion`` (an occasion of the
-    organization, or None); never more than are on hand (3.04(4)(e)). The purchase row is
-    locked, so two usages recorded at once cannot overdraw it."""
-    purchase = locking.lock(CardPurchase.objects).get(pk=purchase.pk)
-    if occasion is not None and occasion.organization_id != purchase.organization_id:
-        raise ValidationError({"occasion": "That occasion is another organization's."})
-    usage = CardUsage(
-        purchase=purchase,
-        used_on=used_on,
-        quantity_used=quantity_used,
-        quantity_voided=quantity_voided,
-        note=note.strip(),
-        occasion=occasion,
-        recorded_by=acting_user(by),
-    )
-    usage.full_clean(validate_constraints=False)
-    available = on_hand(purchase)
-    rules.enforce(
-        CARD_USE,
-        CardUseFacts(
-            description=str(purchase),
-            on_hand=available,
-            used=quantity_used,
-            voided=quantity_voided,
-        ),
-        on=used_on,
-        actor=by,
-        organization=purchase.organization,
-    )
-    usage.validate_constraints()
-    usage.save()
-    record_event(
-        organization=purchase.organization,
-        actor=by,
-        action="organizations.card_usage.recorded",
-        target=usage,
-        new=_values(usage, USAGE_FIELDS)
-        | {"on_hand_after": available - quantity_used - quantity_voided},
-    )
-    return usage
-
-
-@rules.atomic()
-def take_back_card_usage(*, usage: CardUsage, by: Actor, reason: str) -> None:
-    """Put cards recorded as used back on hand, because the act that recorded them was undone
-    (an amendment of a filed report withdrawn). The row goes; its audit events, and this one
-    saying why, stay. Putting cards back can never overdraw the purchase, so no rule judges it."""
-    locking.lock(CardPurchase.objects).get(pk=usage.purchase_id)
-    usage = locking.lock(CardUsage.objects).get(pk=usage.pk)
-    record_event(
-        organization=usage.purchase.organization,
-        actor=by,
-        action="organizations.card_usage.taken_back",
-        target=usage,
-        old=_values(usage, USAGE_FIELDS),
-        new={"reason": reason},
-    )
-    usage.delete()

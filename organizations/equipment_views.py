@@ -17,18 +17,18 @@ from organizations import equipment_services as services
 from organizations.access import OrgRequest, get_for_org, org_view
 from organizations.access_matrix import ENTERS as EDIT_ROLES
 from organizations.equipment_forms import (
-    CardPurchaseForm,
-    CardUsageForm,
     EquipmentForm,
     RetireEquipmentForm,
 )
 from organizations.forms import submit
-from organizations.models import CardPurchase, Equipment
+from organizations.models import Equipment
 
 
-def _form_page(
+def form_page(
     request: OrgRequest, form: Any, title: str, *, tab: str, **extra: Any
 ) -> HttpResponse:
+    """A form of the equipment or the card inventory on its page, under the organization's
+    ``tab``."""
     access = request.access
     return render(
         request,
@@ -77,7 +77,7 @@ def equipment_add(request: OrgRequest) -> HttpResponse:
         form,
         lambda data: services.register_equipment(organization=org, by=request.user, **data),
         done=done,
-        again=lambda: _form_page(request, form, "Register equipment", tab="equipment"),
+        again=lambda: form_page(request, form, "Register equipment", tab="equipment"),
     )
 
 
@@ -104,7 +104,7 @@ def equipment_edit(request: OrgRequest, pk: int) -> HttpResponse:
         form,
         lambda data: services.update_equipment(equipment=item, by=request.user, **data),
         done=done,
-        again=lambda: _form_page(
+        again=lambda: form_page(
             request, form, f"Edit {item}", tab="equipment", proof_on_file=item.proof_of_ownership
         ),
     )
@@ -126,7 +126,7 @@ def equipment_retire(request: OrgRequest, pk: int) -> HttpResponse:
             equipment=item, by=request.user, on=data["retired_on"], reason=data["reason"]
         ),
         done=done,
-        again=lambda: _form_page(request, form, f"Retire {item}", tab="equipment"),
+        again=lambda: form_page(request, form, f"Retire {item}", tab="equipment"),
     )
 
 
@@ -134,79 +134,3 @@ def equipment_retire(request: OrgRequest, pk: int) -> HttpResponse:
 def equipment_proof(request: OrgRequest, pk: int) -> FileResponse:
     item = get_for_org(Equipment.objects.all(), request.access, pk=pk)
     return serve_document(item.proof_of_ownership, missing="No proof file is on record.")
-
-
-@org_view()
-def card_inventory(request: OrgRequest) -> HttpResponse:
-    access = request.access
-    groups = selectors.inventory_by_card_type(access.organization)
-    totals = {
-        key: sum(getattr(g, key) for g in groups)
-        for key in (
-            "bought",
-            "used",
-            "voided",
-            "issued",
-            "returned",
-            "destroyed",
-            "adjusted",
-            "on_hand",
-        )
-    }
-    return render(
-        request,
-        "organizations/card_inventory.html",
-        {
-            "org": access.organization,
-            "access": access,
-            "groups": groups,
-            "totals": totals,
-            "can_edit": access.has_role(*EDIT_ROLES),
-        },
-    )
-
-
-@org_view()
-def card_purchase_add(request: OrgRequest) -> HttpResponse:
-    org = request.access.organization
-    post = request.method == "POST"
-    form = CardPurchaseForm(request.POST if post else None, request.FILES if post else None)
-
-    def done(purchase: CardPurchase) -> HttpResponse:
-        messages.success(request, f"{purchase.quantity} cards were added to the inventory.")
-        return redirect("card_inventory", org_id=org.pk)
-
-    return submit(
-        form,
-        lambda data: services.record_card_purchase(organization=org, by=request.user, **data),
-        done=done,
-        again=lambda: _form_page(request, form, "Record a card purchase", tab="inventory"),
-    )
-
-
-@org_view()
-def card_usage_add(request: OrgRequest, pk: int) -> HttpResponse:
-    access = request.access
-    purchase = get_for_org(selectors.card_purchases(access.organization), access, pk=pk)
-    form = CardUsageForm(
-        request.POST if request.method == "POST" else None, organization=access.organization
-    )
-
-    def done(_: object) -> HttpResponse:
-        messages.success(request, f"Cards used and voided were recorded for {purchase}.")
-        return redirect("card_inventory", org_id=access.organization.pk)
-
-    return submit(
-        form,
-        lambda data: services.record_card_usage(purchase=purchase, by=request.user, **data),
-        done=done,
-        again=lambda: _form_page(
-            request, form, f"Cards used or voided: {purchase}", tab="inventory", purchase=purchase
-        ),
-    )
-
-
-@org_view()
-def card_purchase_proof(request: OrgRequest, pk: int) -> FileResponse:
-    purchase = get_for_org(CardPurchase.objects.all(), request.access, pk=pk)
-    return serve_document(purchase.proof, missing="No proof file is on record.")

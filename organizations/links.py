@@ -17,7 +17,6 @@ LINKS = (
     _tab("authorizations", "Authorizations", "authorization_list", 70),
     _tab("workers", "Worker list", "worker_list", 80),
     _tab("equipment", "Equipment", "equipment_list", 90),
-    _tab("inventory", "Card inventory", "card_inventory", 100),
     _tab("people", "People", "people_list", 110),
     _tab("refused", "Refused actions", "org_refused_actions", 120),
     _tab("audit", "Audit trail", "audit_log", 130),

@@ -53,22 +53,6 @@ urlpatterns += [
         equipment_views.equipment_proof,
         name="equipment_proof",
     ),
-    path("org/<int:org_id>/inventory/", equipment_views.card_inventory, name="card_inventory"),
-    path(
-        "org/<int:org_id>/inventory/add/",
-        equipment_views.card_purchase_add,
-        name="card_purchase_add",
-    ),
-    path(
-        "org/<int:org_id>/inventory/<int:pk>/use/",
-        equipment_views.card_usage_add,
-        name="card_usage_add",
-    ),
-    path(
-        "org/<int:org_id>/inventory/<int:pk>/proof/",
-        equipment_views.card_purchase_proof,
-        name="card_purchase_proof",
-    ),
 ]
 
 urlpatterns += [

@@ -22,10 +22,11 @@ from django.core.exceptions import ValidationError
 
 from beano import locking
 from beano.actors import Actor
+from equipment.inventory_services import take_back_card_usage
+from equipment.models import CardUsage
 from occasions.models import Occasion
 from organizations.audit import acting_user, record_event, snapshot
-from organizations.equipment_services import take_back_card_usage
-from organizations.models import AuditEvent, CardUsage
+from organizations.models import AuditEvent
 from reports import extensions
 from reports.models import CloseOut, ClosingCount, Expense
 

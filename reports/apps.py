@@ -35,3 +35,10 @@ class ReportsConfig(AppConfig):
 
         beano.links.add(*LINKS)  # its links on the pages below it
         occasion_pages.add_floor_pages(FLOOR_PAGES)  # and on the floor bar of the night
+
+        from equipment import extensions as card_stock
+        from reports.closeout_services import locked_for_closeout
+        from reports.selectors import door_counts
+
+        card_stock.add_door_counts(door_counts)  # the paper by serial set against the door
+        card_stock.add_closeout_lock(locked_for_closeout)  # and explained under its lock

@@ -19,12 +19,13 @@ from beano.rules.money import CASH, EXPENSE, money, optional_money
 from beano.rules.reporting import COUNT_CASH, RECORD_EXPENSE, CashCountFacts, ExpenseFacts
 from beano.rules.workers import BookkeeperPresenceFacts
 from beano.text import text
+from equipment.inventory_services import record_card_usage
+from equipment.models import CardUsage
 from occasions.floor_selectors import list_entries
 from occasions.models import Occasion, WorkerPresence
 from occasions.services import enforce_at, lock_occasion
 from organizations.audit import acting_user, record_event, snapshot
-from organizations.equipment_services import record_card_usage
-from organizations.models import CardPurchase, CardUsage, Equipment, WorkerListEntry
+from organizations.models import CardPurchase, Equipment, WorkerListEntry
 from reports.models import CloseOut, ClosingCount, CountCategory, Expense, ExpenseKind
 
 MAX_COUNT = 1_000_000
@@ -48,6 +49,12 @@ def _locked_for_closeout(occasion: Occasion) -> tuple[Occasion, CloseOut]:
             "correct the close-out."
         )
     return occasion, closeout
+
+
+def locked_for_closeout(occasion: Occasion) -> Occasion:
+    """The occasion locked with its close-out, for the apps below that write to a closed
+    occasion's records as the close-out does (``equipment.extensions``)."""
+    return _locked_for_closeout(occasion)[0]
 
 
 @rules.atomic()

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from equipment import paper_selectors
 from occasions.confirm import Confirmation
 from occasions.floor_bar import floor_bar
 from occasions.models import Occasion
@@ -21,7 +22,7 @@ from occasions.views import get_occasion
 from organizations.access import get_for_org, org_view
 from organizations.access_matrix import CLOSES_OUT
 from organizations.forms import submit
-from reports import closeout_services, obligations, paper_selectors, selectors
+from reports import closeout_services, obligations, selectors
 from reports.figures import variance_threshold
 from reports.forms import AmendmentForm, CloseOutForm, ExpenseForm, StockUsedForm
 from reports.models import CloseOut, Expense

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from beano.rules.money import cents, usd
 from beano.rules.workers import WorkerRole
+from equipment.models import STOCK_CATEGORY, CardUsage, CountCategory
 from games.models import Game, JackpotLedgerEntry, Winner
 from occasions.models import (
     AttendanceAnnouncement,
@@ -58,18 +59,9 @@ from reports.figure_records import (
     WinnerFigure,
     WorkerFigure,
 )
-from reports.models import CloseOut, CountCategory, Expense, ExpenseKind
+from reports.models import CloseOut, Expense, ExpenseKind
 
 ZERO = Decimal("0.00")
-
-#: The card inventory's types, as the close-out counts them.
-STOCK_CATEGORY = {
-    "admission": "admission",
-    "extra_regular": "extra_regular",
-    "bonus": "bonus",
-    "special_game": "special",
-    "winner_take_all": "winner_take_all",
-}
 
 
 def total(values: Iterable[Any]) -> Decimal:
@@ -468,7 +460,6 @@ def provenance(occasion: Occasion) -> Provenance:
 
 def stock(occasion: Occasion) -> list[StockFigure]:
     """Cards taken out of the inventory for this occasion at its close-out (3.04(4)(e))."""
-    from organizations.models import CardUsage
 
     rows = (
         CardUsage.objects.filter(occasion=occasion)

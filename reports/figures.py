@@ -33,11 +33,12 @@ from django.conf import settings
 
 from beano.rules.limits import LimitName, limits_in_force
 from beano.rules.money import cents
+from equipment.models import STOCK_CATEGORY
 from occasions.models import Occasion
 from reports import cash_figures, extensions
 from reports import figure_sections as section
 from reports.figure_records import Cash, CharityGame, Figures, Net, Receipts, Tax, Variance
-from reports.figure_sections import STOCK_CATEGORY, ZERO
+from reports.figure_sections import ZERO
 from reports.models import CloseOut
 
 __all__ = [

@@ -15,11 +15,12 @@ from beano.actors import Actor
 from beano.rules.banking import DrawerFilingFacts
 from beano.rules.reporting import FILE_REPORT, FilingFacts
 from beano.text import text
+from equipment import paper_selectors
 from occasions.models import Occasion
 from occasions.services import enforce_at, lock_occasion
 from organizations.audit import acting_user, record_event
 from organizations.models import AuditChain, Organization
-from reports import amendment_state, extensions, obligations, paper_selectors
+from reports import amendment_state, extensions, obligations
 from reports.closeout_services import cash_verified
 from reports.figures import compute_figures, differences, digest, late_filing, to_json
 from reports.kept import keep_occasion

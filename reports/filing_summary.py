@@ -17,11 +17,12 @@ from django.utils.formats import date_format
 from beano import rules
 from beano.rules.money import usd
 from beano.rules.reporting import FILE_REPORT
+from equipment import paper_selectors
+from equipment.models import CardUsage
 from occasions.confirm import Confirmation
 from occasions.models import Occasion
-from organizations.models import CardUsage
 from organizations.selectors import authorization_facts
-from reports import amendment_state, obligations, paper_selectors
+from reports import amendment_state, obligations
 from reports.figures import compute_figures, differences, late_filing, to_json
 from reports.filing_services import drawer_facts, filing_facts
 from reports.models import CloseOut, Expense, FinancialReport

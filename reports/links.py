@@ -1,5 +1,5 @@
-"""What the reports add to the pages below them (``beano.links``): their tabs, the paper by
-serial from the card inventory, and the close-out on the floor bar of a night's pages."""
+"""What the reports add to the pages below them (``beano.links``): their tab, and the close-out on
+the floor bar of a night's pages."""
 
 from __future__ import annotations
 
@@ -10,10 +10,7 @@ from django.urls import reverse
 from beano.links import Link, org_page
 from occasions.models import Occasion
 
-LINKS = (
-    Link("organization_tabs", "reports", "Reports", org_page("reports_home"), 30),
-    Link("card_inventory_actions", "paper", "Paper by serial", org_page("paper_stock")),
-)
+LINKS = (Link("organization_tabs", "reports", "Reports", org_page("reports_home"), 30),)
 
 
 def _night(name: str) -> Callable[[Occasion, int | None], str]:

@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Q
 
 from beano.rules.money import money_column, usd
+from equipment.models import CountCategory  # the door counts by the card stock's categories
 from occasions.models import Occasion
 from organizations.models import (
     DirectorAuthorization,
@@ -60,19 +61,6 @@ class ExpenseKind(models.Model):
     def enterable(self) -> bool:
         """Police details are taken from the occasion's records, never typed again."""
         return self.active and self.source != self.Source.POLICE
-
-
-class CountCategory(models.TextChoices):
-    """What the bookkeeper counts after the close: the categories of 961 CMR 3.04(4)(d)2 and the
-    charity game tickets."""
-
-    ADMISSION = "admission", "Admissions"
-    EXTRA_REGULAR = "extra_regular", "Extra regular cards"
-    BONUS = "bonus", "Bonus cards"
-    SPECIAL = "special", "Special game cards"
-    WINNER_TAKE_ALL = "winner_take_all", "Winner-take-all cards"
-    PACKAGE = "package", "Packages"
-    CHARITY_TICKETS = "charity_tickets", "Charity game tickets"
 
 
 class CloseOut(models.Model):

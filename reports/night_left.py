@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from django.urls import reverse
 
+from equipment.models import PaperIssue
 from occasions.confirm import Left
 from occasions.extensions import NightLeft
 from occasions.models import Occasion
-from organizations.models import PaperIssue
 
 
 def night_left(occasion: Occasion) -> NightLeft:

@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
+from equipment import paper_selectors
 from occasions.models import Occasion
 from organizations.models import Organization
 from reports import obligations as owed
@@ -220,6 +221,12 @@ def figures_preview(occasion: Occasion) -> dict[str, Any]:
     from reports.figures import compute_figures
 
     return compute_figures(occasion)
+
+
+def door_counts(occasion: Occasion) -> dict[str, int]:
+    """The door's count of each category as the figures would be filed now
+    (``equipment.extensions``: the paper by serial is set against them)."""
+    return paper_selectors.door_counts(figures_preview(occasion))
 
 
 # --- For the Commission's dashboard and the full record ---------------------------------------

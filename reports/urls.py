@@ -6,7 +6,6 @@ from reports import (
     document_views,
     filing_views,
     obligation_views,
-    paper_views,
     w2g_register,
 )
 
@@ -23,17 +22,6 @@ urlpatterns = [
         closeout_views.remove_expense,
         name="report_remove_expense",
     ),
-    path(OCC + "serials/", paper_views.occasion_serials, name="occasion_serials"),
-    path(OCC + "serials/issue/", paper_views.issue, name="occasion_serials_issue"),
-    path(
-        OCC + "serials/<int:issue_id>/count-back/",
-        paper_views.count_back,
-        name="occasion_serials_count_back",
-    ),
-    path(OCC + "serials/explain/", paper_views.explain, name="occasion_serials_explain"),
-    path(ORG + "paper-stock/", paper_views.paper_stock, name="paper_stock"),
-    path(ORG + "paper-stock/destroy/", paper_views.destroy, name="paper_stock_destroy"),
-    path(ORG + "paper-stock/count/", paper_views.stock_take, name="paper_stock_take"),
     path(OCC + "report/", filing_views.report_versions, name="report_versions"),
     path(OCC + "report/file/", filing_views.file_report, name="report_file"),
     path(OCC + "report/amend/", filing_views.open_amendment, name="report_open_amendment"),

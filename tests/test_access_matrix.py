@@ -117,7 +117,7 @@ NAMED: dict[str, dict[str, str]] = {
     },
     "occasion_serials_count_back": {
         "pk": "occasions.occasion",
-        "issue_id": "organizations.paperissue",
+        "issue_id": "equipment.paperissue",
     },
     "report_status": {"report_id": "reports.financialreport"},
     "report_pdf": {"report_id": "reports.financialreport"},

@@ -7,13 +7,14 @@ import re
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.template import Context, Template
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from beano import links
 
 #: Bottom to top: an app's templates may link its own pages and those below.
-LAYERS = ("organizations", "occasions", "games", "reports", "banking", "nightfile", "inspections")
+LAYERS = settings.PROJECT_APPS
 URL_TAG = re.compile(r"{%\s*url\s+['\"]([\w:-]+)['\"]")
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -71,11 +71,11 @@ def test_this_years_jackpot_of_1600_needs_no_w2g(db):
 
 def test_the_2025_night_is_filed_consistently(db):
     from beano.backup.trail import differences
+    from equipment.paper_selectors import door_counts, occasion_paper
     from inspections.exceptions import ExceptionQuery, exceptions
     from organizations.audit import verify_chain
     from reports.integrity import document_problems
     from reports.models import FinancialReport
-    from reports.paper_selectors import door_counts, occasion_paper
     from tests.reports.test_kept import kept, recomputed
 
     occasion = _night()

@@ -8,11 +8,8 @@ import datetime as dt
 from decimal import Decimal
 
 from beano.rules import AuthorizationKind
-from organizations.equipment_services import (
-    record_card_purchase,
-    record_card_usage,
-    register_equipment,
-)
+from equipment.inventory_services import record_card_usage
+from organizations.equipment_services import record_card_purchase, register_equipment
 from organizations.models import CardPurchase, DirectorAuthorization, Equipment, Organization
 
 LEASE_REFERENCE = "MSLC-BN-2026-0412"

@@ -24,6 +24,7 @@ from beano.demo.organizations import seed_worker_list
 from beano.demo.paper import LAST_YEARS_INVOICE
 from beano.rules import AuthorizationKind
 from beano.rules.jackpots import JackpotMode
+from equipment import paper_services
 from games import jackpot_services
 from games.models import Arrangement, ArrangementAuthorization, ProgressiveSeries
 from nightfile import engine, reader
@@ -35,7 +36,7 @@ from organizations.models import (
     License,
     Organization,
 )
-from reports import paper_services, services
+from reports import services
 
 POST = "American Legion Post 171"
 NIGHT = dt.date(2025, 12, 19)  # a Friday, Post 171's day

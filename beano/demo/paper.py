@@ -13,11 +13,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from beano.demo import DEMO_PASSWORD
+from equipment import paper_services
+from equipment.models import STOCK_CATEGORY, PaperDestruction, PaperIssue, StockTake
+from equipment.paper_stock import movements_of
 from occasions.models import Occasion
-from organizations.models import CardPurchase, PaperDestruction, PaperIssue, StockTake
-from organizations.paper_stock import movements_of
-from reports import paper_services
-from reports.figure_sections import STOCK_CATEGORY
+from organizations.models import CardPurchase
 
 #: The invoice of the boxes bought for the night of 2025 (``beano.demo.last_year``).
 LAST_YEARS_INVOICE = "BSB-41877"

@@ -2,9 +2,8 @@ from organizations.models.access import CommissionStaff, OrganizationRole, Role
 from organizations.models.audit import GENESIS_HASH, AuditChain, AuditEvent, ChainVerification
 from organizations.models.authorizations import DirectorAuthorization
 from organizations.models.core import WEEKDAY_NAMES, License, Membership, Organization, Person
-from organizations.models.equipment import CardPurchase, CardUsage, Equipment
+from organizations.models.equipment import CardPurchase, Equipment
 from organizations.models.inspections import RecordView
-from organizations.models.paper import PaperDestruction, PaperExplanation, PaperIssue, StockTake
 from organizations.models.people import Invitation
 from organizations.models.workers import Conviction, WorkerList, WorkerListEntry
 
@@ -14,7 +13,6 @@ __all__ = [
     "AuditChain",
     "AuditEvent",
     "CardPurchase",
-    "CardUsage",
     "ChainVerification",
     "CommissionStaff",
     "Conviction",
@@ -25,13 +23,9 @@ __all__ = [
     "Membership",
     "Organization",
     "OrganizationRole",
-    "PaperDestruction",
-    "PaperExplanation",
-    "PaperIssue",
     "Person",
     "RecordView",
     "Role",
-    "StockTake",
     "WorkerList",
     "WorkerListEntry",
 ]

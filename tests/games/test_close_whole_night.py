@@ -227,7 +227,7 @@ def test_paper_at_the_door_not_counted_back_is_listed_with_its_page(
     mic, game_in_play, tenant, card_purchase
 ):
     """What the reports leave open is listed too: the paper by serial still at the door."""
-    from reports import paper_services
+    from equipment import paper_services
 
     occasion = game_in_play.occasion
     paper_services.issue_paper(

@@ -17,10 +17,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from beano.rules.models import LawLimit
+from equipment.models import CardUsage
 from games.models import Winner
 from inspections.people import PER_PAGE
 from organizations import services
-from organizations.models import CardUsage, Equipment, Person, WorkerList, WorkerListEntry
+from organizations.models import Equipment, Person, WorkerList, WorkerListEntry
 from organizations.worker_services import add_to_worker_list
 from tests.conftest import login, make_organization
 from tests.inspections.conftest import played_occasions
@@ -269,9 +270,9 @@ def test_it_reconciles_each_series_across_occasions(
 ):
     """Paper issued night by night (961 CMR 3.04(4)(e)): each occasion's ranges, sold, and a
     range never counted back marked; the inspector only reads."""
+    from equipment import paper_services
+    from equipment.models import PaperIssue
     from occasions import services as occasion_services
-    from organizations.models import PaperIssue
-    from reports import paper_services
     from tests.fixtures.night import open_for_tests
     from tests.reports.conftest import at
 

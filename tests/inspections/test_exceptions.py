@@ -192,7 +192,7 @@ def test_the_report_reads_in_a_constant_number_of_queries(client, trail, statewi
 def test_a_short_stock_take_and_paper_never_counted_back_appear(trail, tenant, known_occasion):
     """The paper inventory's differences (961 CMR 3.04(4)(e)): the rows as the paper pages
     record them, read by the report."""
-    from organizations.models import PaperIssue, StockTake
+    from equipment.models import PaperIssue, StockTake
     from tests.reports.test_paper import buy
 
     purchase = buy(tenant, "bonus", 70_000)

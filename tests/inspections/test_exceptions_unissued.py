@@ -13,9 +13,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from equipment.models import PaperIssue
 from inspections.exceptions import SOURCES, ExceptionQuery, exceptions
 from occasions.models import Occasion
-from organizations.models import Organization, PaperIssue
+from organizations.models import Organization
 from tests.conftest import login
 from tests.reports.conftest import at
 

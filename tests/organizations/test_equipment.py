@@ -14,15 +14,10 @@ from django.utils import timezone
 
 from beano.rules import AuthorizationKind, RuleViolation
 from beano.rules.models import RefusedAction
-from organizations import equipment_selectors as selectors
+from equipment import inventory_selectors, inventory_services
+from equipment.models import CardUsage
 from organizations import equipment_services as services
-from organizations.models import (
-    AuditEvent,
-    CardPurchase,
-    CardUsage,
-    DirectorAuthorization,
-    Equipment,
-)
+from organizations.models import AuditEvent, CardPurchase, DirectorAuthorization, Equipment
 from tests.conftest import login, refusal_shown
 from tests.fixtures.night import pdf_upload
 
@@ -174,34 +169,34 @@ def test_retired_equipment_is_kept_and_cannot_be_edited(tenant, equipment_item):
 
 
 def test_inventory_is_bought_minus_used_minus_voided(tenant, card_purchase):
-    services.record_card_usage(
+    inventory_services.record_card_usage(
         purchase=card_purchase,
         by=tenant.member_in_charge,
         used_on=dt.date(2026, 10, 2),
         quantity_used=60,
         quantity_voided=2,
     )
-    services.record_card_usage(
+    inventory_services.record_card_usage(
         purchase=card_purchase,
         by=tenant.member_in_charge,
         used_on=dt.date(2026, 10, 9),
         quantity_used=30,
         note="",
     )
-    row = selectors.card_purchases(tenant.organization).get()
+    row = inventory_selectors.card_purchases(tenant.organization).get()
     assert (row.quantity, row.used, row.voided, row.on_hand) == (100, 90, 2, 8)
-    assert services.on_hand(card_purchase) == 8
+    assert inventory_services.on_hand(card_purchase) == 8
     event = AuditEvent.objects.filter(action="organizations.card_usage.recorded").last()
     assert event.new_values["on_hand_after"] == 8
 
 
 def test_it_refuses_to_overdraw_a_purchase_and_saves_nothing(tenant, card_purchase):
-    services.record_card_usage(
+    inventory_services.record_card_usage(
         purchase=card_purchase, by=tenant.head, used_on=dt.date(2026, 10, 2), quantity_used=95
     )
     before = counts()
     with pytest.raises(RuleViolation) as refused:
-        services.record_card_usage(
+        inventory_services.record_card_usage(
             purchase=card_purchase,
             by=tenant.head,
             used_on=dt.date(2026, 10, 9),
@@ -216,7 +211,7 @@ def test_it_refuses_to_overdraw_a_purchase_and_saves_nothing(tenant, card_purcha
 
 def test_cards_cannot_be_used_before_they_were_bought(tenant, card_purchase):
     with pytest.raises(ValidationError) as refused:
-        services.record_card_usage(
+        inventory_services.record_card_usage(
             purchase=card_purchase, by=tenant.head, used_on=dt.date(2026, 9, 30), quantity_used=1
         )
     assert "used_on" in refused.value.message_dict
@@ -267,10 +262,12 @@ def test_it_refuses_a_purchase_without_proof_or_with_a_wrong_count(tenant):
 
 def test_inventory_totals_group_by_card_type(tenant, card_purchase):
     buy(tenant, card_type="special_game", serial_from=None, serial_to=None, quantity=40)
-    services.record_card_usage(
+    inventory_services.record_card_usage(
         purchase=card_purchase, by=tenant.head, used_on=dt.date(2026, 10, 16), quantity_voided=3
     )
-    groups = {g.card_type: g for g in selectors.inventory_by_card_type(tenant.organization)}
+    groups = {
+        g.card_type: g for g in inventory_selectors.inventory_by_card_type(tenant.organization)
+    }
     assert (groups["admission"].bought, groups["admission"].on_hand) == (100, 97)
     assert (groups["special_game"].bought, groups["special_game"].on_hand) == (40, 40)
 
@@ -383,7 +380,7 @@ def test_money_fields_refuse_bad_amounts_with_a_message(client, tenant, fee, mes
 
 
 def test_the_inventory_page_shows_the_arithmetic(client, tenant, card_purchase, inspector):
-    services.record_card_usage(
+    inventory_services.record_card_usage(
         purchase=card_purchase,
         by=tenant.head,
         used_on=dt.date(2026, 10, 2),
@@ -430,7 +427,7 @@ def test_recording_a_purchase_and_usage_through_the_pages(client, tenant, media_
         url, {"used_on": "2026-10-02", "quantity_used": "48", "quantity_voided": "2"}
     )
     assert response.status_code == 302
-    assert services.on_hand(purchase) == 0
+    assert inventory_services.on_hand(purchase) == 0
 
 
 @pytest.mark.parametrize(
@@ -485,5 +482,5 @@ def test_the_seeded_demo_has_owned_and_leased_equipment_usable_today(db):
     assert flashboard.lease_authorization.reference_number == "MSLC-BN-2026-0412"
     for item in Equipment.objects.all():
         assert services.check_equipment_usable(equipment=item, on=today).allowed, item
-    assert all(p.on_hand >= 0 for p in selectors.card_purchases(flashboard.organization))
+    assert all(p.on_hand >= 0 for p in inventory_selectors.card_purchases(flashboard.organization))
     assert CardUsage.objects.exists()

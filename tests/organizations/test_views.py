@@ -197,7 +197,7 @@ def paper_issue_kwargs(occasion, tenant):
     """Paper issued to ``occasion``'s door, not yet counted back."""
     from django.utils import timezone
 
-    from organizations.models import PaperIssue
+    from equipment.models import PaperIssue
     from tests.reports.test_paper import buy
 
     purchase = buy(tenant, "admission", 90_000)

@@ -9,10 +9,11 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from beano import rules
+from equipment import paper_services
 from organizations.models import (
     AuditEvent,
 )
-from reports import paper_services, services
+from reports import services
 from reports.models import CloseOut, Expense, FinancialReport
 from tests.conftest import PASSWORD
 from tests.reports.conftest import COUNTS, at
@@ -80,8 +81,8 @@ def test_a_withdrawn_amendment_restores_every_figure_of_the_filed_version(
     close-out. Everything the amendment changed is undone: the expenses added and removed,
     the counts, the cash, the opening bank, the explanation and the cards taken from stock."""
     from beano.backup.trail import differences
+    from equipment.models import CardUsage
     from organizations.audit import verify_chain
-    from organizations.models import CardUsage
 
     rent = services.record_expense(
         occasion=counted,
@@ -158,7 +159,7 @@ def test_a_withdrawn_amendment_restores_every_figure_of_the_filed_version(
     # (The known night's sales and games are made by factories, without events: only what the
     # amendment wrote and undid is reconciled here.)
     touched = {"reports.closeout", "reports.closingcount", "reports.expense"}
-    touched |= {"organizations.cardusage"}
+    touched |= {"equipment.cardusage"}
     assert [d for d in differences(tenant.organization) if d.target_type in touched] == []
 
 

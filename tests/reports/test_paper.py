@@ -16,18 +16,14 @@ from django.urls import reverse
 
 from beano.rules.base import RuleViolation
 from beano.rules.models import RefusedAction
+from equipment import paper_selectors, paper_services
+from equipment.inventory_selectors import card_purchases
+from equipment.inventory_services import on_hand
+from equipment.models import PaperDestruction, PaperExplanation, PaperIssue, StockTake
 from organizations.audit import verify_chain
-from organizations.equipment_selectors import card_purchases
-from organizations.equipment_services import on_hand, record_card_purchase
-from organizations.models import (
-    AuditEvent,
-    CardPurchase,
-    PaperDestruction,
-    PaperExplanation,
-    PaperIssue,
-    StockTake,
-)
-from reports import paper_selectors, paper_services, services
+from organizations.equipment_services import record_card_purchase
+from organizations.models import AuditEvent, CardPurchase
+from reports import services
 from reports.models import FinancialReport
 from tests.conftest import PASSWORD, login
 from tests.reports.conftest import COUNTS, at

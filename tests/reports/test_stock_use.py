@@ -16,7 +16,7 @@ from tests.reports.test_services import D
 
 
 def test_cards_used_are_taken_out_of_the_inventory(counted, tenant, card_purchase):
-    from organizations.equipment_services import on_hand
+    from equipment.inventory_services import on_hand
     from reports.figures import compute_figures
 
     before = on_hand(card_purchase)
@@ -33,7 +33,7 @@ def test_cards_used_are_taken_out_of_the_inventory(counted, tenant, card_purchas
 
 
 def test_more_cards_than_on_hand_are_refused_by_4e(counted, tenant, card_purchase):
-    from organizations.equipment_services import on_hand
+    from equipment.inventory_services import on_hand
 
     with pytest.raises(rules.RuleViolation) as error:
         services.record_stock_used(

@@ -9,34 +9,33 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from occasions.floor_bar import floor_bar
-from occasions.models import Occasion
-from occasions.views import get_occasion
-from organizations.access import get_for_org, org_view
-from organizations.access_matrix import CLOSES_OUT as KEEPS_STOCK
-from organizations.access_matrix import ENTERS as HANDLES_PAPER
-from organizations.forms import submit
-from organizations.models import PaperIssue
-from reports import paper_selectors, paper_services, selectors
-from reports.pages import access_of
-from reports.paper_forms import (
+from equipment import extensions, paper_selectors, paper_services
+from equipment.models import PaperIssue
+from equipment.paper_forms import (
     CountBackForm,
     DestructionForm,
     ExplainForm,
     IssueForm,
     StockTakeForm,
 )
+from occasions.floor_bar import floor_bar
+from occasions.models import Occasion
+from occasions.views import get_occasion
+from organizations.access import OrgRequest, get_for_org, org_view
+from organizations.access_matrix import CLOSES_OUT as KEEPS_STOCK
+from organizations.access_matrix import ENTERS as HANDLES_PAPER
+from organizations.forms import submit
 
 
 def occasion_paper_page(
-    request: HttpRequest, occasion: Occasion, *, status: int = 200, **forms: Any
+    request: OrgRequest, occasion: Occasion, *, status: int = 200, **forms: Any
 ) -> HttpResponse:
-    access = access_of(request)
-    door = paper_selectors.door_counts(selectors.figures_preview(occasion))
+    access = request.access
+    door = extensions.door_counts(occasion)
     paper = paper_selectors.occasion_paper(occasion, door)
     failed_issue = forms.get("count_issue")
     count_forms = [
@@ -54,7 +53,7 @@ def occasion_paper_page(
     ]
     return render(
         request,
-        "reports/paper/occasion.html",
+        "equipment/paper/occasion.html",
         {
             "org": access.organization,
             "access": access,
@@ -73,21 +72,21 @@ def occasion_paper_page(
     )
 
 
-def _back(request: HttpRequest, occasion: Occasion, done: str) -> HttpResponse:
+def _back(request: OrgRequest, occasion: Occasion, done: str) -> HttpResponse:
     messages.success(request, done)
     return redirect("occasion_serials", org_id=occasion.organization_id, pk=occasion.pk)
 
 
 @org_view()
-def occasion_serials(request: HttpRequest, pk: int) -> HttpResponse:
+def occasion_serials(request: OrgRequest, pk: int) -> HttpResponse:
     """The occasion's paper by serial."""
-    return occasion_paper_page(request, get_occasion(access_of(request), pk))
+    return occasion_paper_page(request, get_occasion(request.access, pk))
 
 
 @org_view()
 @require_POST
-def issue(request: HttpRequest, pk: int) -> HttpResponse:
-    occasion = get_occasion(access_of(request), pk)
+def issue(request: OrgRequest, pk: int) -> HttpResponse:
+    occasion = get_occasion(request.access, pk)
     form = IssueForm(request.POST, occasion=occasion)
     return submit(
         form,
@@ -101,11 +100,11 @@ def issue(request: HttpRequest, pk: int) -> HttpResponse:
 
 @org_view()
 @require_POST
-def count_back(request: HttpRequest, pk: int, issue_id: int) -> HttpResponse:
-    occasion = get_occasion(access_of(request), pk)
+def count_back(request: OrgRequest, pk: int, issue_id: int) -> HttpResponse:
+    occasion = get_occasion(request.access, pk)
     row = get_for_org(
         PaperIssue.objects.filter(occasion=occasion),
-        access_of(request),
+        request.access,
         via="occasion__organization",
         pk=issue_id,
     )
@@ -124,8 +123,8 @@ def count_back(request: HttpRequest, pk: int, issue_id: int) -> HttpResponse:
 
 @org_view()
 @require_POST
-def explain(request: HttpRequest, pk: int) -> HttpResponse:
-    occasion = get_occasion(access_of(request), pk)
+def explain(request: OrgRequest, pk: int) -> HttpResponse:
+    occasion = get_occasion(request.access, pk)
     form = ExplainForm(request.POST)
     return submit(
         form,
@@ -137,12 +136,12 @@ def explain(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def stock_page(request: HttpRequest, *, status: int = 200, **forms: Any) -> HttpResponse:
-    access = access_of(request)
+def stock_page(request: OrgRequest, *, status: int = 200, **forms: Any) -> HttpResponse:
+    access = request.access
     org = access.organization
     return render(
         request,
-        "reports/paper/stock.html",
+        "equipment/paper/stock.html",
         {
             "org": org,
             "access": access,
@@ -156,20 +155,20 @@ def stock_page(request: HttpRequest, *, status: int = 200, **forms: Any) -> Http
 
 
 @org_view()
-def paper_stock(request: HttpRequest) -> HttpResponse:
+def paper_stock(request: OrgRequest) -> HttpResponse:
     """The organization's paper: on hand by purchase, destructions and stock-takes."""
     return stock_page(request)
 
 
-def _stock_saved(request: HttpRequest, done: str) -> HttpResponse:
+def _stock_saved(request: OrgRequest, done: str) -> HttpResponse:
     messages.success(request, done)
-    return redirect("paper_stock", org_id=access_of(request).organization.pk)
+    return redirect("paper_stock", org_id=request.access.organization.pk)
 
 
 @org_view()
 @require_POST
-def destroy(request: HttpRequest) -> HttpResponse:
-    form = DestructionForm(request.POST, organization=access_of(request).organization)
+def destroy(request: OrgRequest) -> HttpResponse:
+    form = DestructionForm(request.POST, organization=request.access.organization)
     return submit(
         form,
         lambda v: paper_services.destroy_paper(by=request.user, **v),
@@ -180,8 +179,8 @@ def destroy(request: HttpRequest) -> HttpResponse:
 
 @org_view()
 @require_POST
-def stock_take(request: HttpRequest) -> HttpResponse:
-    form = StockTakeForm(request.POST, organization=access_of(request).organization)
+def stock_take(request: OrgRequest) -> HttpResponse:
+    form = StockTakeForm(request.POST, organization=request.access.organization)
     return submit(
         form,
         lambda v: paper_services.take_stock(by=request.user, **v),

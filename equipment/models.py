@@ -1,21 +1,91 @@
-"""Paper by serial (961 CMR 3.04(4)(d)2 and (e)): the cards of a purchase issued to the door for
-an occasion by serial range and counted back at its close, destroyed when damaged or expired, and
-counted on the shelf. With the purchases these rows are the inventory: on hand = bought − issued
-+ returned − destroyed (± a stock-take's difference), computed, never stored.
+"""Card stock (961 CMR 3.04(4)(d)2 and (e)): the cards of a purchase used or voided, issued to
+the door for an occasion by serial range and counted back at its close, destroyed when damaged or
+expired, and counted on the shelf. With the purchases (``organizations.CardPurchase``) these rows
+are the inventory: on hand = bought − used − voided − issued + returned − destroyed (± a
+stock-take's difference), computed, never stored (``equipment.paper_stock``).
 
-The occasion is named by a link to its row (``occasions.Occasion``, by the model's label: this
-app imports nothing of the occasions app); the services that write these rows, and judge them by
-the rules first, are in ``reports.paper_services``."""
+The rows that name an occasion sit here, above occasions: they were organizations' and kept
+their tables (``db_table``). The services that write them, and judge them by the rules first,
+are ``equipment.inventory_services`` and ``equipment.paper_services``."""
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 
-from organizations.models.equipment import CardPurchase
+from occasions.models import Occasion
+from organizations.models import CardPurchase
 
-OCCASION = "occasions.Occasion"
+
+class CountCategory(models.TextChoices):
+    """What the bookkeeper counts after the close: the categories of 961 CMR 3.04(4)(d)2 and the
+    charity game tickets."""
+
+    ADMISSION = "admission", "Admissions"
+    EXTRA_REGULAR = "extra_regular", "Extra regular cards"
+    BONUS = "bonus", "Bonus cards"
+    SPECIAL = "special", "Special game cards"
+    WINNER_TAKE_ALL = "winner_take_all", "Winner-take-all cards"
+    PACKAGE = "package", "Packages"
+    CHARITY_TICKETS = "charity_tickets", "Charity game tickets"
+
+
+#: The card inventory's types, as the close-out counts them.
+STOCK_CATEGORY = {
+    "admission": "admission",
+    "extra_regular": "extra_regular",
+    "bonus": "bonus",
+    "special_game": "special",
+    "winner_take_all": "winner_take_all",
+}
+
+
+class CardUsage(models.Model):
+    """Cards of one purchase used or voided (961 CMR 3.04(4)(e)), at an occasion (a link) or
+    out of any occasion; with the purchases and the paper issued by serial
+    (below), the count of cards on hand."""
+
+    purchase = models.ForeignKey(CardPurchase, on_delete=models.PROTECT, related_name="usages")
+    used_on = models.DateField()
+    quantity_used = models.PositiveIntegerField(default=0)
+    quantity_voided = models.PositiveIntegerField(default=0)
+    note = models.CharField(max_length=300, blank=True, help_text="The reason, e.g. misprinted.")
+    occasion = models.ForeignKey(
+        Occasion,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="card_usages",
+        help_text="The occasion the cards were used at.",
+    )
+    occasion_label = models.CharField(
+        max_length=100,
+        blank=True,
+        help_text="Rows recorded before occasions were linked: the occasion as it was written.",
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "organizations_cardusage"
+        ordering = ["purchase", "used_on", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(quantity_used__gt=0) | Q(quantity_voided__gt=0),
+                name="card_usage_not_empty",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.quantity_used} used, {self.quantity_voided} voided on {self.used_on}"
+
+    def clean(self) -> None:
+        if self.purchase_id and self.used_on and self.used_on < self.purchase.invoice_date:
+            raise ValidationError({"used_on": "Cards cannot be used before they were bought."})
 
 
 class PaperIssue(models.Model):
@@ -24,7 +94,7 @@ class PaperIssue(models.Model):
     voided: sold = issued − returned − voided, set against the door's count of the category."""
 
     purchase = models.ForeignKey(CardPurchase, on_delete=models.PROTECT, related_name="issues")
-    occasion = models.ForeignKey(OCCASION, on_delete=models.PROTECT, related_name="paper_issues")
+    occasion = models.ForeignKey(Occasion, on_delete=models.PROTECT, related_name="paper_issues")
     serial_from = models.PositiveIntegerField()
     serial_to = models.PositiveIntegerField()
     issued_at = models.DateTimeField(help_text="When the paper left the stock for the door.")
@@ -44,6 +114,7 @@ class PaperIssue(models.Model):
     )
 
     class Meta:
+        db_table = "organizations_paperissue"
         ordering = ["occasion", "purchase__card_type", "serial_from", "pk"]
         constraints = [
             models.CheckConstraint(
@@ -102,6 +173,7 @@ class PaperDestruction(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        db_table = "organizations_paperdestruction"
         ordering = ["-destroyed_on", "-pk"]
         constraints = [
             models.CheckConstraint(condition=Q(quantity__gte=1), name="paper_destruction_quantity"),
@@ -139,6 +211,7 @@ class StockTake(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        db_table = "organizations_stocktake"
         ordering = ["-counted_on", "-pk"]
 
     def __str__(self) -> str:
@@ -154,13 +227,16 @@ class PaperExplanation(models.Model):
     is filed (961 CMR 3.04(4)(d)2)."""
 
     occasion = models.OneToOneField(
-        OCCASION, on_delete=models.PROTECT, related_name="paper_explanation"
+        Occasion, on_delete=models.PROTECT, related_name="paper_explanation"
     )
     text = models.TextField()
     explained_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     explained_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "organizations_paperexplanation"
 
     def __str__(self) -> str:
         return self.text[:60]

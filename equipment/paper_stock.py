@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from django.db.models import F, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
-from organizations.models import CardPurchase, CardUsage, PaperDestruction, PaperIssue, StockTake
+from equipment.models import CardUsage, PaperDestruction, PaperIssue, StockTake
+from organizations.models import CardPurchase
 
 
 @dataclass(frozen=True)

@@ -30,21 +30,15 @@ from beano.rules.paper import (
     WitnessedFacts,
 )
 from beano.text import text
+from equipment import extensions
+from equipment.models import PaperDestruction, PaperExplanation, PaperIssue, StockTake
+from equipment.paper_stock import movements_of
 from occasions import paper as paper_entry
 from occasions.models import Occasion
 from occasions.services import enforce_at, lock_occasion, moment_of, status_at
 from organizations.audit import acting_user, snapshot
 from organizations.audit import record_event as audit
-from organizations.models import (
-    CardPurchase,
-    OrganizationRole,
-    PaperDestruction,
-    PaperExplanation,
-    PaperIssue,
-    StockTake,
-)
-from organizations.paper_stock import movements_of
-from reports.closeout_services import _locked_for_closeout
+from organizations.models import CardPurchase, OrganizationRole
 
 MAX_CARDS = 1_000_000
 MAX_SERIAL = 999_999_999
@@ -308,7 +302,7 @@ def explain_paper(*, occasion: Occasion, explanation: str, by: Actor) -> PaperEx
     """Why the door's counts and the paper by serial disagree: from the night on, until the
     report is filed (or while an amendment is open)."""
     if occasion.status in (Occasion.Status.CLOSED, Occasion.Status.NOT_PLAYED):
-        occasion, _closeout = _locked_for_closeout(occasion)  # an amendment's too
+        occasion = extensions.locked_for_closeout(occasion)  # an amendment's too
     else:
         occasion = lock_occasion(occasion)
     explanation = text(explanation, "explanation", limit=2000)

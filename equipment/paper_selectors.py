@@ -13,19 +13,18 @@ from typing import Any
 from django.db.models import QuerySet
 
 from beano.rules.paper import PaperReconciliationFacts
-from occasions.models import Occasion
-from organizations.models import (
-    CardPurchase,
+from equipment.models import (
+    STOCK_CATEGORY,
     CardUsage,
-    Organization,
+    CountCategory,
     PaperDestruction,
     PaperExplanation,
     PaperIssue,
     StockTake,
 )
-from organizations.paper_stock import with_movements
-from reports.figure_sections import STOCK_CATEGORY
-from reports.models import CountCategory
+from equipment.paper_stock import with_movements
+from occasions.models import Occasion
+from organizations.models import CardPurchase, Organization
 
 LABELS = dict(CountCategory.choices)
 

@@ -1,5 +1,5 @@
 """The paper-by-serial forms: they parse input only (whole numbers as typed, a time as the sheet
-writes it); ``reports.paper_services`` and the rules decide."""
+writes it); ``equipment.paper_services`` and the rules decide."""
 
 from __future__ import annotations
 
@@ -11,11 +11,12 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from beano.rules.money import QuantityField
+from equipment.models import PaperDestruction
+from equipment.paper_selectors import purchases_with_serials
 from occasions.models import Occasion
 from occasions.night_time import NightTimeField, moment
 from organizations.forms import DateInput
-from organizations.models import CardPurchase, Organization, PaperDestruction
-from reports.paper_selectors import purchases_with_serials
+from organizations.models import CardPurchase, Organization
 
 MAX_SERIAL = 999_999_999
 COUNT_ERRORS = {
