@@ -35,7 +35,7 @@ from games.claim_locking import (
 )
 from games.models import CardVerification, Claim, DrawVerification, Game, PrizePart
 from games.winner_services import PlayerEntry, proposed_shares, record_winners
-from occasions import on_floor, submissions
+from occasions import moments, on_floor, submissions
 from occasions.floor_selectors import hours_facts
 from occasions.models import FloorSubmission
 from occasions.services import enforce_at
@@ -281,9 +281,7 @@ def attest_card_on_paper(
     (3.04(6)(e)). The witnesses are judged as they are live; the card, whose numbers the sheet
     does not keep, is recorded as verified on paper. A game whose balls are entered has its
     card's numbers checked against them, as on the floor."""
-    from occasions import paper
-
-    if paper.current() is None:
+    if moments.paper_of(at) is None:
         raise ValidationError("A card is attested on paper only when entered from the sheets.")
     moment = moment_of_game(claim.game, at, by, "attesting a card on paper")
     claim = locked_claim(claim, moment)

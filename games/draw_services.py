@@ -23,7 +23,7 @@ from beano.rules.cards import ball_label
 from beano.rules.draw import CALL, CORRECT, BallCallFacts, CorrectionFacts, DrawGameFacts
 from beano.rules.operation import OccasionPlayFacts
 from games.models import BallCall, Flashboard, Game
-from occasions import live, on_floor, submissions
+from occasions import live, moments, on_floor, submissions
 from occasions.floor_selectors import hours_facts
 from occasions.models import FloorSubmission, Occasion
 from occasions.services import lock_occasion, moment_of, refuse_if_sealed, status_at
@@ -205,7 +205,7 @@ def record_ball_call(
         raise ValidationError(f"Game {game.number} began after that time.")
     if game.last_called_at is not None and called_at < game.last_called_at:
         raise ValidationError("A ball cannot be recorded as called before the ball before it.")
-    known = game.doer if at is None else None  # type: ignore[attr-defined]
+    known = game.doer if moments.stated(at) is None else None  # type: ignore[attr-defined]
     on_floor.require(occasion, by, called_at, doing="calling a ball", limits=limits, known=known)
     try:  # no savepoint of its own: the game's row is locked, so this insert cannot collide
         call = BallCall.objects.create(

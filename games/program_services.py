@@ -20,7 +20,7 @@ from beano.rules.operation import ADD_PART, ANNOUNCE_PART, CONFIRM_BALLS, START_
 from beano.rules.prizes import PrizePartFacts
 from games import program_selectors as selectors
 from games.models import Arrangement, Game, PrizePart
-from occasions import live, on_floor
+from occasions import live, moments, on_floor
 from occasions.floor_selectors import hours_facts
 from occasions.models import Occasion
 from occasions.sales_services import start_play
@@ -414,7 +414,7 @@ def start_game(*, game: Game, by: Actor, at: dt.datetime | None = None) -> Game:
     )
     on_floor.require(occasion, by, moment, doing="starting a game")
     if occasion.play_started_at is None:
-        start_play(occasion=occasion, by=by, at=moment)
+        start_play(occasion=occasion, by=by, at=moments.restated(at, moment))
     game.status = Game.Status.IN_PLAY
     game.started_at = moment
     game.save(update_fields=["status", "started_at"])

@@ -39,7 +39,7 @@ from beano.rules.prohibited import (
     TransportationFacts,
 )
 from occasions import extras_selectors as selectors
-from occasions import on_floor
+from occasions import moments, on_floor
 from occasions import services as occasion_services
 from occasions.models import (
     DoorPrize,
@@ -87,13 +87,11 @@ def lock_occasion_at(
     entered from the night's paper sheets after the close happened while it was open. An act
     whose own rules judge its time against the opening and the close (``own_window``: other
     sales, charity and raffle tickets) needs, from paper, only an occasion that opened."""
-    from occasions import paper
-
     occasion = occasion_services.lock_occasion(occasion)
     _require_opened(occasion, occasion.status, during_night=False)
     moment = moment_of(occasion, at, by=by, act=act)
     if own_window:
-        status = occasion.status if paper.current() is None else Occasion.Status.OPEN
+        status = occasion.status if moments.paper_of(at) is None else Occasion.Status.OPEN
     else:
         status = status_at(occasion, moment)
     _require_opened(occasion, status, during_night)

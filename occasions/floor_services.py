@@ -20,7 +20,7 @@ from beano.rules.charge import HandoverFacts, SignOutFacts
 from beano.rules.close import CLOSE_PRIZES, PrizesOwedFacts
 from beano.rules.opening import ITEMS, OPEN
 from beano.rules.workers import HAND_OVER, SIGN_IN, SIGN_OUT, SignInFacts, WorkerRole
-from occasions import extensions, live, on_floor, paper
+from occasions import extensions, live, moments, on_floor
 from occasions import floor_selectors as floor
 from occasions.floor_selectors import CLOSE
 from occasions.models import Handover, Occasion, OpeningCheck, WorkerPresence
@@ -75,7 +75,7 @@ def confirm_check(
     )
     item = _item(item)
     if attested_by is not None and (
-        paper.current() is None
+        moments.paper_of(at) is None
         or attested_by.occasion_id != occasion.pk
         or attested_by.role != WorkerRole.MEMBER_IN_CHARGE
     ):
@@ -350,14 +350,14 @@ def open_occasion(*, occasion: Occasion, by: Actor, at: dt.datetime | None = Non
     return occasion
 
 
-def closed_late(occasion: Occasion, by: Actor) -> bool:
+def closed_late(occasion: Occasion, by: Actor, at: moments.At = None) -> bool:
     """Whether a person records the close now, after the occasion's night (its day, or the
     morning after): a forgotten close, recorded with the time the night ended and why. A night
     entered from its control sheets is not one (its close is on the sheet, and its paper record
     says why it was entered afterwards), nor the system's record of a past night (the demo's)."""
     return (
         acting_user(by) is not None
-        and paper.current() is None
+        and moments.paper_of(at) is None
         and not occasion.records_on(timezone.localdate())
     )
 
@@ -375,9 +375,9 @@ def late_close_provenance(reason: str, by: Actor) -> dict[str, Any]:
     }
 
 
-def late_close_reason(occasion: Occasion, at: dt.datetime | None, reason: str) -> str:
+def late_close_reason(occasion: Occasion, at: moments.At, reason: str) -> str:
     """A late close's reason, in one line, once the time the night ended is given too."""
-    if at is None:
+    if moments.stated(at) is None:
         raise ValidationError(
             f"The night of {occasion.date:%A, %B %-d} has passed: give the time the night ended."
         )
@@ -408,7 +408,7 @@ def close_occasion(
     (``at``, on its day or the morning after, not before its last recorded act) and why it is
     recorded late (``late_reason``): both are kept and shown to the inspector, and its events
     say they were entered after the fact."""
-    if not closed_late(occasion, by):
+    if not closed_late(occasion, by, at):
         return _close(occasion, by, at, "")
     reason = late_close_reason(occasion, at, late_reason)
     with provenance(late_close_provenance(reason, by)):

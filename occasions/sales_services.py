@@ -31,7 +31,7 @@ from beano.rules.charges import (
     VoidFacts,
 )
 from occasions import floor_selectors as floor
-from occasions import live, on_floor, submissions
+from occasions import live, moments, on_floor, submissions
 from occasions.models import (
     AttendanceAnnouncement,
     FloorSubmission,
@@ -231,7 +231,7 @@ def record_sale(
         organization=occasion.organization,
         limits=limits,
     )
-    known = occasion.doer if at is None else None  # type: ignore[attr-defined]
+    known = occasion.doer if moments.stated(at) is None else None  # type: ignore[attr-defined]
     on_floor.require(occasion, by, moment, doing="selling", limits=limits, known=known)
     sale = Sale.objects.create(
         occasion=occasion,
@@ -291,7 +291,14 @@ def void_sale(
     moment = moment_of(occasion, at, by=by, act="voiding a sale")
     reason = " ".join((reason or "").split())[:300]
     witness, worker, witness_facts, assisting = _void_witness(
-        occasion, sale, witness, witness_worker, by, moment, witness_secret
+        occasion,
+        sale,
+        witness,
+        witness_worker,
+        by,
+        moment,
+        witness_secret,
+        from_paper=moments.paper_of(at) is not None,
     )
     facts = VoidFacts(
         occasion_open=open_at(occasion, moment),
@@ -346,13 +353,13 @@ def _void_witness(
     by: Actor,
     moment: dt.datetime,
     secret: str = "",
+    *,
+    from_paper: bool,
 ) -> tuple[Any | None, WorkerPresence | None, dict[str, Any], SecondPersonFacts]:
     """The void's second person and the facts the rules judge of them: live, a user of the
     organization confirming with their own password or PIN, on the floor then; from paper, the
     worker of the night whose signature is on the sheet."""
-    from occasions import paper
-
-    if paper.current() is not None:
+    if from_paper:
         worker = floor.worker_of_the_night(occasion, witness_worker) if witness_worker else None
         return (
             None,

@@ -29,7 +29,7 @@ from beano.rules.paper import (
     StockTakeFacts,
     WitnessedFacts,
 )
-from occasions import paper as paper_entry
+from occasions import moments
 from occasions.extras_services import text
 from occasions.models import Occasion
 from occasions.services import enforce_at, lock_occasion, moment_of, status_at
@@ -127,7 +127,7 @@ def issue_paper(
         serial_to=serial_to,
         issued_at=moment,
         issued_by=acting_user(by),
-        from_paper=at is not None or paper_entry.current() is not None,
+        from_paper=moments.stated(at) is not None or moments.paper_of(at) is not None,
     )
     audit(
         organization=occasion.organization,
