@@ -55,7 +55,7 @@ def record_claim(
     by: Actor,
     player_name: str = "",
     table: str = "",
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> Claim:
     """A player calls Beano while the game is in play: the ball in the caller's hand, if any, and
     whether its calling had begun decide which balls count (3.04(6)(a)). ``calling_begun`` left
@@ -131,7 +131,7 @@ def verify_draw(
     witnesses: Sequence[str],
     by: Actor,
     requested_by: str = "",
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> DrawVerification:
     """A player asks to verify the numbers drawn and the balls remaining (3.04(6)(d)): what was
     shown is kept, with who was present."""
@@ -214,7 +214,7 @@ def verify_card(
     numbers: Mapping[str, Any],
     witnesses: Sequence[Witness],
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> CardVerification:
     """The numbers read from the winning card are checked against the balls that count and the
     announced arrangement, before one or more players at another table (3.04(6)(e)). Without
@@ -274,7 +274,7 @@ def _position(facts: CardFacts) -> str:
 
 @rules.atomic()
 def attest_card_on_paper(
-    *, claim: Claim, witnesses: Sequence[Witness], by: Actor, at: dt.datetime
+    *, claim: Claim, witnesses: Sequence[Witness], by: Actor, at: moments.At
 ) -> CardVerification:
     """Entered from paper for a game whose balls were not entered: the game sheet's signatures
     attest that the winning card was verified in front of one or more players at another table

@@ -6,7 +6,6 @@ saved and the audit event written."""
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 import re
 from typing import Any
@@ -179,7 +178,7 @@ def record_ball_call(
     game: Game,
     number: int | str,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
     organization: Any = None,
 ) -> BallCall:
     """Record the ball the caller called, next in the game's order (961 CMR 3.04(6)(a)).
@@ -237,9 +236,7 @@ def record_ball_call(
 
 
 @rules.atomic()
-def correct_ball_call(
-    *, call: BallCall, reason: str, by: Actor, at: dt.datetime | None = None
-) -> BallCall:
+def correct_ball_call(*, call: BallCall, reason: str, by: Actor, at: moments.At = None) -> BallCall:
     """Void a mis-keyed entry, keeping it with its reason: its number goes back to those not yet
     called, and the ball actually called is entered next (961 CMR 3.04(6)(a))."""
     game = _locked_game(call.game)

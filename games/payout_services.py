@@ -169,7 +169,7 @@ def record_payout(
     verified_by: Any,
     w2g: W2GDetails | None = None,
     amount: Decimal | None = None,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
     paid_by_worker: WorkerPresence | None = None,
     verified_by_worker: WorkerPresence | None = None,
     verifier_secret: str = "",

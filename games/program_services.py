@@ -5,7 +5,6 @@ lets the rules judge, saves and writes its audit event."""
 
 from __future__ import annotations
 
-import datetime as dt
 from decimal import Decimal
 from typing import Any
 
@@ -274,7 +273,7 @@ def remove_game(*, game: Game, by: Actor) -> None:
 
 @rules.atomic()
 def announce_prize_part(
-    *, part: PrizePart, by: Actor, at: dt.datetime | None = None, amount: Decimal | None = None
+    *, part: PrizePart, by: Actor, at: moments.At = None, amount: Decimal | None = None
 ) -> PrizePart:
     """Record that a prize's arrangement and amount were announced to the players (3.04(6)(b)):
     before its game begins, or, for a later part of a game divided into several prizes, before
@@ -353,7 +352,7 @@ def _judge_announced(game: Game, part: PrizePart, amount: Decimal, by: Actor) ->
 
 
 @rules.atomic()
-def confirm_balls(*, game: Game, by: Actor, at: dt.datetime | None = None) -> Game:
+def confirm_balls(*, game: Game, by: Actor, at: moments.At = None) -> Game:
     """Record that all 75 balls are in the receptacle before the game (3.04(4)(b)); confirmed
     again, the time is renewed."""
     occasion, game = _locked_game(game)
@@ -386,7 +385,7 @@ def confirm_balls(*, game: Game, by: Actor, at: dt.datetime | None = None) -> Ga
 
 
 @rules.atomic()
-def start_game(*, game: Game, by: Actor, at: dt.datetime | None = None) -> Game:
+def start_game(*, game: Game, by: Actor, at: moments.At = None) -> Game:
     """Begin a game: the occasion open and within the hours in force (3.04(7)), its prize
     announced (3.04(6)(b)), all 75 balls confirmed after the last game (3.04(4)(b)), in its half
     (3.04(5)(c)) and a winner-take-all prize at its receipts' share (3.04(8)(a)3). The first
@@ -431,7 +430,7 @@ def start_game(*, game: Game, by: Actor, at: dt.datetime | None = None) -> Game:
 
 
 @rules.atomic()
-def finish_game(*, game: Game, by: Actor, at: dt.datetime | None = None) -> Game:
+def finish_game(*, game: Game, by: Actor, at: moments.At = None) -> Game:
     """End a game in play: its balls may go back to the receptacle (3.04(6)(a))."""
     occasion, game = _locked_game(game)
     if game.status != Game.Status.IN_PLAY:

@@ -76,7 +76,7 @@ def lock_occasion(occasion: Occasion, *, during_night: bool = True) -> Occasion:
 
 def lock_occasion_at(
     occasion: Occasion,
-    at: dt.datetime | None,
+    at: moments.At,
     *,
     by: Actor,
     act: str,
@@ -136,7 +136,7 @@ def announce_varying_prizes(
     applies_to_all_games: bool,
     refunds_offered: bool,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> VaryingPrizesAnnouncement:
     """Invoke 3.04(8)(d): before any game, announce the persons entitled to play and the prizes,
     for every game of the occasion, with refunds offered to paid patrons."""
@@ -181,7 +181,7 @@ def record_refund(
     amount: Decimal,
     player_reference: str,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> Refund:
     """A refund paid to a patron under the varying-prizes announcement (3.04(8)(d))."""
     occasion, moment = lock_occasion_at(
@@ -217,7 +217,7 @@ def award_door_prize(
     donated: bool,
     winner_name: str,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> DoorPrize:
     """A door prize, within the aggregate value per occasion in force (3.04(8)(e)); a donated
     one counts at fair market value (3.04(8)(c))."""
@@ -255,7 +255,7 @@ def give_gift(
     value: Decimal,
     recipient: str,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> Gift:
     """Free play, a service or a thing of value given without charge: only under the
     Director's written authorization valid on the date, which the row names (3.04(8)(e))."""
@@ -311,7 +311,7 @@ def record_other_sale(
     amount: Decimal,
     on_beano_portion: bool,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> OtherSale:
     """Something else sold at the occasion: around it, where Beano is played, only Beano
     supplies, raffle or lottery tickets and food or refreshments (3.04(9)(e))."""

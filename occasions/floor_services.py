@@ -36,7 +36,7 @@ def _locked(
     occasion: Occasion,
     *statuses: str,
     doing: str,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
     by: Actor = None,
     now_in: bool = False,
 ) -> tuple[Occasion, dt.datetime]:
@@ -64,7 +64,7 @@ def confirm_check(
     occasion: Occasion,
     item: str,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
     attested_by: WorkerPresence | None = None,
 ) -> OpeningCheck:
     """The member in charge confirms one item of the opening checklist, before opening. From
@@ -133,7 +133,7 @@ def sign_in_worker(
     role: str,
     identification: str,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> WorkerPresence:
     """Sign in a person of the worker list, in one of the roles it gives them, showing the
     identification it records. Judged on the occasion's day by the same rules as the list
@@ -214,7 +214,7 @@ def _sign_out(presence: WorkerPresence, moment: dt.datetime, by: Actor, *, why: 
 
 @rules.atomic()
 def sign_out_worker(
-    *, presence: WorkerPresence, by: Actor, at: dt.datetime | None = None
+    *, presence: WorkerPresence, by: Actor, at: moments.At = None
 ) -> WorkerPresence:
     """A worker leaves. While the occasion is open, the worker in charge leaves only after
     handing over to a qualified designee who is present (961 CMR 3.04(1)(a))."""
@@ -259,7 +259,7 @@ def hand_over(
     to_presence: WorkerPresence,
     reason: str,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> Handover:
     """The worker in charge hands charge of the open occasion to a qualified designee who is
     present: a worker signed in as member in charge (961 CMR 3.04(1)(a))."""
@@ -320,7 +320,7 @@ def hand_over(
 
 
 @rules.atomic()
-def open_occasion(*, occasion: Occasion, by: Actor, at: dt.datetime | None = None) -> Occasion:
+def open_occasion(*, occasion: Occasion, by: Actor, at: moments.At = None) -> Occasion:
     """Open the occasion: every checklist item confirmed with the records in order, within the
     hours in force (961 CMR 3.04(7)), a member in charge and the person for gross receipts
     designated ((1)(a), (e)), and the notice sent after two occasions not played (3.05(1)(b))."""
@@ -398,7 +398,7 @@ def close_checks(occasion: Occasion) -> list[tuple[str, Any]]:
 
 @rules.atomic()
 def close_occasion(
-    *, occasion: Occasion, by: Actor, at: dt.datetime | None = None, late_reason: str = ""
+    *, occasion: Occasion, by: Actor, at: moments.At = None, late_reason: str = ""
 ) -> Occasion:
     """Close the open occasion: no game in play, every winner paid (961 CMR 3.04(6)(f)), every
     compensated bookkeeper or accountant present (3.04(1)(g)); everyone still present is signed
@@ -415,7 +415,7 @@ def close_occasion(
         return _close(occasion, by, at, reason)
 
 
-def _close(occasion: Occasion, by: Actor, at: dt.datetime | None, late_reason: str) -> Occasion:
+def _close(occasion: Occasion, by: Actor, at: moments.At, late_reason: str) -> Occasion:
     occasion, moment = _locked(
         occasion, Occasion.Status.OPEN, doing="closing", at=at, by=by, now_in=True
     )

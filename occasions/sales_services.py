@@ -196,7 +196,7 @@ def record_sale(
     lines: list[tuple[PriceListItem | int, int]],
     admission_receipt: int | None,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
     organization: Any = None,
     posted_list: Sequence[PriceListItem] | None = None,
 ) -> Sale:
@@ -277,7 +277,7 @@ def void_sale(
     reason: str,
     witness: Any | None,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
     witness_worker: WorkerPresence | None = None,
     witness_secret: str = "",
 ) -> Sale:
@@ -399,7 +399,7 @@ def _void_witness_name(witness: Any | None, worker: WorkerPresence | None) -> st
 
 @rules.atomic()
 def announce_attendance(
-    *, occasion: Occasion, players: int, by: Actor, at: dt.datetime | None = None
+    *, occasion: Occasion, players: int, by: Actor, at: moments.At = None
 ) -> AttendanceAnnouncement:
     """Record the number of players in attendance as announced in the hall (3.04(5)(c))."""
     if isinstance(players, bool) or not isinstance(players, int) or players < 0:
@@ -443,7 +443,7 @@ def _require_open(occasion: Occasion, moment: dt.datetime, what: str) -> None:
 
 
 @rules.atomic()
-def start_play(*, occasion: Occasion, by: Actor, at: dt.datetime | None = None) -> Occasion:
+def start_play(*, occasion: Occasion, by: Actor, at: moments.At = None) -> Occasion:
     """The first game begins: the time is kept, once, while the occasion is open."""
     occasion = lock_occasion(occasion)
     moment = moment_of(occasion, at, by=by, act="starting play")
@@ -465,7 +465,7 @@ def start_play(*, occasion: Occasion, by: Actor, at: dt.datetime | None = None) 
 
 
 @rules.atomic()
-def start_second_half(*, occasion: Occasion, by: Actor, at: dt.datetime | None = None) -> Occasion:
+def start_second_half(*, occasion: Occasion, by: Actor, at: moments.At = None) -> Occasion:
     """The second half begins, never before the attendance is announced (3.04(5)(c))."""
     occasion = lock_occasion(occasion)
     moment = moment_of(occasion, at, by=by, act="starting the second half")

@@ -100,7 +100,7 @@ def issue_paper(
     serial_from: int,
     serial_to: int,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> PaperIssue:
     """Issue serials ``serial_from``–``serial_to`` of a purchase to the door for the occasion,
     before it opens or while it is open (as of ``at``, the time written on the sheet)."""
@@ -146,7 +146,7 @@ def count_back(
     returned: int,
     voided: int = 0,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> PaperIssue:
     """The unsold cards of an issue counted back at the close (and the spoiled ones voided):
     sold = issued − returned − voided. A count given again replaces the earlier one, until the
