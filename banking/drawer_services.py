@@ -64,7 +64,8 @@ def count_drawer(
     clean = clean_pieces(pieces)
     total = money(drawer_total(clean), CASH, "total")
     old_cash = closeout.cash_counted
-    _verify_cash_count(occasion, closeout, by, CashVerifier(verified_by, verifier_secret, None))
+    verifier = CashVerifier(verified_by, verifier_secret, None)
+    _verify_cash_count(occasion, closeout, by, verifier, from_paper=False)  # counted at the hall
     closeout.cash_counted = total
     closeout.updated_by = acting_user(by)
     closeout.save()

@@ -76,8 +76,8 @@ ORDER: tuple[str, ...] = (
     "organizations.DirectorAuthorization",
     "organizations.Equipment",
     "organizations.CardPurchase",
-    "organizations.CardUsage",
-    "organizations.PaperIssue",
+    "equipment.CardUsage",
+    "equipment.PaperIssue",
     # People's accounts.
     "auth.User",
     "organizations.Membership",

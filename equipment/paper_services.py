@@ -33,7 +33,7 @@ from beano.text import text
 from equipment import extensions
 from equipment.models import PaperDestruction, PaperExplanation, PaperIssue, StockTake
 from equipment.paper_stock import movements_of
-from occasions import paper as paper_entry
+from occasions import moments
 from occasions.models import Occasion
 from occasions.services import enforce_at, lock_occasion, moment_of, status_at
 from organizations.audit import acting_user, snapshot
@@ -94,7 +94,7 @@ def issue_paper(
     serial_from: int,
     serial_to: int,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> PaperIssue:
     """Issue serials ``serial_from``–``serial_to`` of a purchase to the door for the occasion,
     before it opens or while it is open (as of ``at``, the time written on the sheet)."""
@@ -121,7 +121,7 @@ def issue_paper(
         serial_to=serial_to,
         issued_at=moment,
         issued_by=acting_user(by),
-        from_paper=at is not None or paper_entry.current() is not None,
+        from_paper=moments.stated(at) is not None or moments.paper_of(at) is not None,
     )
     audit(
         organization=occasion.organization,
@@ -140,7 +140,7 @@ def count_back(
     returned: int,
     voided: int = 0,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> PaperIssue:
     """The unsold cards of an issue counted back at the close (and the spoiled ones voided):
     sold = issued − returned − voided. A count given again replaces the earlier one, until the

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from beano import locking, rules
 from beano.actors import Actor
 from games.models import Claim, Game
+from occasions import moments
 from occasions.models import Occasion
 from occasions.services import enforce_all, moment_of, refuse_if_sealed, status_at
 
@@ -36,7 +37,7 @@ def locked_game(game: Game, moment: dt.datetime) -> Game:
     return game
 
 
-def moment_of_game(game: Game, at: dt.datetime | None, by: Actor, act: str) -> dt.datetime:
+def moment_of_game(game: Game, at: moments.At, by: Actor, act: str) -> dt.datetime:
     return moment_of(game.occasion, at, by=by, act=act)
 
 

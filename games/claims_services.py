@@ -35,7 +35,7 @@ from games.claim_locking import (
 )
 from games.models import CardVerification, Claim, DrawVerification, Game, PrizePart
 from games.winner_services import PlayerEntry, proposed_shares, record_winners
-from occasions import on_floor, submissions
+from occasions import moments, on_floor, submissions
 from occasions.floor_selectors import hours_facts
 from occasions.models import FloorSubmission
 from occasions.services import enforce_at
@@ -55,7 +55,7 @@ def record_claim(
     by: Actor,
     player_name: str = "",
     table: str = "",
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> Claim:
     """A player calls Beano while the game is in play: the ball in the caller's hand, if any, and
     whether its calling had begun decide which balls count (3.04(6)(a)). ``calling_begun`` left
@@ -131,7 +131,7 @@ def verify_draw(
     witnesses: Sequence[str],
     by: Actor,
     requested_by: str = "",
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> DrawVerification:
     """A player asks to verify the numbers drawn and the balls remaining (3.04(6)(d)): what was
     shown is kept, with who was present."""
@@ -217,7 +217,7 @@ def verify_card(
     numbers: Mapping[str, Any],
     witnesses: Sequence[Witness],
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> CardVerification:
     """The numbers read from the winning card are checked against the balls that count and the
     announced arrangement, before one or more players at another table (3.04(6)(e)). Without
@@ -277,16 +277,14 @@ def _position(facts: CardFacts) -> str:
 
 @rules.atomic()
 def attest_card_on_paper(
-    *, claim: Claim, witnesses: Sequence[Witness], by: Actor, at: dt.datetime
+    *, claim: Claim, witnesses: Sequence[Witness], by: Actor, at: moments.At
 ) -> CardVerification:
     """Entered from paper for a game whose balls were not entered: the game sheet's signatures
     attest that the winning card was verified in front of one or more players at another table
     (3.04(6)(e)). The witnesses are judged as they are live; the card, whose numbers the sheet
     does not keep, is recorded as verified on paper. A game whose balls are entered has its
     card's numbers checked against them, as on the floor."""
-    from occasions import paper
-
-    if paper.current() is None:
+    if moments.paper_of(at) is None:
         raise ValidationError("A card is attested on paper only when entered from the sheets.")
     moment = moment_of_game(claim.game, at, by, "attesting a card on paper")
     claim = locked_claim(claim, moment)

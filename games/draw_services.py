@@ -6,7 +6,6 @@ saved and the audit event written."""
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 import re
 from typing import Any
@@ -24,7 +23,7 @@ from beano.rules.draw import CALL, CORRECT, BallCallFacts, CorrectionFacts, Draw
 from beano.rules.operation import OccasionPlayFacts
 from beano.text import one_line
 from games.models import BallCall, Flashboard, Game
-from occasions import live, on_floor, submissions
+from occasions import live, moments, on_floor, submissions
 from occasions.floor_selectors import hours_facts
 from occasions.models import FloorSubmission, Occasion
 from occasions.services import lock_occasion, moment_of, refuse_if_sealed, status_at
@@ -178,7 +177,7 @@ def record_ball_call(
     game: Game,
     number: int | str,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
     organization: Any = None,
 ) -> BallCall:
     """Record the ball the caller called, next in the game's order (961 CMR 3.04(6)(a)).
@@ -204,7 +203,7 @@ def record_ball_call(
         raise ValidationError(f"Game {game.number} began after that time.")
     if game.last_called_at is not None and called_at < game.last_called_at:
         raise ValidationError("A ball cannot be recorded as called before the ball before it.")
-    known = game.doer if at is None else None  # type: ignore[attr-defined]
+    known = game.doer if moments.stated(at) is None else None  # type: ignore[attr-defined]
     on_floor.require(occasion, by, called_at, doing="calling a ball", limits=limits, known=known)
     try:  # no savepoint of its own: the game's row is locked, so this insert cannot collide
         call = BallCall.objects.create(
@@ -236,9 +235,7 @@ def record_ball_call(
 
 
 @rules.atomic()
-def correct_ball_call(
-    *, call: BallCall, reason: str, by: Actor, at: dt.datetime | None = None
-) -> BallCall:
+def correct_ball_call(*, call: BallCall, reason: str, by: Actor, at: moments.At = None) -> BallCall:
     """Void a mis-keyed entry, keeping it with its reason: its number goes back to those not yet
     called, and the ball actually called is entered next (961 CMR 3.04(6)(a))."""
     game = _locked_game(call.game)

@@ -24,7 +24,7 @@ from games.form5754 import FORM, GroupMember, check_group, save_group
 from games.models import Payout, Winner
 from games.sealed import seal
 from occasions import floor_selectors as floor
-from occasions import on_floor
+from occasions import moments, on_floor
 from occasions.floor_selectors import hours_facts
 from occasions.models import WorkerPresence
 from occasions.second_person import VERIFY_THE_PAYOUT, facts_of, second_person
@@ -101,14 +101,17 @@ class PayoutSigners:
 
 
 def _payout_facts(
-    occasion: Any, winner: Winner, amount: Decimal, signers: PayoutSigners, moment: dt.datetime
+    occasion: Any,
+    winner: Winner,
+    amount: Decimal,
+    signers: PayoutSigners,
+    moment: dt.datetime,
+    at: moments.At,
 ) -> tuple[list[Any], WorkerPresence | None, WorkerPresence | None]:
     """What the rules judge of the two people: from paper both on the floor then; live, two
     users of the organization; the verifier, either way, not a compensated bookkeeper
     (3.04(1)(g))."""
-    from occasions import paper
-
-    if paper.current() is not None:
+    if moments.paper_of(at) is not None:
         given = signers.paid_by_worker
         payer = floor.worker_of_the_night(occasion, given) if given else None
         checked = signers.verified_by_worker
@@ -167,7 +170,7 @@ def record_payout(
     verified_by: Any,
     w2g: W2GDetails | None = None,
     amount: Decimal | None = None,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
     paid_by_worker: WorkerPresence | None = None,
     verified_by_worker: WorkerPresence | None = None,
     verifier_secret: str = "",
@@ -192,7 +195,7 @@ def record_payout(
     occasion = game.occasion
     amount = winner.share if amount is None else money(amount, PRIZE, "amount")
     signers = PayoutSigners(by, verified_by, paid_by_worker, verified_by_worker, verifier_secret)
-    facts, payer, checker = _payout_facts(occasion, winner, amount, signers, moment)
+    facts, payer, checker = _payout_facts(occasion, winner, amount, signers, moment, at)
     # Who pays is judged first: (6)(e) then judges the two people together.
     on_floor.require(occasion, by, moment, doing="paying a winner", worker=payer)
     if payer is not None:

@@ -5,7 +5,6 @@ lets the rules judge, saves and writes its audit event."""
 
 from __future__ import annotations
 
-import datetime as dt
 from decimal import Decimal
 from typing import Any
 
@@ -21,7 +20,7 @@ from beano.rules.prizes import PrizePartFacts
 from beano.text import one_line
 from games import program_selectors as selectors
 from games.models import Arrangement, Game, PrizePart
-from occasions import live, on_floor
+from occasions import live, moments, on_floor
 from occasions.floor_selectors import hours_facts
 from occasions.models import Occasion
 from occasions.sales_services import start_play
@@ -271,7 +270,7 @@ def remove_game(*, game: Game, by: Actor) -> None:
 
 @rules.atomic()
 def announce_prize_part(
-    *, part: PrizePart, by: Actor, at: dt.datetime | None = None, amount: Decimal | None = None
+    *, part: PrizePart, by: Actor, at: moments.At = None, amount: Decimal | None = None
 ) -> PrizePart:
     """Record that a prize's arrangement and amount were announced to the players (3.04(6)(b)):
     before its game begins, or, for a later part of a game divided into several prizes, before
@@ -350,7 +349,7 @@ def _judge_announced(game: Game, part: PrizePart, amount: Decimal, by: Actor) ->
 
 
 @rules.atomic()
-def confirm_balls(*, game: Game, by: Actor, at: dt.datetime | None = None) -> Game:
+def confirm_balls(*, game: Game, by: Actor, at: moments.At = None) -> Game:
     """Record that all 75 balls are in the receptacle before the game (3.04(4)(b)); confirmed
     again, the time is renewed."""
     occasion, game = _locked_game(game)
@@ -383,7 +382,7 @@ def confirm_balls(*, game: Game, by: Actor, at: dt.datetime | None = None) -> Ga
 
 
 @rules.atomic()
-def start_game(*, game: Game, by: Actor, at: dt.datetime | None = None) -> Game:
+def start_game(*, game: Game, by: Actor, at: moments.At = None) -> Game:
     """Begin a game: the occasion open and within the hours in force (3.04(7)), its prize
     announced (3.04(6)(b)), all 75 balls confirmed after the last game (3.04(4)(b)), in its half
     (3.04(5)(c)) and a winner-take-all prize at its receipts' share (3.04(8)(a)3). The first
@@ -411,7 +410,7 @@ def start_game(*, game: Game, by: Actor, at: dt.datetime | None = None) -> Game:
     )
     on_floor.require(occasion, by, moment, doing="starting a game")
     if occasion.play_started_at is None:
-        start_play(occasion=occasion, by=by, at=moment)
+        start_play(occasion=occasion, by=by, at=moments.restated(at, moment))
     game.status = Game.Status.IN_PLAY
     game.started_at = moment
     game.save(update_fields=["status", "started_at"])
@@ -428,7 +427,7 @@ def start_game(*, game: Game, by: Actor, at: dt.datetime | None = None) -> Game:
 
 
 @rules.atomic()
-def finish_game(*, game: Game, by: Actor, at: dt.datetime | None = None) -> Game:
+def finish_game(*, game: Game, by: Actor, at: moments.At = None) -> Game:
     """End a game in play: its balls may go back to the receptacle (3.04(6)(a))."""
     occasion, game = _locked_game(game)
     if game.status != Game.Status.IN_PLAY:

@@ -21,7 +21,7 @@ from beano.text import text
 from games import claims_selectors as selectors
 from games.claim_locking import enforce_together, locked_game, moment_of_game
 from games.models import Claim, PrizePart, Winner
-from occasions import on_floor
+from occasions import moments, on_floor
 from occasions.floor_selectors import hours_facts
 from occasions.models import Occasion
 from organizations.audit import acting_user, record_event
@@ -71,7 +71,7 @@ def record_winners(
     players: Sequence[PlayerEntry],
     by: Actor,
     substitute_value: Decimal | None = None,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> list[Winner]:
     """The winners of one prize, all determined on the call of the same number, recorded together
     with their shares (3.04(6)(f)); each card verified as winning (6)(e); a person on the

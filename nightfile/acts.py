@@ -1,7 +1,8 @@
 """The acts of a night's control sheets and how they are recorded: each act a call of the same
-service the floor uses, at the moment written on the sheet, in the order of those moments,
-inside ``occasions.paper.entering`` so the rules judge it as of that moment and its audit event
-says it was entered after the fact. Nothing here decides what is allowed: the services and the
+service the floor uses, in the order of the moments written on the sheet, each given its
+moment from paper (``Night.at``: the time on the sheet, the sheet, who enters it) so the rules
+judge it as of that moment, and its audit events carrying that moment's provenance (entered
+after the fact). Nothing here decides what is allowed: the services and the
 rules do, exactly as they do live. The acts of each sheet are made in ``floor_acts``,
 ``game_acts`` and ``extras_acts``."""
 
@@ -20,8 +21,9 @@ from beano.rules.workers import NAME_ON_PAPER, SignInFacts
 from beano.text import folded
 from games.models import Claim, Game, Winner
 from nightfile import format as fmt
-from occasions import paper
+from occasions import moments
 from occasions.models import Occasion, PaperRecord, WorkerPresence
+from organizations.audit import provenance
 from organizations.models import WorkerListEntry
 
 #: The order of acts written at the same moment: what must come first on the night.
@@ -81,6 +83,13 @@ class Night:
     claims: dict[tuple[int, int], Claim] = field(default_factory=dict)
     winners: dict[tuple[int, int], Winner] = field(default_factory=dict)
     admission_receipt: int | None = None
+    #: The sheet the act being recorded is read from (``run`` sets it for each act).
+    sheet: moments.Paper | None = None
+
+    def at(self, when: dt.datetime | None) -> moments.Moment:
+        """The moment of an act of the sheet being entered: the time written on it."""
+        assert self.sheet is not None, "an act is recorded inside run()"
+        return moments.from_paper(self.sheet, when)
 
     def refresh(self) -> None:
         self.occasion = Occasion.objects.select_related("organization", "license").get(
@@ -200,7 +209,8 @@ def run(night: Night, acts: Iterable[Act]) -> None:
     )
     for _, _, act in ordered:
         try:
-            with paper.entering(night.record, sheet=act.sheet, by=night.by):
+            night.sheet = moments.paper_sheet(night.record, sheet=act.sheet, by=night.by)
+            with provenance(night.sheet.provenance):
                 act.run(night)
         except ValidationError as error:
             raise NightRefused(act, error) from error

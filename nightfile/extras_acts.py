@@ -35,7 +35,7 @@ def _door_prize(p: fmt.DoorPrizeRow) -> Act:
             donated=p.donated,
             winner_name=p.winner,
             by=n.by,
-            at=p.at,
+            at=n.at(p.at),
         )
 
     return Act(p.at, "door_prize", "Extras", f"door prize ({p.description})", award)
@@ -48,7 +48,7 @@ def _refund(f: fmt.RefundRow) -> Act:
             amount=f.amount,
             player_reference=f.player_reference,
             by=n.by,
-            at=f.at,
+            at=n.at(f.at),
         )
 
     return Act(f.at, "refund", "Extras", f"refund to {f.player_reference}", refund)
@@ -64,7 +64,7 @@ def _charity_sale(c: fmt.CharitySaleRow) -> Act:
             price=c.price,
             sold_on_premises=c.on_premises,
             by=n.by,
-            at=c.at,
+            at=n.at(c.at),
         )
 
     return Act(c.at, "charity", "Extras", f"charity game tickets ({c.serial_number})", sell)
@@ -92,7 +92,7 @@ def _other_sale(o: fmt.OtherSaleRow, opened: dt.datetime | None) -> Act:
             amount=o.amount,
             on_beano_portion=o.on_beano_portion,
             by=n.by,
-            at=o.at,
+            at=n.at(o.at),
         )
 
     return Act(
@@ -160,7 +160,7 @@ def _raffle_acts(raffle: fmt.RaffleRow) -> list[Act]:
                 admission_receipt_number=receipt,
                 quantity=s.quantity,
                 by=n.by,
-                at=s.at,
+                at=n.at(s.at),
             )
 
         acts.append(Act(s.at, "raffle", "Extras", f"{s.quantity} raffle tickets", sell))

@@ -31,7 +31,7 @@ def worker_acts(rows: Sequence[fmt.WorkerRow], *, sign_outs: bool = True) -> lis
                 role=row.role,
                 identification=row.identification,
                 by=n.by,
-                at=row.signed_in,
+                at=n.at(row.signed_in),
             )
 
         acts.append(Act(row.signed_in, "sign_in", "Sign-in sheet", f"{row.name} in", sign_in))
@@ -41,7 +41,9 @@ def worker_acts(rows: Sequence[fmt.WorkerRow], *, sign_outs: bool = True) -> lis
                 presence = n.worker(row.name, what="Signing out")
                 presence.refresh_from_db()
                 if presence.signed_out_at is None:
-                    floor_services.sign_out_worker(presence=presence, by=n.by, at=row.signed_out)
+                    floor_services.sign_out_worker(
+                        presence=presence, by=n.by, at=n.at(row.signed_out)
+                    )
 
             acts.append(
                 Act(row.signed_out, "sign_out", "Sign-in sheet", f"{row.name} out", sign_out)
@@ -63,7 +65,7 @@ def checklist_acts(
     def confirm(n: Night) -> None:
         for code in codes:
             floor_services.confirm_check(
-                occasion=n.occasion, item=code, by=n.by, at=at, attested_by=attested_by
+                occasion=n.occasion, item=code, by=n.by, at=n.at(at), attested_by=attested_by
             )
 
     return [Act(at, "checklist", "Opening checklist", "checklist confirmed", confirm)]
@@ -100,7 +102,7 @@ def open_acts(at: dt.datetime | None) -> list[Act]:
             "open",
             "Opening checklist",
             "occasion opened",
-            lambda n: floor_services.open_occasion(occasion=n.occasion, by=n.by, at=at),
+            lambda n: floor_services.open_occasion(occasion=n.occasion, by=n.by, at=n.at(at)),
         )
     ]
 
@@ -136,7 +138,7 @@ def door_acts(tallies: Sequence[fmt.DoorTally], voids: Sequence[fmt.DoorVoid]) -
                 occasion=n.occasion,
                 lines=_tally_lines(n.occasion, tally.lines),
                 by=n.by,
-                at=tally.at,
+                at=n.at(tally.at),
             )
             if n.admission_receipt is None and sale.has_admission:
                 n.admission_receipt = sale.number
@@ -150,7 +152,7 @@ def door_acts(tallies: Sequence[fmt.DoorTally], voids: Sequence[fmt.DoorVoid]) -
                 occasion=n.occasion,
                 lines=_tally_lines(n.occasion, void.lines),
                 by=n.by,
-                at=void.sold_at or void.at,
+                at=n.at(void.sold_at or void.at),
             )
 
         def cancel(n: Night, void: fmt.DoorVoid = void, holder: dict = holder) -> None:
@@ -160,7 +162,7 @@ def door_acts(tallies: Sequence[fmt.DoorTally], voids: Sequence[fmt.DoorVoid]) -
                 witness=None,
                 witness_worker=n.worker(void.witness, what="The void's witness"),
                 by=n.by,
-                at=void.at,
+                at=n.at(void.at),
             )
 
         acts.append(Act(void.sold_at or void.at, "sold_void", "Door tally", f"void {i}", sell))
@@ -180,7 +182,7 @@ def attendance_acts(
                 "Attendance",
                 f"{players} players announced",
                 lambda n: sales_services.announce_attendance(
-                    occasion=n.occasion, players=players, by=n.by, at=at
+                    occasion=n.occasion, players=players, by=n.by, at=n.at(at)
                 ),
             )
         )
@@ -192,7 +194,7 @@ def attendance_acts(
                 "Attendance",
                 "second half started",
                 lambda n: sales_services.start_second_half(
-                    occasion=n.occasion, by=n.by, at=second_half
+                    occasion=n.occasion, by=n.by, at=n.at(second_half)
                 ),
             )
         )
@@ -215,7 +217,7 @@ def varying_acts(v: fmt.VaryingPrizes | None) -> list[Act]:
                 applies_to_all_games=True,
                 refunds_offered=v.refunds_offered,
                 by=n.by,
-                at=v.at,
+                at=n.at(v.at),
             ),
         )
     ]
@@ -230,7 +232,7 @@ def close_acts(at: dt.datetime | None) -> list[Act]:
             "close",
             "Close",
             "occasion closed",
-            lambda n: floor_services.close_occasion(occasion=n.occasion, by=n.by, at=at),
+            lambda n: floor_services.close_occasion(occasion=n.occasion, by=n.by, at=n.at(at)),
         )
     ]
 
@@ -255,6 +257,7 @@ def closeout_acts(sheet: fmt.CloseOutSheet | None, closed_at: dt.datetime | None
             if sheet.cash_verified_by
             else None,
             by=n.by,
+            at=n.at(closed_at),
         )
         for row in sheet.expenses:
             kind = ExpenseKind.objects.filter(code=row.kind).first()

@@ -129,7 +129,7 @@ def game_acts(sheet: fmt.GameSheet) -> list[Act]:
                 "balls",
                 label,
                 "75 balls checked",
-                lambda n: program.confirm_balls(game=n.game(num), by=n.by, at=at_balls),
+                lambda n: program.confirm_balls(game=n.game(num), by=n.by, at=n.at(at_balls)),
             )
         )
     if sheet.started_at is not None:
@@ -140,7 +140,7 @@ def game_acts(sheet: fmt.GameSheet) -> list[Act]:
                 "start",
                 label,
                 "game started",
-                lambda n: program.start_game(game=n.game(num), by=n.by, at=start),
+                lambda n: program.start_game(game=n.game(num), by=n.by, at=n.at(start)),
             )
         )
         for i, ball in enumerate(sheet.balls, 1):
@@ -151,7 +151,7 @@ def game_acts(sheet: fmt.GameSheet) -> list[Act]:
                     game=n.game(num),
                     number=f"{ball.letter}{ball.number}" if ball.letter else ball.number,
                     by=n.by,
-                    at=moment,
+                    at=n.at(moment),
                 )
 
             acts.append(Act(moment, "ball", label, f"ball {i} ({ball.number})", call))
@@ -164,7 +164,7 @@ def game_acts(sheet: fmt.GameSheet) -> list[Act]:
                 "finish",
                 label,
                 "game finished",
-                lambda n: program.finish_game(game=n.game(num), by=n.by, at=end),
+                lambda n: program.finish_game(game=n.game(num), by=n.by, at=n.at(end)),
             )
         )
     if sheet.jackpot is not None:
@@ -202,7 +202,7 @@ def _announce_acts(sheet: fmt.GameSheet, label: str) -> list[Act]:
             ) -> None:
                 game = n.game(num)
                 target = PrizePart.objects.get(game=game, order=order)
-                program.announce_prize_part(part=target, by=n.by, at=at, amount=amount)
+                program.announce_prize_part(part=target, by=n.by, at=n.at(at), amount=amount)
 
             acts.append(Act(part.announced_at, "announce", label, f"prize {order}", announce))
     return acts
@@ -245,7 +245,7 @@ def _one_claim(num: int, i: int, row: fmt.ClaimRow, label: str) -> list[Act]:
             player_name=row.player,
             table=row.table,
             by=n.by,
-            at=row.at,
+            at=n.at(row.at),
         )
 
     def card(n: Night) -> None:
@@ -257,11 +257,11 @@ def _one_claim(num: int, i: int, row: fmt.ClaimRow, label: str) -> list[Act]:
                 numbers=row.card,
                 witnesses=witnesses,
                 by=n.by,
-                at=row.at,
+                at=n.at(row.at),
             )
         else:
             claims_services.attest_card_on_paper(
-                claim=target, witnesses=witnesses, by=n.by, at=row.at
+                claim=target, witnesses=witnesses, by=n.by, at=n.at(row.at)
             )
 
     acts = [Act(row.at, "claim", label, f"claim of {who}", claim)]
@@ -294,7 +294,7 @@ def _winners(sheet: fmt.GameSheet, order: int, indexes: list[int], label: str) -
                 players=people,
                 substitute_value=part_sheet.substitute_value if part_sheet else None,
                 by=n.by,
-                at=moment,
+                at=n.at(moment),
             )
         except rules.RuleViolation as error:
             error.explained = _why_not_winning(claims)  # type: ignore[attr-defined]
@@ -341,7 +341,7 @@ def _pay(winner_of: Callable[[Night], Winner], player: str, payment: fmt.Payment
             paid_by_worker=n.worker(payment.paid_by, what="The payout's payer"),
             verified_by_worker=n.worker(payment.verified_by, what="The payout's verifier"),
             w2g=_w2g(payment.w2g),
-            at=payment.at,
+            at=n.at(payment.at),
         )
 
     return Act(payment.at, "payout", "Payouts", f"payout to {player}", pay)

@@ -40,7 +40,7 @@ from beano.rules.prohibited import (
 )
 from beano.text import text
 from occasions import extras_selectors as selectors
-from occasions import on_floor
+from occasions import moments, on_floor
 from occasions import services as occasion_services
 from occasions.models import (
     DoorPrize,
@@ -68,7 +68,7 @@ def lock_occasion(occasion: Occasion, *, during_night: bool = True) -> Occasion:
 
 def lock_occasion_at(
     occasion: Occasion,
-    at: dt.datetime | None,
+    at: moments.At,
     *,
     by: Actor,
     act: str,
@@ -79,13 +79,11 @@ def lock_occasion_at(
     entered from the night's paper sheets after the close happened while it was open. An act
     whose own rules judge its time against the opening and the close (``own_window``: other
     sales, charity and raffle tickets) needs, from paper, only an occasion that opened."""
-    from occasions import paper
-
     occasion = occasion_services.lock_occasion(occasion)
     _require_opened(occasion, occasion.status, during_night=False)
     moment = moment_of(occasion, at, by=by, act=act)
     if own_window:
-        status = occasion.status if paper.current() is None else Occasion.Status.OPEN
+        status = occasion.status if moments.paper_of(at) is None else Occasion.Status.OPEN
     else:
         status = status_at(occasion, moment)
     _require_opened(occasion, status, during_night)
@@ -130,7 +128,7 @@ def announce_varying_prizes(
     applies_to_all_games: bool,
     refunds_offered: bool,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> VaryingPrizesAnnouncement:
     """Invoke 3.04(8)(d): before any game, announce the persons entitled to play and the prizes,
     for every game of the occasion, with refunds offered to paid patrons."""
@@ -175,7 +173,7 @@ def record_refund(
     amount: Decimal,
     player_reference: str,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> Refund:
     """A refund paid to a patron under the varying-prizes announcement (3.04(8)(d))."""
     occasion, moment = lock_occasion_at(
@@ -211,7 +209,7 @@ def award_door_prize(
     donated: bool,
     winner_name: str,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> DoorPrize:
     """A door prize, within the aggregate value per occasion in force (3.04(8)(e)); a donated
     one counts at fair market value (3.04(8)(c))."""
@@ -249,7 +247,7 @@ def give_gift(
     value: Decimal,
     recipient: str,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> Gift:
     """Free play, a service or a thing of value given without charge: only under the
     Director's written authorization valid on the date, which the row names (3.04(8)(e))."""
@@ -305,7 +303,7 @@ def record_other_sale(
     amount: Decimal,
     on_beano_portion: bool,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> OtherSale:
     """Something else sold at the occasion: around it, where Beano is played, only Beano
     supplies, raffle or lottery tickets and food or refreshments (3.04(9)(e))."""

@@ -21,7 +21,7 @@ from beano.rules.close import CLOSE_PRIZES, PrizesOwedFacts
 from beano.rules.opening import ITEMS, OPEN
 from beano.rules.workers import HAND_OVER, SIGN_IN, SIGN_OUT, SignInFacts, WorkerRole
 from beano.text import one_line
-from occasions import extensions, live, on_floor, paper
+from occasions import extensions, live, moments, on_floor
 from occasions import floor_selectors as floor
 from occasions.floor_selectors import CLOSE
 from occasions.models import Handover, Occasion, OpeningCheck, WorkerPresence
@@ -37,7 +37,7 @@ def _locked(
     occasion: Occasion,
     *statuses: str,
     doing: str,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
     by: Actor = None,
     now_in: bool = False,
 ) -> tuple[Occasion, dt.datetime]:
@@ -65,7 +65,7 @@ def confirm_check(
     occasion: Occasion,
     item: str,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
     attested_by: WorkerPresence | None = None,
 ) -> OpeningCheck:
     """The member in charge confirms one item of the opening checklist, before opening. From
@@ -76,7 +76,7 @@ def confirm_check(
     )
     item = _item(item)
     if attested_by is not None and (
-        paper.current() is None
+        moments.paper_of(at) is None
         or attested_by.occasion_id != occasion.pk
         or attested_by.role != WorkerRole.MEMBER_IN_CHARGE
     ):
@@ -134,7 +134,7 @@ def sign_in_worker(
     role: str,
     identification: str,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> WorkerPresence:
     """Sign in a person of the worker list, in one of the roles it gives them, showing the
     identification it records. Judged on the occasion's day by the same rules as the list
@@ -215,7 +215,7 @@ def _sign_out(presence: WorkerPresence, moment: dt.datetime, by: Actor, *, why: 
 
 @rules.atomic()
 def sign_out_worker(
-    *, presence: WorkerPresence, by: Actor, at: dt.datetime | None = None
+    *, presence: WorkerPresence, by: Actor, at: moments.At = None
 ) -> WorkerPresence:
     """A worker leaves. While the occasion is open, the worker in charge leaves only after
     handing over to a qualified designee who is present (961 CMR 3.04(1)(a))."""
@@ -260,7 +260,7 @@ def hand_over(
     to_presence: WorkerPresence,
     reason: str,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> Handover:
     """The worker in charge hands charge of the open occasion to a qualified designee who is
     present: a worker signed in as member in charge (961 CMR 3.04(1)(a))."""
@@ -321,7 +321,7 @@ def hand_over(
 
 
 @rules.atomic()
-def open_occasion(*, occasion: Occasion, by: Actor, at: dt.datetime | None = None) -> Occasion:
+def open_occasion(*, occasion: Occasion, by: Actor, at: moments.At = None) -> Occasion:
     """Open the occasion: every checklist item confirmed with the records in order, within the
     hours in force (961 CMR 3.04(7)), a member in charge and the person for gross receipts
     designated ((1)(a), (e)), and the notice sent after two occasions not played (3.05(1)(b))."""
@@ -351,14 +351,14 @@ def open_occasion(*, occasion: Occasion, by: Actor, at: dt.datetime | None = Non
     return occasion
 
 
-def closed_late(occasion: Occasion, by: Actor) -> bool:
+def closed_late(occasion: Occasion, by: Actor, at: moments.At = None) -> bool:
     """Whether a person records the close now, after the occasion's night (its day, or the
     morning after): a forgotten close, recorded with the time the night ended and why. A night
     entered from its control sheets is not one (its close is on the sheet, and its paper record
     says why it was entered afterwards), nor the system's record of a past night (the demo's)."""
     return (
         acting_user(by) is not None
-        and paper.current() is None
+        and moments.paper_of(at) is None
         and not occasion.records_on(timezone.localdate())
     )
 
@@ -376,9 +376,9 @@ def late_close_provenance(reason: str, by: Actor) -> dict[str, Any]:
     }
 
 
-def late_close_reason(occasion: Occasion, at: dt.datetime | None, reason: str) -> str:
+def late_close_reason(occasion: Occasion, at: moments.At, reason: str) -> str:
     """A late close's reason, in one line, once the time the night ended is given too."""
-    if at is None:
+    if moments.stated(at) is None:
         raise ValidationError(
             f"The night of {occasion.date:%A, %B %-d} has passed: give the time the night ended."
         )
@@ -399,7 +399,7 @@ def close_checks(occasion: Occasion) -> list[tuple[str, Any]]:
 
 @rules.atomic()
 def close_occasion(
-    *, occasion: Occasion, by: Actor, at: dt.datetime | None = None, late_reason: str = ""
+    *, occasion: Occasion, by: Actor, at: moments.At = None, late_reason: str = ""
 ) -> Occasion:
     """Close the open occasion: no game in play, every winner paid (961 CMR 3.04(6)(f)), every
     compensated bookkeeper or accountant present (3.04(1)(g)); everyone still present is signed
@@ -409,14 +409,14 @@ def close_occasion(
     (``at``, on its day or the morning after, not before its last recorded act) and why it is
     recorded late (``late_reason``): both are kept and shown to the inspector, and its events
     say they were entered after the fact."""
-    if not closed_late(occasion, by):
+    if not closed_late(occasion, by, at):
         return _close(occasion, by, at, "")
     reason = late_close_reason(occasion, at, late_reason)
     with provenance(late_close_provenance(reason, by)):
         return _close(occasion, by, at, reason)
 
 
-def _close(occasion: Occasion, by: Actor, at: dt.datetime | None, late_reason: str) -> Occasion:
+def _close(occasion: Occasion, by: Actor, at: moments.At, late_reason: str) -> Occasion:
     occasion, moment = _locked(
         occasion, Occasion.Status.OPEN, doing="closing", at=at, by=by, now_in=True
     )

@@ -1,69 +1,26 @@
 """Entering a night, or part of one, after the fact from its paper control sheets.
 
-``begin`` records which part of the night comes from paper (a ``PaperRecord``); ``entering``
-is the context inside which the services record what the sheets say: each act at the moment
-written on the sheet (``moment_of`` then requires one, inside the record's period), judged by
-the same rules as a live act as of that moment, and each audit event carrying the provenance
-(entered after the fact, from which sheet, by whom and when)."""
+``begin`` records which part of the night comes from paper (a ``PaperRecord``). Each act read
+from its sheets is then given to the services with its moment from paper
+(``occasions.moments.from_paper``): the time written on the sheet, which ``moment_of`` requires
+inside the record's period, judged by the same rules as a live act as of that moment, and each
+audit event carrying the provenance (entered after the fact, from which sheet, by whom and
+when)."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from beano import rules
 from beano.actors import Actor
-from beano.text import one_line, text
+from beano.text import text
 from occasions.models import Occasion, PaperRecord
-from organizations.audit import acting_user, provenance, record_event
+from organizations.audit import acting_user, record_event
 
 TEXT_LENGTH = 300
-
-
-@dataclass(frozen=True)
-class Paper:
-    """The paper record being entered and the sheet the current act is read from."""
-
-    record: PaperRecord
-    sheet: str
-
-
-_current: ContextVar[Paper | None] = ContextVar("paper_entry", default=None)
-
-
-def current() -> Paper | None:
-    """The paper being entered, when the acts now recorded come from it."""
-    return _current.get()
-
-
-@contextmanager
-def entering(record: PaperRecord, *, sheet: str, by: Actor) -> Iterator[Paper]:
-    """Record acts from ``record``'s sheets: each must state its moment, within the record's
-    period, and each audit event says where it came from."""
-    user = acting_user(by)
-    paper = Paper(record=record, sheet=one_line(sheet)[:100] or record.sheets)
-    values = {
-        "entered": "after the fact",
-        "source": record.source,
-        "paper_record": record.pk,
-        "sheet": paper.sheet,
-        "entered_by": user.get_username() if user else "system",
-        "entered_at": timezone.now(),
-    }
-    if record.file_name:
-        values["file"] = record.file_name
-    token = _current.set(paper)
-    try:
-        with provenance(values):
-            yield paper
-    finally:
-        _current.reset(token)
 
 
 @rules.atomic()

@@ -26,7 +26,7 @@ from beano.rules.prohibited import (
     RaffleTicketFacts,
 )
 from occasions import extras_selectors as selectors
-from occasions import on_floor
+from occasions import moments, on_floor
 from occasions.extras_services import (
     audit,
     enforce,
@@ -152,7 +152,7 @@ def sell_raffle_tickets(
     admission_receipt_number: int,
     quantity: int,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> RaffleTicketSale:
     """Raffle tickets sold at the raffle's price, during the hours of Beano (3.04(9)(a)), only
     to a player holding a paid admission receipt of the occasion (3.04(5)(b))."""
@@ -216,7 +216,7 @@ def draw_raffle(
     winning_ticket: str,
     winner_name: str,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> Raffle:
     """The raffle's drawing, once, while the occasion is open (or at the time written for it):
     the winning ticket and who holds it, after its tickets are sold and never before the last
@@ -253,7 +253,7 @@ def sell_charity_tickets(
     price: Decimal,
     sold_on_premises: bool,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
 ) -> CharityTicketSale:
     """Charity game tickets sold at the occasion, on the premises (M.G.L. c. 10 § 37), from a
     deal whose serial the Commission assigned to the organization (3.04(8)(f))."""

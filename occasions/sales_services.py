@@ -32,7 +32,7 @@ from beano.rules.charges import (
 )
 from beano.text import one_line
 from occasions import floor_selectors as floor
-from occasions import live, on_floor, submissions
+from occasions import live, moments, on_floor, submissions
 from occasions.models import (
     AttendanceAnnouncement,
     FloorSubmission,
@@ -197,7 +197,7 @@ def record_sale(
     lines: list[tuple[PriceListItem | int, int]],
     admission_receipt: int | None,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
     organization: Any = None,
     posted_list: Sequence[PriceListItem] | None = None,
 ) -> Sale:
@@ -232,7 +232,7 @@ def record_sale(
         organization=occasion.organization,
         limits=limits,
     )
-    known = occasion.doer if at is None else None  # type: ignore[attr-defined]
+    known = occasion.doer if moments.stated(at) is None else None  # type: ignore[attr-defined]
     on_floor.require(occasion, by, moment, doing="selling", limits=limits, known=known)
     sale = Sale.objects.create(
         occasion=occasion,
@@ -278,7 +278,7 @@ def void_sale(
     reason: str,
     witness: Any | None,
     by: Actor,
-    at: dt.datetime | None = None,
+    at: moments.At = None,
     witness_worker: WorkerPresence | None = None,
     witness_secret: str = "",
 ) -> Sale:
@@ -292,7 +292,14 @@ def void_sale(
     moment = moment_of(occasion, at, by=by, act="voiding a sale")
     reason = one_line(reason)[:300]
     witness, worker, witness_facts, assisting = _void_witness(
-        occasion, sale, witness, witness_worker, by, moment, witness_secret
+        occasion,
+        sale,
+        witness,
+        witness_worker,
+        by,
+        moment,
+        witness_secret,
+        from_paper=moments.paper_of(at) is not None,
     )
     facts = VoidFacts(
         occasion_open=open_at(occasion, moment),
@@ -347,13 +354,13 @@ def _void_witness(
     by: Actor,
     moment: dt.datetime,
     secret: str = "",
+    *,
+    from_paper: bool,
 ) -> tuple[Any | None, WorkerPresence | None, dict[str, Any], SecondPersonFacts]:
     """The void's second person and the facts the rules judge of them: live, a user of the
     organization confirming with their own password or PIN, on the floor then; from paper, the
     worker of the night whose signature is on the sheet."""
-    from occasions import paper
-
-    if paper.current() is not None:
+    if from_paper:
         worker = floor.worker_of_the_night(occasion, witness_worker) if witness_worker else None
         return (
             None,
@@ -393,7 +400,7 @@ def _void_witness_name(witness: Any | None, worker: WorkerPresence | None) -> st
 
 @rules.atomic()
 def announce_attendance(
-    *, occasion: Occasion, players: int, by: Actor, at: dt.datetime | None = None
+    *, occasion: Occasion, players: int, by: Actor, at: moments.At = None
 ) -> AttendanceAnnouncement:
     """Record the number of players in attendance as announced in the hall (3.04(5)(c))."""
     if isinstance(players, bool) or not isinstance(players, int) or players < 0:
@@ -437,7 +444,7 @@ def _require_open(occasion: Occasion, moment: dt.datetime, what: str) -> None:
 
 
 @rules.atomic()
-def start_play(*, occasion: Occasion, by: Actor, at: dt.datetime | None = None) -> Occasion:
+def start_play(*, occasion: Occasion, by: Actor, at: moments.At = None) -> Occasion:
     """The first game begins: the time is kept, once, while the occasion is open."""
     occasion = lock_occasion(occasion)
     moment = moment_of(occasion, at, by=by, act="starting play")
@@ -459,7 +466,7 @@ def start_play(*, occasion: Occasion, by: Actor, at: dt.datetime | None = None) 
 
 
 @rules.atomic()
-def start_second_half(*, occasion: Occasion, by: Actor, at: dt.datetime | None = None) -> Occasion:
+def start_second_half(*, occasion: Occasion, by: Actor, at: moments.At = None) -> Occasion:
     """The second half begins, never before the attendance is announced (3.04(5)(c))."""
     occasion = lock_occasion(occasion)
     moment = moment_of(occasion, at, by=by, act="starting the second half")

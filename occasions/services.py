@@ -18,7 +18,7 @@ from beano.rules.hours import MOMENT, MomentFacts
 from beano.rules.money import PRICE, money
 from beano.rules.reporting import PaperPeriodFacts
 from beano.text import one_line
-from occasions import extensions
+from occasions import extensions, moments
 from occasions.models import Occasion, PriceListItem, ResumptionNotice
 from occasions.sales_selectors import forget_posted_items
 from occasions.selectors import authorized_license
@@ -185,31 +185,31 @@ def lock_occasion(
 
 def moment_of(
     occasion: Occasion,
-    at: dt.datetime | None,
+    at: moments.At,
     *,
     by: Actor = None,
     act: str = "",
     limits: rules.Limits | None = None,
 ) -> dt.datetime:
-    """The moment of an act at an occasion: now, or the time stated for it (a night entered
-    from its control sheets, or recorded afterwards as the demo does). Never in the future; on
-    the occasion's day or, for a night that runs past midnight, the morning after (961 CMR
-    3.04(7)); from paper, stated, and within the part of the night the sheets cover.
-    ``limits``: the figures in force on the occasion's date, when the caller has read them for
-    its own judgment (a hall's write reads them once)."""
-    from occasions import paper as paper_entry
-
+    """The one function that says what "now" is for an act at an occasion: the server's clock
+    for a live act (``at`` None, or a live ``Moment``), else the time stated for it (written on
+    a paper control sheet, queued at the hall laptop, or recorded afterwards as the demo does).
+    Never in the future; on the occasion's day or, for a night that runs past midnight, the
+    morning after (961 CMR 3.04(7)); from paper, stated, and within the part of the night the
+    sheets cover. ``limits``: the figures in force on the occasion's date, when the caller has
+    read them for its own judgment (a hall's write reads them once)."""
     now = timezone.now()
-    entering = paper_entry.current()
-    if at is None:
+    entering = moments.paper_of(at)
+    when = moments.stated(at)
+    if when is None:
         if entering is not None:
             raise ValidationError("Give the time written on the sheet for this entry.")
-        at = now
-    elif timezone.is_naive(at):
+        when = now
+    elif timezone.is_naive(when):
         raise ValidationError("Give the time with its time zone.")
-    if at > now:
+    if when > now:
         raise ValidationError("A time in the future cannot be recorded.")
-    local = timezone.localtime(at)
+    local = timezone.localtime(when)
     record = entering.record if entering is not None else None
     rules.enforce(
         MOMENT,
@@ -231,7 +231,7 @@ def moment_of(
         organization=occasion.organization,
         limits=limits,
     )
-    return at
+    return when
 
 
 def status_at(occasion: Occasion, moment: dt.datetime) -> str:

@@ -3,7 +3,6 @@ the fact as one receipt marked as a tally, judged by the rules of every sale as 
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +13,7 @@ from django.db.models import Max
 from beano import rules
 from beano.actors import Actor
 from beano.rules.charges import RECORD_SALE, SaleFacts, SaleLineFact
-from occasions import live
+from occasions import live, moments
 from occasions.models import Occasion, PriceListItem, Sale, SaleLine
 from occasions.sales_selectors import door_counts
 from occasions.sales_services import ZERO, line_rows
@@ -88,16 +87,14 @@ def _tally_counts(
 
 @rules.atomic()
 def record_door_tally(
-    *, occasion: Occasion, lines: Sequence[TallyLine], by: Actor, at: dt.datetime
+    *, occasion: Occasion, lines: Sequence[TallyLine], by: Actor, at: moments.At
 ) -> Sale:
     """Entered from paper: the door's count by category from its control sheet (totals, or
     serial ranges less the serials not sold), as one receipt marked as a tally, at the time the
     sheet gives. Judged by the rules of every sale as of that moment: at the posted prices, from
     the posted list, while the occasion was open (3.04(4)(c)), extras only with admissions
     counted (3.04(5)(b))."""
-    from occasions import paper
-
-    if paper.current() is None:
+    if moments.paper_of(at) is None:
         raise ValidationError("A door tally is entered from the night's paper control sheet.")
     occasion = lock_occasion(occasion)
     moment = moment_of(occasion, at, by=by, act="entering the door's tally")

@@ -21,6 +21,7 @@ from beano.rules.workers import BookkeeperPresenceFacts
 from beano.text import text
 from equipment.inventory_services import record_card_usage
 from equipment.models import CardUsage
+from occasions import moments
 from occasions.floor_selectors import list_entries
 from occasions.models import Occasion, WorkerPresence
 from occasions.services import enforce_at, lock_occasion
@@ -69,11 +70,12 @@ def save_closeout(
     cash_verified_by: Any = None,
     cash_verifier_secret: str = "",
     cash_verified_by_worker: WorkerPresence | None = None,
+    at: moments.At = None,
 ) -> CloseOut:
     """The bookkeeper's counts by category, the cash, and the explanation of any difference.
     The cash counted (a new figure, or the same one with a verifier named) is verified by a
     second person who confirms it themselves, or, entered from paper, by the worker whose
-    signature is on the sheet (3.04(1)(e))."""
+    signature is on the sheet (3.04(1)(e)): ``at`` is the sheet's moment then."""
     occasion, closeout = _locked_for_closeout(occasion)
     old = snapshot(closeout, ("opening_bank", "cash_counted", "explanation"))
     old["counts"] = {c.category: c.counted for c in closeout.counts.all()}
@@ -90,6 +92,7 @@ def save_closeout(
             closeout,
             by,
             CashVerifier(cash_verified_by, cash_verifier_secret, cash_verified_by_worker),
+            from_paper=moments.paper_of(at) is not None,
         )
     elif counted is None:
         closeout.cash_counted_by = closeout.cash_verified_by = None
@@ -151,14 +154,18 @@ def _cash_verifier_name(closeout: CloseOut) -> str | None:
 
 
 def _verify_cash_count(
-    occasion: Occasion, closeout: CloseOut, by: Actor, verifier: CashVerifier
+    occasion: Occasion,
+    closeout: CloseOut,
+    by: Actor,
+    verifier: CashVerifier,
+    *,
+    from_paper: bool,
 ) -> None:
     """Judge the cash count's second person (3.04(1)(e)) and keep who counted and verified."""
     from occasions import floor_selectors as floor
-    from occasions import paper
     from occasions.second_person import VERIFY_THE_CASH_COUNT, facts_of, second_person
 
-    if paper.current() is not None:
+    if from_paper:
         worker = floor.worker_of_the_night(occasion, verifier.worker) if verifier.worker else None
         facts = CashCountFacts(has_verifier=worker is not None)
         assisting = facts_of(worker, VERIFY_THE_CASH_COUNT)
