@@ -21,6 +21,7 @@ from typing import Any
 from django.utils import timezone
 
 from beano.actors import Actor
+from beano.text import one_line
 from occasions.models import PaperRecord
 from organizations.audit import acting_user
 
@@ -114,7 +115,7 @@ def paper_sheet(record: PaperRecord, *, sheet: str, by: Actor) -> Paper:
     user = acting_user(by)
     return Paper(
         record=record,
-        sheet=" ".join(sheet.split())[:100] or record.sheets,
+        sheet=one_line(sheet)[:100] or record.sheets,
         entered_by=user.get_username() if user else "system",
         entered_at=timezone.now(),
     )
