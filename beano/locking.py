@@ -50,8 +50,8 @@ from beano.prepared import Prepared
 ORDER: tuple[str, ...] = (
     # The organization and what spans its occasions.
     "organizations.Organization",
-    "organizations.License",
     "games.ProgressiveSeries",
+    "organizations.License",
     "organizations.Person",
     "organizations.WorkerList",
     "organizations.WorkerListEntry",
