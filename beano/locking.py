@@ -24,7 +24,10 @@ order.
 The audit chain head (``organizations.AuditChain``) stands apart: every write appends its event
 last, and a hall's write that takes the head early takes it in the statement that locks its
 occasion (or game), so whoever else waits for it already holds nothing of that occasion. It may
-be taken at any point and raises nothing.
+be taken at any point and raises nothing. So may the statewide month's kept figures
+(``reports.KeptStatewideMonth``): they are written with a close or a filing, once that
+occasion is held, and whatever the transaction takes after them is of that occasion (a night
+entered from its sheets closes, then counts its cash), which no one else can hold.
 
 This module names models by label and imports no app.
 """
@@ -47,8 +50,8 @@ from beano.prepared import Prepared
 ORDER: tuple[str, ...] = (
     # The organization and what spans its occasions.
     "organizations.Organization",
-    "organizations.License",
     "games.ProgressiveSeries",
+    "organizations.License",
     "organizations.Person",
     "organizations.WorkerList",
     "organizations.WorkerListEntry",
@@ -84,13 +87,12 @@ ORDER: tuple[str, ...] = (
     "organizations.Invitation",
     # A password or PIN checked: a sign-in, or a witness confirming a write (after its rows).
     "accounts.PasswordFailures",
-    # Figures kept across the state (written at the end of a write), checks of the chains.
-    "reports.KeptStatewideMonth",
+    # Checks of the chains.
     "organizations.ChainVerification",
 )
 
 #: Taken at any point (see the module's docstring); never raises the rank held.
-APART = frozenset({"organizations.AuditChain"})
+APART = frozenset({"organizations.AuditChain", "reports.KeptStatewideMonth"})
 
 RANK: dict[str, int] = {label: rank for rank, label in enumerate(ORDER)}
 

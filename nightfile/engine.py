@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 
-from beano import rules
+from beano import locking, rules
 from beano.actors import Actor
-from games.models import Game
+from games.models import Game, ProgressiveSeries
 from nightfile import format as fmt
 from nightfile.acts import Act, Night, run
 from nightfile.extras_acts import extras_acts
@@ -66,6 +66,8 @@ def import_night(*, night: fmt.Night, by: Actor, file_name: str = "") -> Occasio
     license = night_license(night.license)
     organization = license.organization
     occasion = occasion_services.occasion_for_day(organization=organization, day=night.date, by=by)
+    # Its jackpots are settled once its games are held: the series come first in the lock order.
+    list(locking.lock(ProgressiveSeries.objects.filter(organization=organization)))
     if occasion.license_id != license.pk:
         raise ValidationError(
             f"{night.date:%B %-d, %Y} is a day of license {occasion.license.number}, "

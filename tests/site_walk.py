@@ -254,6 +254,7 @@ def seeded_walk(django_db_blocker: Any) -> Iterator[dict[str, Any]]:
         rendered_once(control_sheets, "_pdf"),
     ):
         outer = transaction.atomic()
+        outer._from_testcase = True  # the test's own: each write inside is its own transaction
         outer.__enter__()
         load_shipped_data()  # an earlier transactional test's flush may have emptied them
         demo = seed_demo()

@@ -46,8 +46,8 @@ def test_the_order_names_models_that_exist_once_each() -> None:
         assert locking.model(label)._meta.label == label
     assert locking.ORDER[:4] == (
         "organizations.Organization",
-        "organizations.License",
         "games.ProgressiveSeries",
+        "organizations.License",
         "organizations.Person",
     )
     assert locking.RANK["occasions.Occasion"] < locking.RANK["games.Game"]
