@@ -82,9 +82,15 @@ class Moment:
     and where it comes from."""
 
     at: dt.datetime | None = None
-    source: Source = Source.LIVE
     paper: Paper | None = None
     queued: Queued | None = None
+
+    @property
+    def source(self) -> Source:
+        """Where the moment comes from: the paper or the queue it carries, else live."""
+        if self.paper is not None:
+            return Source.PAPER
+        return Source.QUEUE if self.queued is not None else Source.LIVE
 
     @property
     def provenance(self) -> dict[str, Any]:
@@ -123,13 +129,13 @@ def paper_sheet(record: PaperRecord, *, sheet: str, by: Actor) -> Paper:
 
 def from_paper(paper: Paper, at: dt.datetime | None) -> Moment:
     """An act read from ``paper`` at the time written on the sheet (required by ``moment_of``)."""
-    return Moment(at=at, source=Source.PAPER, paper=paper)
+    return Moment(at=at, paper=paper)
 
 
 def from_queue(at: dt.datetime, *, device: str, queued_at: dt.datetime) -> Moment:
     """An act done at ``at`` on the hall laptop ``device`` while offline, queued at
     ``queued_at``."""
-    return Moment(at=at, source=Source.QUEUE, queued=Queued(device=device, queued_at=queued_at))
+    return Moment(at=at, queued=Queued(device=device, queued_at=queued_at))
 
 
 def stated(at: At) -> dt.datetime | None:

@@ -7,12 +7,14 @@ key of their own) from one the installation wrote."""
 
 from __future__ import annotations
 
+import functools
 import hmac
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from django.conf import settings
@@ -341,7 +343,8 @@ def _check_head(organization: Organization | None, length: int, last_hash: str) 
     return ChainCheck(length)
 
 
-def moved_labels() -> dict[str, str]:
+@functools.cache
+def moved_labels() -> Mapping[str, str]:
     """The labels of the models that moved to another app keeping their table (``db_table``),
     each with the label it has now: events written before the move name the app it was in
     (``reports.deposit`` is ``banking.deposit`` since issue 41 split reports), and the chain
@@ -357,7 +360,7 @@ def moved_labels() -> dict[str, str]:
             label = f"{former}.{meta.model_name}"
             if label not in now:
                 moved[label] = meta.label_lower
-    return moved
+    return MappingProxyType(moved)  # read once: the models do not change after start-up
 
 
 def target_types(target_type: str) -> tuple[str, ...]:
