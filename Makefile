@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SYSTEM_PACKAGES := chromium poppler-utils fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0
 
-.PHONY: run test venv system-deps lint format migrate seed clean bench bench-quick bench-deps
+.PHONY: run test venv system-deps lint format migrate seed clean bench bench-quick bench-deps vendor-npm
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -73,3 +73,8 @@ format: $(STAMP)
 
 clean:
 	rm -rf var/test var/broker
+
+# The browser libraries of vendor/npm/package-lock.json copied into static/vendor/, each tarball
+# checked against the lock (needs npm and the registry; run when a version changes).
+vendor-npm:
+	python3 vendor/npm/vendor.py
