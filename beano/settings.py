@@ -66,6 +66,7 @@ PROJECT_APPS = (
     "occasions",
     "equipment",
     "games",
+    "offline",
     "reports",
     "banking",
     "nightfile",

@@ -42,6 +42,7 @@ urlpatterns = [
     path("", include("occasions.urls")),
     path("", include("equipment.urls")),
     path("", include("games.urls")),
+    path("", include("offline.urls")),
     path("", include("reports.urls")),
     path("", include("banking.urls")),
     path("", include("nightfile.urls")),

@@ -10,6 +10,8 @@ test meant to lose arrived."""
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -52,6 +54,18 @@ def never_sent(app: Application, environ: dict, start_response: Callable) -> lis
     return _cut_off(start_response)
 
 
+def no_connection(app: Application, environ: dict, start_response: Callable) -> list[bytes]:
+    """The hall's Wi-Fi is down: the connection is closed before a byte comes back, so the
+    browser's fetch fails outright (a page, a service worker's fetch, a sale alike), as it does
+    when the laptop cannot reach the server at all."""
+    handler = start_response.__self__.request_handler  # type: ignore[attr-defined]
+    handler.close_connection = True
+    with contextlib.suppress(OSError):
+        handler.connection.shutdown(socket.SHUT_RDWR)
+    start_response("200 OK", [("Content-Length", "0")])
+    return []
+
+
 class Held:
     """A request held back until ``go`` is set; ``arrived`` says it came."""
 
@@ -74,7 +88,16 @@ class Wifi:
         self._app = self._httpd.get_app()
         self._fates: dict[str, list[Fate]] = defaultdict(list)
         self._lock = threading.Lock()
+        self._down = False
         self._httpd.set_app(self._serve)
+
+    def down(self) -> None:
+        """The Wi-Fi drops: every request from now on, of any kind, gets no connection."""
+        self._down = True
+
+    def up(self) -> None:
+        """The Wi-Fi is back."""
+        self._down = False
 
     def restore(self) -> None:
         self._httpd.set_app(self._app)
@@ -89,6 +112,8 @@ class Wifi:
         return arm
 
     def _serve(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        if self._down:
+            return no_connection(self._app, environ, start_response)
         with self._lock:
             fates = self._fates.get(environ.get("PATH_INFO", ""))
             fate = fates.pop(0) if fates and environ.get("REQUEST_METHOD") == "POST" else None
