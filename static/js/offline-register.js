@@ -70,6 +70,11 @@
     var asked = due ? nightPages() : Promise.resolve([]);
     return asked.then(function (pages) {
       var urls = pages.slice();
+      if (due && script.dataset.offlinePack) {
+        // The pack itself, for the floor's scripts offline (fetched above perhaps before the
+        // worker took this page: not through it, not kept).
+        urls.push(script.dataset.offlinePack);
+      }
       if (pageNotKept) {
         urls.unshift(location.pathname + location.search);
       }

@@ -100,6 +100,70 @@ def test_the_nights_other_pages_are_kept_unvisited_and_logout_forgets_them(
 
 
 @pytest.mark.browser
+def test_the_pages_the_night_pack_lists_are_kept(
+    live_server, page, tenant, open_occasion, game_in_play, wifi, settings
+):
+    """The pack's "pages" (contract §1: strings, and objects of game id to address) are what
+    the registration asks the worker to keep: the console and claims of a game never opened."""
+    from games import draw_services
+    from tests.offline import pack_stand_in
+
+    settings.ROOT_URLCONF = "tests.offline.pack_stand_in"
+    args = {"org_id": open_occasion.organization_id, "pk": open_occasion.pk}
+    game = {**args, "game_pk": game_in_play.pk}
+    board = draw_services.issue_flashboard_link(occasion=open_occasion, by=tenant.head)
+    console, claims = reverse("draw_console", kwargs=game), reverse("game_claims", kwargs=game)
+    pack_stand_in.PAGES.update(
+        door=reverse("door_sales", kwargs=args),
+        console={str(game_in_play.pk): console},
+        claims={str(game_in_play.pk): claims},
+        flashboard=reverse("flashboard", args=[board.token]),
+    )
+    try:
+        log_in(page, door_url(live_server, open_occasion), tenant.member_in_charge)
+        kept(page)
+    finally:
+        pack_stand_in.PAGES.clear()
+    for path in (console, claims, reverse("flashboard", args=[board.token])):
+        assert in_floor_cache(page, path), path
+    assert in_floor_cache(page, reverse("offline_pack", kwargs=args))  # the pack itself
+
+    wifi.down()
+    page.goto(live_server.url + console)
+    expect(page).to_have_url(live_server.url + console)
+    expect(page.get_by_role("heading", name="You are offline")).to_have_count(0)
+
+
+@pytest.mark.browser
+def test_a_lapsed_sessions_login_page_is_never_kept_for_a_floor_page(
+    live_server, page, tenant, open_occasion, wifi
+):
+    """A floor page the worker is asked to keep with the session gone is answered by the login
+    page (a redirect followed): it is not kept in the floor page's place, which keeps the page
+    last seen."""
+    url = door_url(live_server, open_occasion)
+    path = reverse(
+        "door_sales", kwargs={"org_id": open_occasion.organization_id, "pk": open_occasion.pk}
+    )
+    log_in(page, url, tenant.worker)
+    kept(page)
+    page.context.clear_cookies()
+    page.evaluate(
+        """path => navigator.serviceWorker.ready.then(r => workbox.messageSW(
+            r.active, {type: "CACHE_URLS", payload: {urlsToCache: [path]}}))""",
+        path,
+    )
+    text = page.evaluate(
+        "path => caches.open('beano-floor-pages').then(c => c.match(path)).then(r => r.text())",
+        path,
+    )
+    assert 'id="sale-form"' in text
+    wifi.down()
+    page.reload()
+    door_shown(page, url)
+
+
+@pytest.mark.browser
 def test_the_flashboard_with_no_login_comes_back_offline(
     live_server, page, tenant, open_occasion, wifi
 ):
