@@ -48,8 +48,10 @@ def test_the_door_comes_back_offline_on_a_reload_and_in_another_tab(
     wifi.down()
     page.reload()
     door_shown(page, url)  # not chrome-error://
-    # Its scripts came from the laptop too: the door still reads its boxes.
+    # Its styles and scripts came from the laptop too: the page looks as it does online.
     expect(page.locator("#sale-form")).not_to_have_attribute("data-floor-sending", "")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "door-reloaded-offline-1366x768.png"))
 
     other = page.context.new_page()
     other.goto(url)
