@@ -373,7 +373,8 @@ SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 # Content Security Policy (django-csp 4): everything from this site, nothing inline. Scripts and
 # styles live in static/ (no <script> blocks, no on* handlers, no style attributes: see
 # tests/test_csp.py); data: images only for what Bootstrap draws (its icons are data: SVGs).
-# No page may be framed, the flashboard included.
+# No page may be framed, the flashboard included. The hall laptop's service worker (/sw.js, issue
+# 42) is this site's own script.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
@@ -382,6 +383,7 @@ CONTENT_SECURITY_POLICY = {
         "img-src": [SELF, "data:"],
         "font-src": [SELF],
         "connect-src": [SELF],
+        "worker-src": [SELF],
         "object-src": [NONE],
         "base-uri": [SELF],
         "form-action": [SELF],

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-urlpatterns: list[URLPattern] = []
+from offline import sw_views
+
+urlpatterns: list[URLPattern] = [
+    # The service worker covers the whole site only from its root.
+    path("sw.js", sw_views.service_worker, name="service_worker"),
+    path("offline/", sw_views.offline_page, name="offline_page"),
+]

@@ -290,6 +290,9 @@ SITE_PAGES: dict[str, SitePage] = {
             "password_reset_confirm",
             "password_reset_complete",
             "invitation_accept",
+            # The hall laptop's service worker and its page for a page not kept (issue 42).
+            "service_worker",
+            "offline_page",
         )
     },
     **{

@@ -37,6 +37,7 @@ def assert_secure_headers(response) -> None:
     assert policy["frame-ancestors"] == ["'none'"]
     assert policy["object-src"] == ["'none'"]
     assert policy["form-action"] == ["'self'"]
+    assert policy["worker-src"] == ["'self'"]  # the hall laptop's service worker, /sw.js
     assert "unsafe-inline" not in response["Content-Security-Policy"]
     assert "unsafe-eval" not in response["Content-Security-Policy"]
     assert response["X-Frame-Options"] == "DENY"
