@@ -115,7 +115,14 @@ def _iso(moment: dt.datetime | None) -> str:
 
 def kept_fields(pairs: Sequence[tuple[str, str]]) -> list[list[str]]:
     """The pairs as kept with the act: a secret's value masked."""
-    return [[name, MASK if name in SECRET_FIELDS and value else value] for name, value in pairs]
+    return [
+        [name, MASK if _bare(name) in SECRET_FIELDS and value else value] for name, value in pairs
+    ]
+
+
+def _bare(name: str) -> str:
+    """A field's name without its form's prefix ("payout12-verifier_secret")."""
+    return name.rsplit("-", 1)[-1]
 
 
 def refusal_of(message: str, *, code: str = "", todo: str = TODO_AGAIN) -> dict[str, Any]:
@@ -289,7 +296,7 @@ def _answer(
             rules.record_refusal(error)  # the claimed time's, judged outside any service
         message, code = _error_message(error)
         todo = TODO_TIME if code == "H-7-QUEUED-TIME" else TODO_AGAIN
-        if any(name in SECOND_PERSON for name, _ in act.fields):
+        if any(_bare(name) in SECOND_PERSON for name, _ in act.fields):
             todo = TODO_SIGN
         result = _refused(act, received, refusal_of(message, code=code, todo=todo))
     _keep(occasion, act, device, by, received, result, target)
