@@ -36,6 +36,8 @@ from offline.models import QueuedAct
 from organizations.access import OrgAccess
 from organizations.audit import provenance
 
+#: The code of the rule on claimed times (``beano.rules.queue``).
+TIME_CODE = "H-7-QUEUED-TIME"
 #: What the member in charge is told to do with an act refused.
 TODO_AGAIN = "Enter it again from the paper sheet, with the time written there."
 TODO_TIME = "Check the laptop's clock, then enter it from the paper sheet with the time written."
@@ -155,6 +157,8 @@ def _judge_time(
     """The rule on claimed times (raises its RuleViolation, recorded as every refusal is)."""
     previous = (
         QueuedAct.objects.filter(occasion=occasion, device=device, seq__lt=act.seq)
+        # An act refused for its own claimed time does not hold back the ones after it.
+        .exclude(refusal_code=TIME_CODE)
         .order_by("-seq")
         .values_list("done_at", flat=True)
         .first()
@@ -295,8 +299,9 @@ def _answer(
         if isinstance(error, rules.RuleViolation):
             rules.record_refusal(error)  # the claimed time's, judged outside any service
         message, code = _error_message(error)
-        todo = TODO_TIME if code == "H-7-QUEUED-TIME" else TODO_AGAIN
-        if any(_bare(name) in SECOND_PERSON for name, _ in act.fields):
+        todo = TODO_TIME if code == TIME_CODE else TODO_AGAIN
+        signed = any(_bare(name) in SECOND_PERSON for name, _ in act.fields)
+        if signed and ("password" in message.lower() or "PIN" in message):
             todo = TODO_SIGN
         result = _refused(act, received, refusal_of(message, code=code, todo=todo))
     _keep(occasion, act, device, by, received, result, target)

@@ -286,3 +286,10 @@ def test_a_worker_may_not_void_through_the_queue(seller, tenant, open_occasion, 
     void = act(1, path, {"receipt": 1, "reason": "Rang twice"}, night(open_occasion, 22, 0))
     result = send(seller, open_occasion, [void]).json()["results"][0]
     assert result["state"] == "refused" and result["refusal"]["code"] == "role"
+
+
+def test_an_act_refused_for_its_clock_does_not_hold_back_the_next(seller, open_occasion):
+    ahead = sale_act(open_occasion, 1, night(open_occasion, 23, 30))
+    then = sale_act(open_occasion, 2, night(open_occasion, 22, 0))
+    results = send(seller, open_occasion, [ahead, then]).json()["results"]
+    assert [r["state"] for r in results] == ["refused", "recorded"]
