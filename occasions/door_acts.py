@@ -16,15 +16,9 @@ from occasions.sales_forms import SaleForm
 
 
 def sale_form(organization: Any, occasion_id: int, data: Mapping[str, Any] | None) -> SaleForm:
-    """The door's form for ``data``, one box per item of the posted list (the cached copy, or
-    the list read again). An occasion not ``organization``'s has no boxes."""
+    """The door's form for ``data``, one box per item of the posted list (the copy kept in the
+    cache, or read again). An occasion not ``organization``'s, or with no list, has no boxes."""
     items: list[PriceListItem] = selectors.posted_items(organization, occasion_id)
-    if not items:
-        items = list(
-            PriceListItem.objects.filter(
-                occasion_id=occasion_id, occasion__organization=organization
-            ).order_by("pk")
-        )
     return SaleForm(data, items=items)
 
 
