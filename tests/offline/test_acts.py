@@ -293,3 +293,20 @@ def test_an_act_refused_for_its_clock_does_not_hold_back_the_next(seller, open_o
     then = sale_act(open_occasion, 2, night(open_occasion, 22, 0))
     results = send(seller, open_occasion, [ahead, then]).json()["results"]
     assert [r["state"] for r in results] == ["refused", "recorded"]
+
+
+def test_the_csrf_token_is_required_as_for_any_post(tenant, open_occasion):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    login(client, tenant.worker)
+    acts = [sale_act(open_occasion, 1, night(open_occasion, 19, 0))]
+    assert send(client, open_occasion, acts).status_code == 403
+    assert Sale.objects.count() == 0
+    client.get(reverse("door_sales", args=[open_occasion.organization_id, open_occasion.pk]))
+    token = client.cookies["csrftoken"].value
+    body = json.dumps({"device": "laptop", "acts": acts})
+    response = client.post(
+        acts_url(open_occasion), body, content_type="application/json", HTTP_X_CSRFTOKEN=token
+    )
+    assert response.status_code == 200 and Sale.objects.count() == 1
