@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, trigger_client_event
 
 from beano.rules.cards import ball_label
-from games import board_cache
+from games import board_cache, draw_acts
 from games import draw_selectors as selectors
 from games import draw_services as services
 from games.draw_forms import BallForm, CorrectionForm
@@ -184,12 +184,12 @@ def draw_call(request: OrgRequest, pk: int, game_pk: int) -> HttpResponse:
 
     def call(data: dict[str, Any]) -> BallCall:
         try:
-            return services.record_ball_call(
-                game=Game(pk=game_pk, occasion_id=pk),
+            return draw_acts.call_ball(
+                form,
                 organization=access.organization,
-                number=data["ball"],
+                occasion_id=pk,
+                game_id=game_pk,
                 by=request.user,
-                request_key=data["request_key"],
             )
         except Game.DoesNotExist:
             raise Http404 from None
@@ -211,7 +211,7 @@ def _after_call(
     request: OrgRequest, access: OrgAccess, pk: int, game_pk: int, call: BallCall
 ) -> HttpResponse:
     """The answer to a ball called: the console with it, or only what changed (htmx)."""
-    done = f"{ball_label(call.number)} called (#{call.sequence})."
+    done = draw_acts.called_words(call)
     if not request.htmx:
         messages.success(request, done)
         return _back(call.game)

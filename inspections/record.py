@@ -7,7 +7,7 @@ here, not one model and one template loop step each."""
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db.models import Prefetch
@@ -50,6 +50,7 @@ from occasions.models import (
     WorkerPresence,
 )
 from occasions.sales_selectors import AttendanceCheck, DoorCounts, attendance_check, door_figures
+from offline.selectors import Stretch, offline_stretches
 
 ZERO = Decimal("0.00")
 
@@ -84,6 +85,7 @@ class FullRecord:
     police: list[PoliceDetail]
     transportation: list[TransportationArrangement]
     kept_prizes: Decimal | None  # a closed night's, as kept with its figures
+    offline: list[Stretch] = field(default_factory=list)  # the laptop's stretches offline
 
     @property
     def prizes_awarded(self) -> Decimal:
@@ -267,4 +269,5 @@ def full_record(occasion: Occasion) -> FullRecord:
             )
         ),
         kept_prizes=kept.prizes if kept is not None else None,
+        offline=offline_stretches(occasion),
     )

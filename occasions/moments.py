@@ -62,18 +62,27 @@ class Paper:
 
 @dataclass(frozen=True)
 class Queued:
-    """An act done at the hall laptop while it was offline, sent from its queue later."""
+    """An act done at the hall laptop while it was offline, sent from its queue later: the
+    laptop (its browser's id), its own clock at the act, and when the server received it."""
 
     device: str
     queued_at: dt.datetime
+    received_at: dt.datetime | None = None
 
     @property
     def provenance(self) -> dict[str, Any]:
-        return {
-            "entered": "from the laptop's queue",
+        """What each audit event of the act says of where it came from (with the moment claimed,
+        which ``Moment.provenance`` adds): recorded on the hall laptop while offline, and when
+        it was received."""
+        values: dict[str, Any] = {
+            "entered": "offline",
+            "source": "queue",
             "device": self.device,
             "queued_at": self.queued_at,
         }
+        if self.received_at is not None:
+            values["received_at"] = self.received_at
+        return values
 
 
 @dataclass(frozen=True)
@@ -98,7 +107,7 @@ class Moment:
         if self.paper is not None:
             return self.paper.provenance
         if self.queued is not None:
-            return self.queued.provenance
+            return {**self.queued.provenance, "claimed_at": self.at}
         return {}
 
     def then(self, at: dt.datetime) -> Moment:
@@ -132,10 +141,16 @@ def from_paper(paper: Paper, at: dt.datetime | None) -> Moment:
     return Moment(at=at, paper=paper)
 
 
-def from_queue(at: dt.datetime, *, device: str, queued_at: dt.datetime) -> Moment:
+def from_queue(
+    at: dt.datetime,
+    *,
+    device: str,
+    queued_at: dt.datetime,
+    received_at: dt.datetime | None = None,
+) -> Moment:
     """An act done at ``at`` on the hall laptop ``device`` while offline, queued at
-    ``queued_at``."""
-    return Moment(at=at, queued=Queued(device=device, queued_at=queued_at))
+    ``queued_at`` by the laptop's own clock, received by the server at ``received_at``."""
+    return Moment(at=at, queued=Queued(device=device, queued_at=queued_at, received_at=received_at))
 
 
 def stated(at: At) -> dt.datetime | None:

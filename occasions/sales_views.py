@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 from django_htmx.http import trigger_client_event
 
-from beano.rules.money import usd
+from occasions import door_acts
 from occasions import sales_selectors as selectors
 from occasions import sales_services as services
 from occasions.floor_bar import floor_bar
@@ -83,10 +83,7 @@ def _back(occasion: Occasion) -> HttpResponse:
 def _sale_summary(sale: Sale, request: HttpRequest | None = None) -> str:
     """The receipt's answer; at a laptop handed to a worker (``occasions.laptop``), it names
     them, the seller recorded, where the one selling looks."""
-    lines = ", ".join(
-        f"{line.quantity} × {line.get_category_display()}" for line in sale.lines.all()
-    )
-    summary = f"Receipt {sale.number} recorded — {usd(sale.total)}: {lines}."
+    summary = door_acts.sale_words(sale)
     if request is not None and getattr(request, "laptop_login", None) is not None:
         seller = request.user
         summary += f" Sold by {seller.get_full_name() or seller.get_username()}."
@@ -200,21 +197,15 @@ def sale_record(request: OrgRequest, pk: int) -> HttpResponse:
     from (kept in the cache); the occasion is read once, under the service's lock (another
     organization's is a 404 there), and judged against the list read there."""
     access = request.access
-    items = selectors.posted_items(access.organization, pk)
-    if not items:  # none posted, or not this organization's occasion (a 404 here)
-        items = _items(get_occasion(access, pk))
-    form = SaleForm(request.POST, items=items)
+    form = door_acts.sale_form(access.organization, pk, request.POST)
+    if not form.items:  # none posted, or not this organization's occasion (a 404 here)
+        form = SaleForm(request.POST, items=_items(get_occasion(access, pk)))
+    items = form.items
 
     def record(data: dict[str, Any]) -> Sale:
         try:
-            return services.record_sale(
-                occasion=Occasion(pk=pk),
-                organization=access.organization,
-                lines=list(form.lines),
-                admission_receipt=data["admission_receipt"],
-                by=request.user,
-                request_key=data["request_key"],
-                posted_list=items,
+            return door_acts.record_sale_of(
+                form, organization=access.organization, occasion_id=pk, by=request.user
             )
         except Occasion.DoesNotExist:
             raise Http404 from None

@@ -234,6 +234,10 @@ ORG_PAGES: dict[str, OrgPage] = {
     "draw_call": _form(ON_THE_FLOOR),
     "draw_correct": _form(ON_THE_FLOOR),
     "flashboard_link": _form(RUNS_THE_NIGHT),
+    # The offline floor: the laptop's queue sent (each act then as its own page allows it) and
+    # the night's pack it keeps.
+    "offline_acts": _form(ON_THE_FLOOR),
+    "offline_pack": _reads(ANY_ROLE),
     "control_sheets": _reads(ANY_ROLE),
     # The back office: reports, close-out, cash and bank, paper, filing, the annual report.
     "reports_home": _reads(CLOSES_OUT),

@@ -37,6 +37,7 @@ ACTION_LABELS = {
     "game.share_prize": "dividing a prize among winners on the same call",
     "game.record_payout": "recording a payout to a winner",
     "ball.call": "calling a ball",
+    "offline.queued_act": "an act sent from the hall laptop's queue after it was offline",
     "ball.correct": "correcting a mis-keyed ball call",
     "equipment.register": "registering equipment",
     "equipment.update": "changing equipment",

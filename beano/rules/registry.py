@@ -21,6 +21,7 @@ RULE_MODULES = (
     "beano.rules.draw",
     "beano.rules.banking",
     "beano.rules.bookkeepers",
+    "beano.rules.queue",
 )
 
 

@@ -54,7 +54,21 @@ def provenance_words(values: Any) -> str:
     return f"{words}; {session}" if session else words
 
 
+def _queued_words(values: dict[str, Any]) -> str:
+    """An act the hall laptop queued while offline: the moment it claims, when it arrived."""
+    words = "recorded on the hall laptop while offline"
+    claimed = _when(values.get("claimed_at"))
+    if claimed:
+        words += f"{claimed} (the time the laptop gave)"
+    received = _when(values.get("received_at"))
+    if received:
+        words += f", received{received}"
+    return words
+
+
 def _entered_words(values: dict[str, Any]) -> str:
+    if values.get("source") == "queue":
+        return _queued_words(values)
     who = f" by {values['entered_by']}" if values.get("entered_by") else ""
     when = _when(values.get("entered_at"))
     if values.get("closed_late"):

@@ -42,6 +42,8 @@ ORG_PAGES = [
     ("sale_record", "open_occasion", True),
     ("sale_void", "open_occasion", True),
     ("attendance_announce", "open_occasion", True),
+    ("offline_acts", "open_occasion", True),
+    ("offline_pack", "open_occasion", False),
     ("occasion_start_play", "open_occasion", True),
     ("occasion_start_second_half", "open_occasion", True),
     ("opening_checklist", "occasion", False),
