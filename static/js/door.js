@@ -261,6 +261,17 @@
 
   document.body.addEventListener("doorSaleRecorded", readyForNext);
 
+  // Offline, a sale is kept on the laptop (offline.js says so in #sale-result): its boxes are
+  // readied for the next player as for a receipt, with no receipt to repeat.
+  document.addEventListener("beano:kept", function (event) {
+    var act = event.detail && event.detail.act;
+    if (!act || act.action !== "sale") return;
+    sendNext = false;
+    pressedWhileSaving = false;
+    say("");
+    readyForNext(null);
+  });
+
   document.body.addEventListener("htmx:afterRequest", function (event) {
     if (!isSaleForm(event.detail.elt)) return;
     pressedWhileSaving = false; // not recorded (refused, or no answer): nothing to say it repeats
