@@ -549,6 +549,8 @@
     return elt && elt.closest ? elt.closest("form[data-floor-entry]") : null;
   }
 
+  // Where an entry's answer goes: the door's receipt, the console's message, else just before
+  // the entry's "not sent" notice. A refusal's citation ("961 CMR …: ") is shown as one.
   function sayHere(entry, text, kind) {
     var box;
     if (entry === "sale") box = document.getElementById("sale-result");
@@ -565,9 +567,22 @@
     }
     box.textContent = "";
     box.removeAttribute("data-invalid");
-    var alert = make("div", "alert py-1 px-2 mb-2 " + (kind === "refused" ? "alert-danger" : "alert-info offline-kept"), text);
-    alert.setAttribute("role", kind === "refused" ? "alert" : "status");
+    var refused = kind === "refused";
+    var alert = make("div", "alert py-1 px-2 mb-2 " + (refused ? "alert-danger" : "alert-info offline-kept"));
+    alert.setAttribute("role", refused ? "alert" : "status");
     alert.setAttribute("data-offline-" + kind, "");
+    if (refused) {
+      alert.appendChild(make("strong", "", "Refused on this laptop."));
+      alert.appendChild(document.createTextNode(" "));
+      var cited = /^(\d+ CMR [0-9.()a-z]+): (.*)$/.exec(text);
+      if (cited) {
+        alert.appendChild(make("span", "citation", cited[1]));
+        alert.appendChild(document.createTextNode(" "));
+        text = cited[2];
+      }
+      text += " Nothing was kept.";
+    }
+    alert.appendChild(document.createTextNode(text));
     box.appendChild(alert);
   }
 
@@ -593,7 +608,7 @@
     var refused = refusalOf(action, path, pairs);
     settle(entry);
     if (refused) {
-      sayHere(entry, "Refused on this laptop: " + refused + " Nothing was kept.", "refused");
+      sayHere(entry, refused, "refused");
       return;
     }
     keep(path, pairs, state.firstTry[key], key);
@@ -603,7 +618,17 @@
     var config = event.detail.requestConfig;
     var elt = (config && config.elt) || event.detail.elt;
     var form = entryForm(elt);
-    if (!form || !config) { goOffline(); return; }
+    if (!form) {
+      goOffline();
+      // Another act of the floor (a void, a payout, the attendance, a worker) that got no
+      // answer: kept too (a void or a payout to be confirmed, its PIN left out).
+      var other = elt && elt.closest ? elt.closest("form") : null;
+      var path = config && pathOf(config.path);
+      if (other && path && actionOf(path) && (config.verb || "post").toLowerCase() === "post") {
+        keep(path, pairsOf(config.parameters || new FormData(other))).then(function (act) { noteKept(other, act); });
+      }
+      return;
+    }
     var entry = form.getAttribute("data-floor-entry");
     var lost = state.current[entry];
     delete state.current[entry];
@@ -612,6 +637,20 @@
     if (!lost) return;
     // Kept with its key: if the first try did arrive, the server records nothing twice.
     keep(lost.path, lost.pairs, state.firstTry[lost.key] || Date.now(), lost.key);
+  }
+
+  function noteKept(form, act) {
+    var note = form.querySelector("[data-offline-said]") || make("div", "alert alert-info py-1 px-2 mt-2 mb-0 offline-kept");
+    note.setAttribute("data-offline-said", "");
+    note.setAttribute("role", "status");
+    note.textContent = act.state === "to_confirm"
+      ? "Kept on this laptop to be confirmed: once the connection returns, the second person types their PIN in the banner above."
+      : "Kept on this laptop: " + act.what + " — sent when the connection returns.";
+    form.appendChild(note);
+    SECRETS.forEach(function (name) {
+      var box = form.querySelector("[name='" + name + "']");
+      if (box) box.value = "";
+    });
   }
 
   document.body.addEventListener("htmx:sendError", dropped);
@@ -629,17 +668,7 @@
     event.preventDefault();
     event.stopImmediatePropagation();
     keep(path, pairsOf(new FormData(form, event.submitter || undefined))).then(function (act) {
-      var note = form.querySelector("[data-offline-said]") || make("div", "alert alert-info py-1 px-2 mt-2 mb-0 offline-kept");
-      note.setAttribute("data-offline-said", "");
-      note.setAttribute("role", "status");
-      note.textContent = act.state === "to_confirm"
-        ? "Kept on this laptop to be confirmed: once the connection returns, the second person types their PIN in the banner above."
-        : "Kept on this laptop: " + act.what + " — sent when the connection returns.";
-      form.appendChild(note);
-      SECRETS.forEach(function (name) {
-        var box = form.querySelector("[name='" + name + "']");
-        if (box) box.value = "";
-      });
+      noteKept(form, act);
     });
   }, true);
 
@@ -648,9 +677,9 @@
     var form = event.target;
     if (!form.hasAttribute || !form.hasAttribute("data-offline-close")) return;
     var n = waitingActs().length;
-    var text = n ? plural(n, "1 act waits", n + " acts wait") + " on this laptop: they are sent first." : "";
+    var text = n ? plural(n, "1 act waits on this laptop: it is sent first.", n + " acts wait on this laptop: they are sent first.") : "";
     if (!n && !state.offline) return;
-    if (!n) text = "Offline: the night is closed once the connection returns.";
+    if (!n) text = "Offline: the night can be closed once the connection returns.";
     event.preventDefault();
     event.stopImmediatePropagation();
     var note = form.querySelector("[data-offline-close-said]") || make("div", "alert alert-warning py-2 mt-2 mb-0");
@@ -699,6 +728,8 @@
       var count = last.querySelectorAll(".small")[1];
       if (count) count.textContent = document.querySelectorAll("#draw-board .draw-ball.is-called").length + " called";
     }
+    var pick = document.getElementById("draw-pick-" + gameOf(location.pathname));
+    if (pick) pick.textContent = "in play · " + document.querySelectorAll("#draw-board .draw-ball.is-called").length;
     var body = document.getElementById("draw-calls-body");
     if (body) {
       var none = document.getElementById("draw-no-calls");

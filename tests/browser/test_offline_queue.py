@@ -22,6 +22,8 @@ from playwright.sync_api import expect
 
 from games import draw_services
 from tests.browser.test_floor_entries import address, log_in
+from tests.conftest import PASSWORD
+from tests.fixtures.floor import on_floor
 
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 CITATION = "961 CMR 3.04(4)(d)2"
@@ -193,7 +195,7 @@ def test_door_sales_kept_offline_are_sent_in_order_when_the_wifi_returns(
     bonus.fill("6")
     bonus.press("Enter")
     expect(result.get_by_role("alert")).to_have_text(
-        re.compile(r"^Refused on this laptop: At most 5 × Bonus card in one sale: 6 were typed\.")
+        "Refused on this laptop. At most 5 × Bonus card in one sale: 6 were typed. Nothing was kept."
     )
     expect(banner).to_have_attribute("data-waiting", "3")
     expect(bonus).to_have_value("6")  # left as typed, to be put right
@@ -313,7 +315,7 @@ def test_a_ball_kept_offline_lights_the_console_and_the_flashboard_and_is_not_ca
     ball.fill("I21")
     ball.press("Enter")
     expect(message.get_by_role("alert")).to_have_text(
-        re.compile(r"961 CMR 3\.04\(6\)\(a\): I21 was already called in this game")
+        re.compile(r"^Refused on this laptop\. 961 CMR 3\.04\(6\)\(a\) I21 was already called in this game")
     )
     ball.fill(called_before[0])
     ball.press("Enter")
@@ -334,3 +336,60 @@ def test_a_ball_kept_offline_lights_the_console_and_the_flashboard_and_is_not_ca
     expect(banner).to_be_hidden(timeout=8000)
     assert hall.posts and hall.posts[0]["acts"][0]["path"] == reverse("draw_call", kwargs=args)
     assert page.evaluate(ACTS_IN_STORE)["acts"][0]["state"] == "recorded"
+
+
+@pytest.mark.browser
+def test_a_void_offline_waits_for_the_witness_pin_and_the_close_waits_for_the_queue(
+    live_server, page, tenant, open_occasion, sale, wifi
+):
+    """A void done offline is kept "to be confirmed", never with the PIN typed; online, the
+    witness types it in the banner and it is sent with it. Meanwhile the night is not closed."""
+    on_floor(tenant.head, open_occasion)
+    hall = Hall(page, wifi, open_occasion.organization_id, open_occasion.pk)
+    args = {"org_id": open_occasion.organization_id, "pk": open_occasion.pk}
+    log_in(page, address(live_server, "door_sales", **args), tenant.member_in_charge)
+    banner = page.locator("#offline-banner")
+    words = banner.locator("[data-offline-text]")
+
+    hall.down()
+    receipts = page.locator("#recent-sales")
+    receipts.get_by_role("button", name="Void").first.click()
+    form = receipts.locator("form.door-void").first
+    form.get_by_label("Reason").fill("sold to the wrong player")
+    form.get_by_label(re.compile("^Witness")).select_option(str(tenant.head.pk))
+    form.get_by_label("The witness types their own password or PIN").fill(PASSWORD)
+    form.get_by_role("button", name="Void receipt 1").click()
+    expect(form.get_by_role("status")).to_contain_text("Kept on this laptop to be confirmed")
+    expect(form.get_by_label("The witness types their own password or PIN")).to_have_value("")
+    expect(words).to_have_text(
+        "Offline — 1 act waits on this laptop. It is sent when the connection returns."
+    )
+    expect(banner.locator("[data-offline-act]")).to_contain_text(
+        "Void of receipt 1 (", use_inner_text=True
+    )
+    expect(banner.locator("form.offline-confirm-form")).to_be_hidden()  # no PIN offline
+    acts = page.evaluate(ACTS_IN_STORE)["acts"]
+    assert [(a["action"], a["state"]) for a in acts] == [("void", "to_confirm")]
+    assert PASSWORD not in json.dumps(acts) and "witness_secret" not in dict(acts[0]["fields"])
+    assert dict(acts[0]["fields"])["receipt"] == "1"
+
+    # Back: nothing is sent without the witness; the close waits for the queue.
+    hall.up()
+    page.goto(address(live_server, "occasion_close", **args))
+    expect(words).to_have_text("1 act waits on this laptop for a second person's PIN.")
+    page.get_by_role("button", name="Close the occasion").click()
+    expect(page.locator("[data-offline-close-said]")).to_have_text(
+        "1 act waits on this laptop: it is sent first."
+    )
+    assert hall.posts == []
+    pin = banner.get_by_label("The witness types their PIN")
+    pin.fill(PASSWORD)
+    banner.get_by_role("button", name="Send with the PIN").click()
+    page.wait_for_load_state()
+    expect(banner).to_be_hidden()
+    assert len(hall.posts) == 1
+    fields = dict(hall.posts[0]["acts"][0]["fields"])
+    assert fields["witness_secret"] == PASSWORD and fields["receipt"] == "1"
+    stored = page.evaluate(ACTS_IN_STORE)["acts"]
+    assert [a["state"] for a in stored] == ["recorded"]
+    assert PASSWORD not in json.dumps(stored)
