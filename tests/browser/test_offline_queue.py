@@ -38,6 +38,10 @@ ACTS_IN_STORE = """async () => {
 }"""
 
 
+def now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat()
+
+
 class Hall:
     """The Wi-Fi and the two addresses of the offline app this branch does not serve: the pack
     (answered while the Wi-Fi is up) and the acts (answered with the results the test sets)."""
@@ -108,7 +112,7 @@ class Hall:
         route.fulfill(
             status=200,
             content_type="application/json",
-            body=json.dumps({"server_time": dt.datetime.now(dt.UTC).isoformat(), "results": results}),
+            body=json.dumps({"server_time": now(), "results": results}),
         )
 
 
@@ -126,8 +130,12 @@ def pack_of(page: Any, occasion: Any, games: list[dict] | None = None, bonus_max
     ]
     return {
         "version": 1,
-        "occasion": {"id": occasion.pk, "organization": occasion.organization_id,
-                     "date": occasion.date.isoformat(), "status": "open"},
+        "occasion": {
+            "id": occasion.pk,
+            "organization": occasion.organization_id,
+            "date": occasion.date.isoformat(),
+            "status": "open",
+        },
         "user": {"id": 1, "name": "Robin Hale"},
         "prices": prices,
         "games": games or [],
@@ -195,7 +203,8 @@ def test_door_sales_kept_offline_are_sent_in_order_when_the_wifi_returns(
     bonus.fill("6")
     bonus.press("Enter")
     expect(result.get_by_role("alert")).to_have_text(
-        "Refused on this laptop. At most 5 × Bonus card in one sale: 6 were typed. Nothing was kept."
+        "Refused on this laptop. At most 5 × Bonus card in one sale: 6 were typed. "
+        "Nothing was kept."
     )
     expect(banner).to_have_attribute("data-waiting", "3")
     expect(bonus).to_have_value("6")  # left as typed, to be put right
@@ -315,7 +324,9 @@ def test_a_ball_kept_offline_lights_the_console_and_the_flashboard_and_is_not_ca
     ball.fill("I21")
     ball.press("Enter")
     expect(message.get_by_role("alert")).to_have_text(
-        re.compile(r"^Refused on this laptop\. 961 CMR 3\.04\(6\)\(a\) I21 was already called in this game")
+        re.compile(
+            r"^Refused on this laptop\. 961 CMR 3\.04\(6\)\(a\) I21 was already called in this game"
+        )
     )
     ball.fill(called_before[0])
     ball.press("Enter")
