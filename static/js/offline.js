@@ -284,7 +284,10 @@
       emit("beano:offline", {});
     }
     render();
-    if (!state.probe) state.probe = window.setInterval(probe, PROBE_MS);
+    if (!state.probe) {
+      state.probe = window.setInterval(probe, PROBE_MS);
+      window.setTimeout(function () { if (state.offline) probe(); }, 1000); // a blip, often
+    }
   }
 
   function goOnline() {
