@@ -437,7 +437,7 @@
     }
     if (act.action === "claim") return "Claim" + (field(act.fields, "player_name") ? " by " + field(act.fields, "player_name") : "");
     if (act.action === "void") return "Void of receipt " + (field(act.fields, "receipt") || "");
-    if (act.action === "payout") return "Payout of " + (field(act.fields, "amount") ? "$" + field(act.fields, "amount") : "a prize");
+    if (act.action === "payout") return "Payout" + (field(act.fields, "amount") ? " (amount typed: " + field(act.fields, "amount") + ")" : "");
     if (act.action === "attendance") return "Attendance " + (field(act.fields, "players") || "");
     if (act.action === "sign_in") return "A worker's sign-in";
     if (act.action === "sign_out") return "A worker's sign-out";
