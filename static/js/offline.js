@@ -172,6 +172,15 @@
     });
   }
 
+  var queueChannel = "BroadcastChannel" in window ? new BroadcastChannel("beano-floor-queue") : null;
+  if (queueChannel) queueChannel.onmessage = function () { reload(); };
+
+  // The store changed here: this page reads it again, and the laptop's other tabs are told.
+  function changed() {
+    if (queueChannel) queueChannel.postMessage({occasion: OCCASION});
+    return reload();
+  }
+
   function waitingActs() {
     return state.acts.filter(function (a) {
       return SENDING_STATES.indexOf(a.state) >= 0 || a.state === "to_confirm";
@@ -191,7 +200,7 @@
         tx.objectStore("acts").put(act);
         return tx.done;
       });
-    }).then(reload).then(function () { return act; });
+    }).then(changed).then(function () { return act; });
   }
 
   function update(acts) {
@@ -199,7 +208,7 @@
       var tx = db.transaction("acts", "readwrite");
       acts.forEach(function (act) { tx.store.put(act); });
       return tx.done;
-    }).then(reload);
+    }).then(changed);
   }
 
   // ---- the clock ------------------------------------------------------------------------
@@ -331,7 +340,19 @@
 
   var problem = "";
 
+  // One tab of the laptop sends at a time (the door and the console share the queue); the
+  // others hear of it and read the store again.
   function flush() {
+    if (state.flushing || state.offline) return Promise.resolve();
+    if (navigator.locks && navigator.locks.request) {
+      return navigator.locks.request("beano-floor-send-" + OCCASION, {ifAvailable: true}, function (lock) {
+        return lock ? reload().then(sendAll) : null;
+      });
+    }
+    return sendAll();
+  }
+
+  function sendAll() {
     if (state.flushing || state.offline) return Promise.resolve();
     var ready = state.acts.filter(function (a) {
       return SENDING_STATES.indexOf(a.state) >= 0 || (a.state === "to_confirm" && state.pins[a.key]);
