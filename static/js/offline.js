@@ -461,7 +461,7 @@
     if (act.action === "payout") return "Payout" + (field(act.fields, "amount") ? " (amount typed: " + field(act.fields, "amount") + ")" : "");
     if (act.action === "attendance") return "Attendance " + (field(act.fields, "players") || "");
     if (act.action === "sign_in") return "A worker's sign-in";
-    if (act.action === "sign_out") return "A worker's sign-out";
+    if (act.action === "sign_out") return act.name ? act.name + "'s sign-out" : "A worker's sign-out";
     return "An act";
   }
 
@@ -471,7 +471,7 @@
     return null;
   }
 
-  function keep(path, pairs, laptopMs, key) {
+  function keep(path, pairs, laptopMs, key, name) {
     path = pathOf(path);
     var action = actionOf(path);
     pairs = pairs.filter(function (p) { return p[0] !== "csrfmiddlewaretoken"; });
@@ -495,6 +495,7 @@
       said: "",
       refusal: null
     };
+    if (name) act.name = name;
     act.what = describe(act);
     return store(act).then(function (kept) {
       emit("beano:kept", {act: kept});
@@ -691,7 +692,10 @@
     if (!action) return;
     event.preventDefault();
     event.stopImmediatePropagation();
-    keep(path, pairsOf(new FormData(form, event.submitter || undefined))).then(function (act) {
+    var button = event.submitter || form.querySelector("button[type=submit]");
+    var label = button ? button.getAttribute("aria-label") || "" : "";
+    keep(path, pairsOf(new FormData(form, event.submitter || undefined)), null, null,
+         /^Sign out /.test(label) ? label.replace(/^Sign out /, "") : "").then(function (act) {
       noteKept(form, act);
     });
   }, true);

@@ -404,3 +404,60 @@ def test_a_void_offline_waits_for_the_witness_pin_and_the_close_waits_for_the_qu
     stored = page.evaluate(ACTS_IN_STORE)["acts"]
     assert [a["state"] for a in stored] == ["recorded"]
     assert PASSWORD not in json.dumps(stored)
+
+
+@pytest.mark.browser
+def test_offline_a_worker_signed_out_is_kept_and_a_claim_on_a_finished_game_refused(
+    live_server, page, tenant, game_in_play, wifi, new_tab
+):
+    occasion = game_in_play.occasion
+    on_floor(tenant.head, occasion)
+    hall = Hall(page, wifi, occasion.organization_id, occasion.pk)
+    args = {"org_id": occasion.organization_id, "pk": occasion.pk}
+    log_in(page, address(live_server, "workers_present", **args), tenant.member_in_charge)
+    words = page.locator("#offline-banner [data-offline-text]")
+    # Another device's flashboard: no console of its own, it keeps its board and reconnects.
+    flash = draw_services.issue_flashboard_link(occasion=occasion, by=tenant.member_in_charge)
+    screen = new_tab()
+    screen.goto(live_server.url + reverse("flashboard", args=[flash.token]))
+    expect(screen.locator(".flash-count")).to_have_text("6 called")
+
+    hall.down()
+    page.evaluate("beanoOffline.probe()")
+    expect(words).to_have_text(re.compile(r"^Offline — no act waits on this laptop\."))
+    expect(screen.locator("#flash-offline")).to_have_text("Reconnecting…")
+    expect(screen.locator(".flash-count")).to_have_text("6 called")
+    sign_out = page.get_by_role("button", name=re.compile("^Sign out "))
+    name = sign_out.first.get_attribute("aria-label").removeprefix("Sign out ")
+    sign_out.first.click()
+    expect(page.locator("#workers-panel [data-offline-said]")).to_have_text(
+        f"Kept on this laptop: {name}'s sign-out — sent when the connection returns."
+    )
+    expect(words).to_have_text(
+        "Offline — 1 act waits on this laptop. It is sent when the connection returns."
+    )
+    acts = page.evaluate(ACTS_IN_STORE)["acts"]
+    assert [a["action"] for a in acts] == ["sign_out"]
+    assert acts[0]["path"].endswith("/sign-out/")
+
+    # The claims page, the pack saying game 3 is over: a claim is refused on the laptop.
+    hall.up()
+    page.evaluate("document.getElementById('offline-banner').setAttribute('data-reload', 'no')")
+    hall.pack = {
+        "version": 1,
+        "user": {"id": 1, "name": "Robin Hale"},
+        "prices": [],
+        "games": [{"id": game_in_play.pk, "number": 3, "state": "finished", "called": []}],
+    }
+    page.goto(address(live_server, "game_claims", game_pk=game_in_play.pk, **args))
+    page.wait_for_function("beanoOffline.state.pack !== null")
+    hall.down()
+    page.evaluate("beanoOffline.probe()")
+    form = page.locator("#claim")
+    form.get_by_label("Player").fill("Joe Dias")
+    form.get_by_role("button", name="Record the claim").click()
+    expect(page.locator("[data-offline-said=claim]").get_by_role("alert")).to_have_text(
+        "Refused on this laptop. 961 CMR 3.04(6)(a) Game 3 is over: a claim is recorded while "
+        "the game is in play. Nothing was kept."
+    )
+    assert [a["action"] for a in page.evaluate(ACTS_IN_STORE)["acts"]] == ["sign_out"]
