@@ -388,6 +388,7 @@
             }
             return restore(batch, before).then(function () { return null; });
           }
+          state.signedOut = false;
           return response.json().then(function (body) {
             if (body.server_time) setOffset(Date.parse(body.server_time) - Date.now(), "date");
             var byKey = {};
@@ -424,8 +425,8 @@
         // The page shows the server's truth again (the refused stay listed, from the store).
         emit("beano:flushed", {});
         if (banner.getAttribute("data-reload") !== "no") window.setTimeout(function () { location.reload(); }, 300);
-      } else if (problem && !state.probe) {
-        window.setTimeout(flush, PROBE_MS);
+      } else if ((problem || state.signedOut) && !state.probe) {
+        window.setTimeout(probe, PROBE_MS); // tried again: signed in elsewhere, or the server mended
       }
     }, function () {
       state.flushing = false;

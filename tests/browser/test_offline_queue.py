@@ -174,7 +174,7 @@ def test_door_sales_kept_offline_are_sent_in_order_when_the_wifi_returns(
     # The laptop keeps the night's pack while online.
     hall.pack = pack_of(page, open_occasion)
     page.evaluate("beanoOffline.probe()")
-    page.wait_for_function("beanoOffline.state.pack !== null")
+    page.wait_for_function("() => window.beanoOffline.state.pack !== null")
 
     # The Wi-Fi drops: the first sale gets no answer, is kept, and the laptop is offline.
     hall.down()
@@ -450,7 +450,7 @@ def test_offline_a_worker_signed_out_is_kept_and_a_claim_on_a_finished_game_refu
         "games": [{"id": game_in_play.pk, "number": 3, "state": "finished", "called": []}],
     }
     page.goto(address(live_server, "game_claims", game_pk=game_in_play.pk, **args))
-    page.wait_for_function("beanoOffline.state.pack !== null")
+    page.wait_for_function("() => window.beanoOffline.state.pack !== null")
     hall.down()
     page.evaluate("beanoOffline.probe()")
     form = page.locator("#claim")
