@@ -127,6 +127,7 @@ def pack_of(page: Any, occasion: Any, games: list[dict] | None = None, bonus_max
     prices = [
         dict(box, id=i, max=bonus_max if box["category"] == "bonus" else None)
         for i, box in enumerate(boxes, start=1)
+        if box["category"] != "special"  # taken off the list since the page was read
     ]
     return {
         "version": 1,
@@ -209,6 +210,15 @@ def test_door_sales_kept_offline_are_sent_in_order_when_the_wifi_returns(
     expect(banner).to_have_attribute("data-waiting", "3")
     expect(bonus).to_have_value("6")  # left as typed, to be put right
     bonus.fill("")
+    # A box the pack's price list does not hold: refused too.
+    page.get_by_label("Special game card").fill("1")
+    page.get_by_label("Special game card").press("Enter")
+    expect(result.get_by_role("alert")).to_have_text(
+        "Refused on this laptop. Special game card is not on tonight's price list: it cannot be "
+        "sold. Nothing was kept."
+    )
+    page.get_by_label("Special game card").fill("")
+    expect(banner).to_have_attribute("data-waiting", "3")
     folder = shots_dir(tmp_path)
     for width in (1366, 1024):
         page.set_viewport_size({"width": width, "height": 768})
