@@ -266,10 +266,8 @@
   document.addEventListener("beano:kept", function (event) {
     var act = event.detail && event.detail.act;
     if (!act || act.action !== "sale") return;
-    sendNext = false;
-    pressedWhileSaving = false;
-    say("");
-    readyForNext(null);
+    pressedWhileSaving = false; // nothing to say it repeats: no receipt was given
+    readyForNext(null); // a next sale typed and Enter pressed meanwhile goes (is kept) now
   });
 
   document.body.addEventListener("htmx:afterRequest", function (event) {

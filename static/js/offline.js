@@ -54,6 +54,7 @@
     acts: [], // this occasion's acts, in seq order (a mirror of the store)
     flushing: false,
     probe: null,
+    pending: [], // acts being stored, not yet in the mirror
     current: {}, // entry name -> the submission on its way: {path, pairs, key}
     firstTry: {}, // request key -> the laptop's ms at the first try of that entry
     sentAt: new WeakMap(),
@@ -472,7 +473,9 @@
     return null;
   }
 
-  function keep(path, pairs, laptopMs, key, name) {
+  // entry: the floor entry whose form stays "on its way" (floor.js) until the act is kept, so
+  // that Enter pressed again meanwhile does not keep the same boxes twice.
+  function keep(path, pairs, laptopMs, key, name, entry) {
     path = pathOf(path);
     var action = actionOf(path);
     pairs = pairs.filter(function (p) { return p[0] !== "csrfmiddlewaretoken"; });
@@ -498,9 +501,18 @@
     };
     if (name) act.name = name;
     act.what = describe(act);
+    state.pending.push(act);
+    function done() {
+      state.pending = state.pending.filter(function (a) { return a !== act; });
+      if (entry) settle(entry);
+    }
     return store(act).then(function (kept) {
+      done();
       emit("beano:kept", {act: kept});
       return kept;
+    }, function (error) {
+      done();
+      throw error;
     });
   }
 
@@ -516,7 +528,7 @@
     var g = packGame(game);
     if (g && (g.called || []).some(function (b) { return ballOf(String(b)) === number; })) return true;
     if (document.querySelector("#draw-board .draw-ball.is-called[value='" + number + "'], #draw-board #draw-ball-" + number + ".is-called")) return true;
-    return state.acts.some(function (a) {
+    return state.acts.concat(state.pending).some(function (a) {
       return a.action === "ball" && gameOf(a.path) === game && a.state !== "refused" &&
         ballOf(field(a.fields, "ball")) === number;
     });
@@ -632,12 +644,12 @@
     var path = pathOf(detail.path);
     var action = actionOf(path);
     var refused = refusalOf(action, path, pairs);
-    settle(entry);
     if (refused) {
+      settle(entry);
       sayHere(entry, refused, "refused");
       return;
     }
-    keep(path, pairs, state.firstTry[key], key);
+    keep(path, pairs, state.firstTry[key], key, null, entry);
   });
 
   function dropped(event) {
@@ -658,11 +670,13 @@
     var entry = form.getAttribute("data-floor-entry");
     var lost = state.current[entry];
     delete state.current[entry];
-    settle(entry);
     goOffline();
-    if (!lost) return;
+    if (!lost) { settle(entry); return; }
+    document.querySelectorAll("form[data-floor-entry='" + entry + "']").forEach(function (f) {
+      f.setAttribute("data-floor-sending", "");
+    });
     // Kept with its key: if the first try did arrive, the server records nothing twice.
-    keep(lost.path, lost.pairs, state.firstTry[lost.key] || Date.now(), lost.key);
+    keep(lost.path, lost.pairs, state.firstTry[lost.key] || Date.now(), lost.key, null, entry);
   }
 
   function noteKept(form, act) {
