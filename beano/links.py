@@ -32,6 +32,7 @@ PLACES = {
     "left_open": "an occasion left open on an earlier day, at the top of the landing page",
     "integrity_warning_actions": "the page of a document whose PDF does not check",
     "floor_notes": "(parts) under the floor bar of the pages of a night",
+    "floor_banner": "(parts) at the top of the floor's pages that keep working offline",
     "floor_scripts": "(parts) at the end of the floor's pages kept offline, the flashboard's too",
     "closeout_cash": "the counts and cash card of an occasion's close-out page",
 }

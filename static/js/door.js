@@ -261,6 +261,15 @@
 
   document.body.addEventListener("doorSaleRecorded", readyForNext);
 
+  // Offline, a sale is kept on the laptop (offline.js says so in #sale-result): its boxes are
+  // readied for the next player as for a receipt, with no receipt to repeat.
+  document.addEventListener("beano:kept", function (event) {
+    var act = event.detail && event.detail.act;
+    if (!act || act.action !== "sale") return;
+    pressedWhileSaving = false; // nothing to say it repeats: no receipt was given
+    readyForNext(null); // a next sale typed and Enter pressed meanwhile goes (is kept) now
+  });
+
   document.body.addEventListener("htmx:afterRequest", function (event) {
     if (!isSaleForm(event.detail.elt)) return;
     pressedWhileSaving = false; // not recorded (refused, or no answer): nothing to say it repeats

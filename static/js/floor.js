@@ -122,6 +122,17 @@
     say(entry, text, true);
   }
 
+  // offline.js takes over an entry it keeps on the laptop (no answer came, or the laptop is
+  // offline): it is no longer on its way here, and no "Send again" is offered for it.
+  window.beanoFloor = {
+    settle: function (entry) {
+      delete sending[entry];
+      delete unsent[entry];
+      busy(entry, false);
+      say(entry, "", false);
+    }
+  };
+
   document.body.addEventListener("htmx:sendError", function (event) { lost(event, SAID.dropped); });
   document.body.addEventListener("htmx:sendAbort", function (event) { lost(event, SAID.dropped); });
   document.body.addEventListener("htmx:timeout", function (event) { lost(event, SAID.timeout); });

@@ -2,10 +2,11 @@
 
 At the door, the next player's quantities are typed while the previous sale is still saving
 (its request held back by the test): they stay in their boxes, and the counts show every card
-sold. A sale whose answer the network loses, and one whose request never leaves, are kept with
-"Not sent: the connection dropped" and "Send again", and recorded once. The caller's console
-and the claims page do the same. The ORM then checks what was recorded. The network's faults
-are played by the live server (``tests.browser.wifi``)."""
+sold. A sale whose answer the network loses, and one whose request never leaves, are kept on
+the laptop (static/js/offline.js, issue 42) with the key they were sent with, to be recorded
+once when the queue is sent. The caller's console and the claims page do the same. The ORM
+then checks what was recorded. The network's faults are played by the live server
+(``tests.browser.wifi``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import re
 from typing import Any
 
 import pytest
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from playwright.sync_api import expect
 
 from games.models import BallCall, Claim
@@ -21,8 +22,6 @@ from occasions.models import FloorSubmission, Sale
 from occasions.sales_selectors import door_counts
 from tests.browser.wifi import held_back, lose_the_answer, never_sent
 from tests.conftest import PASSWORD
-
-DROPPED = "Not sent: the connection dropped. Your entry is kept."
 
 
 def log_in(page: Any, url: str, user: Any) -> None:
@@ -116,52 +115,67 @@ def test_the_next_players_cards_typed_while_a_sale_saves_are_sold_too(
     assert len(set(FloorSubmission.objects.values_list("key", flat=True))) == 4
 
 
+def acts_endpoint() -> bool:
+    """Whether the offline app's acts endpoint is served (issue 42: the server's part)."""
+    try:
+        reverse("offline_acts", kwargs={"org_id": 1, "pk": 1})
+    except NoReverseMatch:
+        return False
+    return True
+
+
+def kept_on_laptop(page: Any) -> list[dict]:
+    return page.evaluate(
+        """async () => {
+          const db = await idb.openDB("beano-floor", 1);
+          const acts = await db.getAll("acts");
+          db.close();
+          return acts.sort((a, b) => a.seq - b.seq);
+        }"""
+    )
+
+
 @pytest.mark.browser
-def test_a_sale_the_network_dropped_is_sent_again_and_recorded_once(door, open_occasion, tmp_path):
+def test_a_sale_the_network_dropped_is_kept_on_the_laptop_with_its_key(
+    door, open_occasion, tmp_path
+):
+    """No answer: the sale is kept on the laptop (static/js/offline.js) with the key it was
+    sent with, not offered to "Send again"; the boxes are readied for the next player. Sent
+    from the queue when the connection returns, the key records nothing twice."""
     page = door
-    sold = page.locator("#sale-panel").get_by_role("status")
+    banner = page.locator("#offline-banner [data-offline-text]")
     notice = page.locator("[data-floor-unsent=sale]")
     extra_regular = page.get_by_label("Extra regular card")
-    send_again = page.get_by_role("button", name="Send again")
-    expect(notice).to_be_hidden()
+    expect(banner).to_be_hidden()
 
     # The sale reaches the server, but its answer is lost.
-    fate = page.wifi.fate(page.sale_url)
-    fate(lose_the_answer)
+    page.wifi.fate(page.sale_url)(lose_the_answer)
     page.keyboard.type("2")
     page.keyboard.press("Enter")
-    expect(page.get_by_role("alert")).to_have_text(re.compile(re.escape(DROPPED)))
-    expect(send_again).to_be_visible()
-    expect(extra_regular).to_have_value("2")  # the entry is kept as it was sent
-    expect(page.locator("#sale-form")).not_to_have_attribute("data-floor-sending", "")
-    assert Sale.objects.count() == 1  # recorded: only the answer was lost
-    page.screenshot(path=str(tmp_path / "door-not-sent.png"), caret="initial")
-    # "Send again", by keyboard: the same submission, with its key, answers with receipt 1.
-    send_again.focus()
-    expect(send_again).to_be_focused()
-    page.keyboard.press("Enter")
-    expect(sold).to_have_text("Receipt 1 recorded — $4.00: 1 × Admission, 2 × Extra regular card.")
+    expect(page.locator("#sale-result")).to_have_text(
+        "Kept on this laptop: 1 × Admission, 2 × Extra regular card — sent when the "
+        "connection returns."
+    )
+    expect(banner).to_have_text(
+        "Offline — 1 act waits on this laptop. It is sent when the connection returns."
+    )
     expect(notice).to_be_hidden()
     expect(extra_regular).to_have_value("")
+    page.screenshot(path=str(tmp_path / "door-kept.png"), caret="initial")
+    assert Sale.objects.count() == 1  # recorded: only the answer was lost
+    kept = kept_on_laptop(page)
+    recorded = [str(k) for k in FloorSubmission.objects.values_list("key", flat=True)]
+    assert [a["key"] for a in kept] == recorded
+    if not acts_endpoint():
+        pytest.skip("the queue's replay needs the offline acts endpoint (issue 42, server)")
+    # The connection is back: the queue is sent, the key answers receipt 1 again.
+    expect(banner).to_be_hidden(timeout=15000)
     assert Sale.objects.count() == FloorSubmission.objects.count() == 1
-
-    # The next sale never leaves the laptop; Enter in the form sends it again.
-    fate(never_sent)
-    extra_regular.focus()
-    page.keyboard.type("1")
-    page.keyboard.press("Enter")
-    expect(notice).to_contain_text(DROPPED)
-    assert Sale.objects.count() == 1
-    extra_regular.focus()
-    page.keyboard.press("Enter")
-    expect(sold).to_have_text("Receipt 2 recorded — $3.00: 1 × Admission, 1 × Extra regular card.")
-    expect(notice).to_be_hidden()
-    assert counted(open_occasion) == {"admission": 2, "extra_regular": 3}
-    assert Sale.objects.count() == FloorSubmission.objects.count() == 2
+    assert counted(open_occasion) == {"admission": 1, "extra_regular": 2}
 
 
 @pytest.mark.browser
-def test_the_caller_and_the_claims_send_again_what_the_network_dropped(
+def test_the_caller_and_the_claims_keep_what_the_network_dropped(
     live_server, page, tenant, game_in_play, tmp_path, wifi
 ):
     game = game_in_play
@@ -178,33 +192,36 @@ def test_the_caller_and_the_claims_send_again_what_the_network_dropped(
     expect(message).to_have_text("I21 called (#7).")
     page.keyboard.type("2")
     expect(ball).not_to_have_attribute("data-floor-touched", "")
-    # I20 reaches the server, but its answer is lost; "Send again" answers with the same call.
+    # I20 reaches the server, but its answer is lost: kept on the laptop with its key, lit.
     wifi.fate(address(live_server, "draw_call", **args))(lose_the_answer)
     ball.fill("20")
     page.keyboard.press("Enter")
-    expect(notice).to_contain_text(DROPPED)
-    expect(ball).to_have_value("20")
-    page.screenshot(path=str(tmp_path / "console-not-sent.png"), caret="initial")
-    assert calls.count() == 8
-    notice.get_by_role("button", name="Send again").click()
-    expect(message).to_have_text("I20 called (#8).")
+    expect(message).to_have_text("I20 kept on this laptop — sent when the connection returns.")
     expect(notice).to_be_hidden()
-    assert list(calls.order_by("sequence").values_list("number", flat=True))[-2:] == [21, 20]
+    expect(page.locator("#draw-ball-20")).to_have_class(re.compile(r"\bis-called\b"))
+    page.screenshot(path=str(tmp_path / "console-kept.png"), caret="initial")
+    assert calls.count() == 8
+    kept = kept_on_laptop(page)
+    assert [dict(a["fields"])["ball"] for a in kept] == ["20"]
 
-    # The claims page: the claim never leaves; sent again, it is recorded once.
+    # The claims page: the claim never leaves; it is kept on the laptop, nothing recorded.
     page.goto(address(live_server, "game_claims", **args))
     form = page.locator("#claim")
     form.get_by_label("Player").fill("Joe Dias")
     wifi.fate(address(live_server, "claim_record", **args))(never_sent)
     form.get_by_role("button", name="Record the claim").click()
-    notice = page.locator("[data-floor-unsent=claim]")
-    expect(notice).to_contain_text(DROPPED)
-    page.screenshot(path=str(tmp_path / "claims-not-sent.png"), caret="initial")
-    expect(form.get_by_label("Player")).to_have_value("Joe Dias")
+    expect(page.locator("[data-offline-said=claim]")).to_contain_text(
+        "Claim kept on this laptop (Joe Dias) — sent when the connection returns."
+    )
+    page.screenshot(path=str(tmp_path / "claims-kept.png"), caret="initial")
     assert not Claim.objects.exists()
-    notice.get_by_role("button", name="Send again").click()
-    expect(page.get_by_text("The claim is recorded.")).to_be_visible()
-    expect(page.locator("[id^=claim-]")).to_contain_text("Joe Dias")
+    kept = kept_on_laptop(page)
+    assert [a["action"] for a in kept] == ["ball", "claim"]
+    assert dict(kept[1]["fields"])["player_name"] == "Joe Dias"
+    if not acts_endpoint():
+        pytest.skip("the queue's replay needs the offline acts endpoint (issue 42, server)")
+    expect(page.locator("#offline-banner")).to_be_hidden(timeout=15000)
+    assert list(calls.order_by("sequence").values_list("number", flat=True))[-2:] == [21, 20]
     assert Claim.objects.get().player_name == "Joe Dias"
 
 
