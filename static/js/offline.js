@@ -195,9 +195,15 @@
       var db = both[0];
       var tx = db.transaction(["meta", "acts"], "readwrite");
       var metaStore = tx.objectStore("meta");
-      return metaStore.get("seq").then(function (last) {
-        act.seq = (last || 0) + 1;
+      // The seq and the moment claimed go together: each act's moment is at or after the one
+      // before it on this laptop, whatever a new measure of the offset (a page opened, the
+      // network's jitter) moved it by, so the server never sees the laptop's clock go back.
+      var last = "done:" + act.occasion;
+      return Promise.all([metaStore.get("seq"), metaStore.get(last)]).then(function (held) {
+        act.seq = (held[0] || 0) + 1;
+        if (held[1] && held[1] > act.done_at) act.done_at = held[1];
         metaStore.put(act.seq, "seq");
+        metaStore.put(act.done_at, last);
         tx.objectStore("acts").put(act);
         return tx.done;
       });
