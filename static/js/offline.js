@@ -914,11 +914,17 @@
       li.setAttribute("data-offline-act", act.key);
       li.appendChild(make("div", "fw-semibold", act.what + " — kept at " + timeOf(act.done_at) + (act.who ? " by " + act.who : "") + ": refused."));
       var said = make("div", "offline-refused-message");
-      (r.parts || []).forEach(function (part) {
-        if (part.citation) said.appendChild(make("span", "citation", part.citation));
-        said.appendChild(document.createTextNode(" "));
+      // As the pages show a refusal (beano.refusals): its plain words first, its citation after.
+      var parts = (r.parts || []).filter(function (part) { return part.words; });
+      if (!parts.length) parts = [{words: r.message || act.said || "Refused.", citation: ""}];
+      parts.forEach(function (part, i) {
+        if (i) said.appendChild(document.createTextNode(" "));
+        said.appendChild(document.createTextNode(part.words));
+        if (part.citation) {
+          said.appendChild(document.createTextNode(" "));
+          said.appendChild(make("span", "citation", part.citation));
+        }
       });
-      said.appendChild(document.createTextNode(r.message || act.said || "Refused."));
       li.appendChild(said);
       if (r.todo) li.appendChild(make("div", "offline-refused-todo", "What to do: " + r.todo));
       var dismiss = make("button", "btn btn-sm btn-outline-dark", "Dismiss");

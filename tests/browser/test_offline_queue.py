@@ -4,9 +4,10 @@ With the Wi-Fi down (``wifi.down()``: every request to the live server gets no c
 the door keeps its sales on the laptop, in order, with their keys and moments, and says how
 many wait; the caller's console keeps a ball, lights it on its board and on the flashboard of
 the same laptop, and refuses the same ball again at once. With the Wi-Fi up, the queue is sent
-to the acts endpoint of the contract. That endpoint (and the night pack) are another part's:
-here Playwright answers them with canned JSON, the pack cut when the Wi-Fi is, so what is
-checked is what the laptop sends and what it does with the answer."""
+to the acts endpoint. Here Playwright answers the endpoint and the night pack with canned JSON
+(the pack cut when the Wi-Fi is), so what is checked is exactly what the laptop sends and what it
+does with each kind of answer; the whole way to the server and back is
+tests/browser/test_offline_night.py."""
 
 from __future__ import annotations
 
@@ -98,8 +99,8 @@ class Hall:
                     "state": "refused" if refused else "recorded",
                     "said": "" if refused else f"Act {act['seq']} recorded.",
                     "refusal": {
-                        "message": "Receipt 9 was already voided.",
-                        "parts": [{"words": "already voided", "citation": CITATION}],
+                        "message": f"{CITATION}: Receipt 9 was already voided.",
+                        "parts": [{"words": "Receipt 9 was already voided.", "citation": CITATION}],
                         "code": "S-VOID-ONCE",
                         "todo": "Check the paper sheet; enter it again if it was not voided.",
                     }
@@ -280,8 +281,9 @@ def test_door_sales_kept_offline_are_sent_in_order_when_the_wifi_returns(
     assert states == ["recorded", "refused", "recorded"]
     # The refusal stays with its citation and what to do until the member in charge dismisses it.
     expect(refused).to_contain_text("1 × Admission, 1 × Bonus card")
-    expect(refused).to_contain_text(CITATION)
-    expect(refused).to_contain_text("Receipt 9 was already voided.")
+    expect(refused.locator(".offline-refused-message")).to_have_text(
+        f"Receipt 9 was already voided. {CITATION}"  # the words first, as the pages show them
+    )
     expect(refused).to_contain_text(
         "What to do: Check the paper sheet; enter it again if it was not voided."
     )
