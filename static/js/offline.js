@@ -359,10 +359,24 @@
     return sendAll();
   }
 
+  // Who the laptop acts as now (the login, or the worker it is handed to): the pack says, as
+  // read last online; the page, before any pack.
+  function currentUser() {
+    var id = state.pack && state.pack.user && state.pack.user.id;
+    return id || parseInt(banner.getAttribute("data-user-id"), 10) || null;
+  }
+
+  // An act is sent by the one who did it: the server records it as the login that sends it, so
+  // an act kept by another login waits on the laptop until that person signs in again.
+  function mine(act) {
+    var now = currentUser();
+    return !act.user_id || !now || act.user_id === now;
+  }
+
   function sendAll() {
     if (state.flushing || state.offline) return Promise.resolve();
     var ready = state.acts.filter(function (a) {
-      return SENDING_STATES.indexOf(a.state) >= 0 || (a.state === "to_confirm" && state.pins[a.key]);
+      return mine(a) && (SENDING_STATES.indexOf(a.state) >= 0 || (a.state === "to_confirm" && state.pins[a.key]));
     });
     if (!ready.length) return Promise.resolve();
     state.flushing = true;
@@ -371,7 +385,7 @@
     return devicePromise.then(function (device) {
       function next() {
         var batch = state.acts.filter(function (a) {
-          return SENDING_STATES.indexOf(a.state) >= 0 || (a.state === "to_confirm" && state.pins[a.key]);
+          return mine(a) && (SENDING_STATES.indexOf(a.state) >= 0 || (a.state === "to_confirm" && state.pins[a.key]));
         }).slice(0, BATCH);
         if (!batch.length) return null;
         var before = batch.map(function (a) { return a.state; });
@@ -501,6 +515,7 @@
       offset_ms: when.offset_ms,
       action: action,
       who: (state.pack && state.pack.user && state.pack.user.name) || banner.getAttribute("data-user") || "",
+      user_id: currentUser(),
       state: confirm ? "to_confirm" : "waiting",
       said: "",
       refusal: null
@@ -846,6 +861,14 @@
     var words = bannerText(state.signedOut ? n : (state.offline ? n : sendable.length || n));
     if (!state.offline && !sendable.length && confirming.length && !state.signedOut) {
       words = plural(confirming.length, "1 act waits", confirming.length + " acts wait") + " on this laptop for a second person's PIN.";
+    }
+    var others = state.offline ? [] : state.acts.filter(function (a) {
+      return !mine(a) && (SENDING_STATES.indexOf(a.state) >= 0 || a.state === "to_confirm");
+    });
+    if (others.length && others.length === n) {
+      var by = others[0].who || "another login";
+      words = plural(n, "1 act was", n + " acts were") + " kept on this laptop by " + by +
+        ": " + plural(n, "it is", "they are") + " sent once " + by + " signs in on this laptop.";
     }
     if (text.textContent !== words) text.textContent = words;
     var login = banner.querySelector("[data-offline-login]");

@@ -227,3 +227,39 @@ def test_a_ball_kept_after_the_license_hours_is_refused_when_it_arrives_and_show
     assert not BallCall.objects.filter(game=draw_game, number=42).exists()
     kept = QueuedAct.objects.get()
     assert kept.state == "refused" and kept.refusal_citation == "961 CMR 3.04(7)"
+
+
+@pytest.mark.browser
+def test_an_act_kept_by_one_login_waits_for_that_login_to_send_it(
+    live_server, page, tenant, open_occasion, wifi
+):
+    """The server records an act as the login that sends it: a sale kept while the worker was
+    signed in is not sent under the member in charge's login that signs in after them; it
+    waits, and says for whom, until the worker signs in again."""
+    org = {"org_id": open_occasion.organization_id, "pk": open_occasion.pk}
+    door = _url(live_server, "door_sales", **org)
+    log_in(page, door, tenant.worker)
+    _pack_kept(page, open_occasion.pk)
+    # The acts cannot be sent for now (the server is busy): the sale stays on the laptop.
+    page.route("**/offline/acts/", lambda route: route.abort())
+    wifi.down()
+    page.get_by_label("Extra regular card").press("Enter")
+    _waiting(page, 1)
+    wifi.up()
+    page.get_by_role("button", name="Log out").click()
+    log_in(page, door, tenant.member_in_charge)
+    page.unroute("**/offline/acts/")
+    worker = tenant.worker.get_full_name() or tenant.worker.get_username()
+    expect(page.locator("#offline-banner [data-offline-text]")).to_have_text(
+        f"1 act was kept on this laptop by {worker}: it is sent once {worker} signs in on "
+        "this laptop.",
+        timeout=15000,
+    )
+    page.wait_for_timeout(6000)  # a probe and a send would have come by now
+    assert not Sale.objects.exists()
+
+    page.get_by_role("button", name="Log out").click()
+    log_in(page, door, tenant.worker)
+    expect(page.locator("#offline-banner")).to_be_hidden(timeout=15000)
+    sale = Sale.objects.get()
+    assert sale.sold_by_id == tenant.worker.pk
