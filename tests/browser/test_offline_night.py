@@ -25,7 +25,7 @@ from occasions.models import Sale
 from occasions.sales_selectors import door_counts
 from offline.models import QueuedAct
 from tests.browser.conftest import CHROMIUM
-from tests.browser.test_floor_entries import log_in
+from tests.browser.test_floor_entries import counted, log_in
 from tests.conftest import PASSWORD
 from tests.fixtures.floor import on_floor
 from tests.fixtures.games import GAME_BALLS
@@ -263,3 +263,49 @@ def test_an_act_kept_by_one_login_waits_for_that_login_to_send_it(
     expect(page.locator("#offline-banner")).to_be_hidden(timeout=15000)
     sale = Sale.objects.get()
     assert sale.sold_by_id == tenant.worker.pk
+
+
+@pytest.mark.browser
+def test_two_laptops_at_the_door_one_offline_give_distinct_receipts_and_the_right_totals(
+    live_server, browser, page, tenant, open_occasion, wifi
+):
+    org = {"org_id": open_occasion.organization_id, "pk": open_occasion.pk}
+    door = _url(live_server, "door_sales", **org)
+    log_in(page, door, tenant.member_in_charge)
+    second = browser.new_context(
+        viewport={"width": 1366, "height": 768},
+        reduced_motion="reduce",
+        user_agent="Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+        "Chrome/140.0 Safari/537.36 HallLaptopTwo",
+    )
+    try:
+        other = second.new_page()
+        log_in(other, door, tenant.worker)
+        _pack_kept(other, open_occasion.pk)
+
+        # The second laptop, at the far end of the hall, loses the Wi-Fi; the first does not.
+        wifi.down("HallLaptopTwo")
+        for _ in range(3):
+            other.get_by_label("Extra regular card").press("Enter")
+        _waiting(other, 3)
+        for i in range(2):
+            extra = page.get_by_label("Extra regular card")
+            extra.fill("1")
+            extra.press("Enter")
+            expect(page.locator("#sale-panel").get_by_role("status")).to_contain_text(
+                f"Receipt {i + 1} recorded"
+            )
+        assert Sale.objects.count() == 2
+
+        wifi.up()
+        expect(other.locator("#offline-banner")).to_be_hidden(timeout=20000)
+    finally:
+        second.close()
+    numbers = list(Sale.objects.order_by("number").values_list("number", flat=True))
+    assert numbers == [1, 2, 3, 4, 5]
+    by_laptop = dict(
+        QueuedAct.objects.filter(state="recorded").values_list("key", "target_id").distinct()
+    )
+    assert len(by_laptop) == 3
+    assert door_counts(open_occasion).admissions == 5
+    assert counted(open_occasion) == {"admission": 5, "extra_regular": 2}

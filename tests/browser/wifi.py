@@ -88,16 +88,23 @@ class Wifi:
         self._app = self._httpd.get_app()
         self._fates: dict[str, list[Fate]] = defaultdict(list)
         self._lock = threading.Lock()
-        self._down = False
+        self._down: bool | str = False
         self._httpd.set_app(self._serve)
 
-    def down(self) -> None:
-        """The Wi-Fi drops: every request from now on, of any kind, gets no connection."""
-        self._down = True
+    def down(self, user_agent: str = "") -> None:
+        """The Wi-Fi drops: every request from now on, of any kind, gets no connection; with
+        ``user_agent``, only the requests of the browser whose User-Agent holds it (one laptop
+        of two at the door, its service worker's requests included)."""
+        self._down = user_agent or True
 
     def up(self) -> None:
         """The Wi-Fi is back."""
         self._down = False
+
+    def _cut(self, environ: dict) -> bool:
+        if self._down is True:
+            return True
+        return bool(self._down) and self._down in environ.get("HTTP_USER_AGENT", "")
 
     def restore(self) -> None:
         self._httpd.set_app(self._app)
@@ -112,7 +119,7 @@ class Wifi:
         return arm
 
     def _serve(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
-        if self._down:
+        if self._cut(environ):
             return no_connection(self._app, environ, start_response)
         with self._lock:
             fates = self._fates.get(environ.get("PATH_INFO", ""))
