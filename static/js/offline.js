@@ -381,7 +381,7 @@
     if (!ready.length) return Promise.resolve();
     state.flushing = true;
     problem = "";
-    var recordedAny = false;
+    var answeredAny = false;
     return devicePromise.then(function (device) {
       function next() {
         var batch = state.acts.filter(function (a) {
@@ -422,7 +422,7 @@
               act.said = result.said || "";
               act.refusal = result.refusal || null;
               act.result = result;
-              if (act.state === "recorded") recordedAny = true;
+              answeredAny = true; // recorded or refused: what the page showed locally is stale
             });
             return update(batch).then(function () {
               batch.forEach(function (act) {
@@ -442,7 +442,7 @@
       state.flushing = false;
       render();
       var left = state.acts.filter(function (a) { return SENDING_STATES.indexOf(a.state) >= 0; });
-      if (!left.length && recordedAny && !state.signedOut && !problem) {
+      if (!left.length && answeredAny && !state.signedOut && !problem) {
         // The page shows the server's truth again (the refused stay listed, from the store).
         emit("beano:flushed", {});
         if (banner.getAttribute("data-reload") !== "no") window.setTimeout(function () { location.reload(); }, 300);
