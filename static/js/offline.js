@@ -725,7 +725,20 @@
     var path = pathOf(form.getAttribute("action") || location.pathname);
     var action = actionOf(path);
     if (form.hasAttribute("data-offline-close")) return; // judged below
-    if (!action) return;
+    if (!action) {
+      // An act the laptop does not keep (verifying a card, splitting a prize, starting or
+      // finishing a game): not posted into no connection and the browser's error page, but
+      // said here, the form as it was.
+      if ((form.getAttribute("method") || "get").toLowerCase() !== "post") return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      var note = form.querySelector("[data-offline-needs]") || make("div", "alert alert-warning py-1 px-2 mt-2 mb-0");
+      note.setAttribute("data-offline-needs", "");
+      note.setAttribute("role", "alert");
+      note.textContent = "Offline: this is not kept on the laptop. Do it once the connection returns, or write it on the paper sheet.";
+      form.appendChild(note);
+      return;
+    }
     event.preventDefault();
     event.stopImmediatePropagation();
     var button = event.submitter || form.querySelector("button[type=submit]");

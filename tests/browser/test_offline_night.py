@@ -315,3 +315,31 @@ def test_two_laptops_at_the_door_one_offline_give_distinct_receipts_and_the_righ
     assert len(by_laptop) == 3
     assert door_counts(open_occasion).admissions == 5
     assert counted(open_occasion) == {"admission": 5, "extra_regular": 2}
+
+
+@pytest.mark.browser
+def test_an_act_the_laptop_does_not_keep_says_so_offline_instead_of_the_browsers_error(
+    live_server, page, tenant, claim, wifi
+):
+    """Verifying a claim needs the server (the card's faces, the draw): offline, the laptop says
+    it is not kept and to do it when the connection returns, the page and its form as they were,
+    rather than posting into no connection and the browser's own error page."""
+    occasion = claim.game.occasion
+    org = {"org_id": occasion.organization_id, "pk": occasion.pk}
+    claims = _url(live_server, "game_claims", game_pk=claim.game_id, **org)
+    log_in(page, claims, tenant.member_in_charge)
+    _pack_kept(page, occasion.pk)
+    wifi.down()
+    page.context.set_offline(True)  # the laptop knows: its network is gone
+    said = page.locator("#offline-banner [data-offline-text]")
+    expect(said).to_contain_text("Offline — no act waits on this laptop.")
+    draw = page.locator(f"#draw_{claim.pk}")
+    draw.locator("summary").click()
+    draw.get_by_role("button").last.click()
+    expect(draw.get_by_role("alert")).to_have_text(
+        "Offline: this is not kept on the laptop. Do it once the connection returns, or write "
+        "it on the paper sheet."
+    )
+    expect(page).to_have_url(claims)
+    page.context.set_offline(False)
+    wifi.up()
