@@ -2,20 +2,30 @@
 with a few extras; one sale rung up wrong and voided before a witness; play started; then, at
 the intermission, a handful buying more cards against their receipt and the attendance
 announced. All of it goes through the services, so the rules judge it and the audit chain
-records it. Idempotent: the door is sold once, the intermission recorded once."""
+records it. The hall's Wi-Fi drops for a minute during the door: six players' sales are kept on
+the hall laptop and sent from its queue when it comes back (``offline.services.receive``, as the
+laptop sends them), so the inspector's record shows an offline stretch and their audit events
+say where they came from. Idempotent: the door is sold once, the intermission recorded once."""
 
 from __future__ import annotations
 
 import datetime as dt
 import random
+import uuid
 from typing import Any
+
+from django.urls import reverse
 
 from beano.demo import DEMO_PASSWORD
 from occasions import sales_services as services
 from occasions.models import AttendanceAnnouncement, Occasion, PriceListItem
+from offline import services as offline_services
+from organizations.access import resolve_access
 from organizations.models import OrganizationRole, Role
 
 PLAYERS = 118
+#: The players sold while the hall laptop had no connection (about 11:40 to 12:20 into the door).
+OFFLINE_PLAYERS = range(100, 106)
 Category = PriceListItem.Category
 
 #: How many of each card a player buys with the admission, and how often (by weight).
@@ -82,7 +92,21 @@ def seed_door(occasion: Occasion, today: dt.date) -> None:
     def clock(seconds: float) -> dt.datetime:
         return start + dt.timedelta(seconds=seconds)
 
+    kept: list[offline_services.Act] = []
     for player in range(PLAYERS):
+        if player in OFFLINE_PLAYERS:
+            kept.append(
+                _kept_sale(
+                    occasion,
+                    len(kept) + 1,
+                    [(admission, 1), *_extras(items, rng)],
+                    clock(player * 7 + 4),
+                )
+            )
+            continue
+        if kept:  # the Wi-Fi is back: the laptop sends what it kept, then sells on
+            _send_kept(occasion, seller, kept, received_at=clock(player * 7))
+            kept = []
         if player == 40 and Category.SPECIAL in items:
             wrong = services.record_sale(
                 occasion=occasion,
@@ -147,3 +171,37 @@ def seed_intermission(occasion: Occasion, today: dt.date, at: dt.datetime | None
     services.announce_attendance(
         occasion=occasion, players=PLAYERS, by=in_charge, at=start + dt.timedelta(minutes=5)
     )
+
+
+def _kept_sale(
+    occasion: Occasion, seq: int, lines: list[tuple[PriceListItem, int]], at: dt.datetime
+) -> offline_services.Act:
+    """A sale as the hall laptop keeps it while offline: the door's form fields, its moment."""
+    path = reverse("sale_record", args=[occasion.organization_id, occasion.pk])
+    fields = tuple((f"qty_{item.pk}", str(n)) for item, n in lines)
+    return offline_services.Act(
+        seq=seq,
+        key=uuid.uuid5(uuid.NAMESPACE_URL, f"{path}#{seq}"),
+        path=path,
+        fields=fields,
+        done_at=at,
+        laptop_at=at - dt.timedelta(seconds=41),  # the laptop's clock is 41 seconds behind
+        offset_ms=41_000,
+    )
+
+
+def _send_kept(
+    occasion: Occasion, seller: Any, acts: list[offline_services.Act], received_at: dt.datetime
+) -> None:
+    device = str(uuid.uuid5(uuid.NAMESPACE_URL, f"demo-hall-laptop-{occasion.organization_id}"))
+    results = offline_services.receive(
+        occasion=occasion,
+        device=device,
+        acts=acts,
+        by=seller,
+        access=resolve_access(seller, occasion.organization_id),
+        received_at=received_at,
+    )
+    refused = [r.as_dict() for r in results if r.state != "recorded"]
+    if refused:
+        raise ValueError(f"The demo's queued sales were refused: {refused}")
