@@ -125,6 +125,7 @@
   // offline.js takes over an entry it keeps on the laptop (no answer came, or the laptop is
   // offline): it is no longer on its way here, and no "Send again" is offered for it.
   window.beanoFloor = {
+    newKey: newKey, // the laptop's queue keys what it keeps the same way
     settle: function (entry) {
       delete sending[entry];
       delete unsent[entry];

@@ -71,16 +71,8 @@
 
   // ---- small helpers --------------------------------------------------------------------
 
-  function newKey() {
-    var bytes = new Uint8Array(16);
-    window.crypto.getRandomValues(bytes);
-    bytes[6] = (bytes[6] & 0x0f) | 0x40;
-    bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    var hex = Array.prototype.map.call(bytes, function (b) {
-      return (b + 0x100).toString(16).slice(1);
-    }).join("");
-    return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
-  }
+  // A key as floor.js makes one (loaded before this script on every floor page).
+  function newKey() { return window.beanoFloor.newKey(); }
 
   function pathOf(url) {
     try { return new URL(url, location.href).pathname; } catch (e) { return url; }
@@ -730,6 +722,9 @@
       // finishing a game): not posted into no connection and the browser's error page, but
       // said here, the form as it was.
       if ((form.getAttribute("method") || "get").toLowerCase() !== "post") return;
+      // Only the night's own acts (not "Log out", not the account's pages): those go their way.
+      var night = "/org/" + banner.getAttribute("data-org") + "/occasions/" + OCCASION + "/";
+      if (path.indexOf(night) !== 0) return;
       event.preventDefault();
       event.stopImmediatePropagation();
       var note = form.querySelector("[data-offline-needs]") || make("div", "alert alert-warning py-1 px-2 mt-2 mb-0");

@@ -130,3 +130,22 @@ def wifi(live_server: Any) -> Iterator[Any]:
     network = Wifi(live_server)
     yield network
     network.restore()
+
+
+def laptop_browser(browser: Any, profile: Any, refused: list[str]) -> tuple[Any, Any]:
+    """The hall laptop's browser started with its profile on disk (``profile``: its service
+    worker, caches and IndexedDB survive a restart, as a real browser's do), 1366×768, and its
+    first tab. What the Content Security Policy refuses on any of its pages goes to ``refused``
+    (the caller asserts it is empty, as ``new_tab`` does). Close the context to quit it."""
+    context = browser.browser_type.launch_persistent_context(
+        str(profile),
+        executable_path=CHROMIUM,
+        args=["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"],
+        viewport={"width": 1366, "height": 768},
+        reduced_motion="reduce",
+    )
+    context.on(
+        "console",
+        lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+    return context, (context.pages[0] if context.pages else context.new_page())

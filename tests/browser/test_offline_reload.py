@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tests.browser.conftest import CHROMIUM
+from tests.browser.conftest import laptop_browser
 from tests.browser.test_floor_entries import log_in
 
 #: Where the screenshot of the /offline/ page is left to be looked at.
@@ -192,18 +192,7 @@ def test_the_door_comes_back_offline_after_a_browser_restart(
     refused: list[str] = []
 
     def launch() -> Any:
-        context = browser.browser_type.launch_persistent_context(
-            str(profile),
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"],
-            viewport={"width": 1366, "height": 768},
-            reduced_motion="reduce",
-        )
-        context.on(
-            "console",
-            lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None,
-        )
-        return context
+        return laptop_browser(browser, profile, refused)[0]
 
     context = launch()
     try:
