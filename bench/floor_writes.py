@@ -162,6 +162,34 @@ def pages(hall: Any, occasion: str, args: argparse.Namespace) -> list[dict[str, 
     return figures
 
 
+#: How many sales the queue's POST carries in the benchmark.
+QUEUED = 10
+
+
+def queued_sales(occasion: str, sale: dict[str, str], n: int) -> str:
+    """A laptop's queue of ``n`` door sales done in the last ``n`` seconds, as the laptop sends
+    it (offline/ acts endpoint; the contract in static/js/offline.js)."""
+    import datetime as dt
+    import json
+
+    from django.utils import timezone
+
+    now = timezone.now()
+    acts = [
+        {
+            "seq": i + 1,
+            "key": str(uuid.uuid4()),
+            "path": f"{occasion}sales/record/",
+            "fields": [[name, value] for name, value in sale.items()],
+            "done_at": (now - dt.timedelta(seconds=n - i)).isoformat(),
+            "laptop_at": (now - dt.timedelta(seconds=n - i)).isoformat(),
+            "offset_ms": 0,
+        }
+        for i in range(n)
+    ]
+    return json.dumps({"device": str(uuid.uuid4()), "acts": acts})
+
+
 def main(argv: list[str]) -> int:
     args = parse(argv)
     environment(args)
@@ -222,6 +250,22 @@ def main(argv: list[str]) -> int:
             args.profile,
         ),
     ]
+    # The same sale kept on the hall laptop while offline and sent from its queue: ten in one
+    # POST to the acts endpoint (the laptop sends up to 100), each act a transaction of its
+    # own judged as of its moment (a new laptop each time, its acts a second apart just now).
+    figures.append(
+        time_requests(
+            f"door sales, {QUEUED} queued",
+            lambda: seller.post(
+                f"{occasion}offline/acts/",
+                queued_sales(occasion, sale, QUEUED),
+                content_type="application/json",
+            ),
+            max(1, args.runs // QUEUED),
+            args.sql,
+            args.profile,
+        )
+    )
     # The board's poll that follows a ball (one in six at a ball every six seconds): the whole
     # board from the cached copy, as the load test's "flashboard poll, after a ball".
     board = Client(HTTP_HOST=HOST, HTTP_X_FORWARDED_PROTO="https", HTTP_HX_REQUEST="true")
