@@ -46,6 +46,7 @@
   var TO_CONFIRM = {void: true, payout: true};
 
   var state = {
+    typedAt: 0, // when a key was last pressed in a form of the page
     offline: !navigator.onLine,
     signedOut: false,
     pack: null,
@@ -372,6 +373,7 @@
     });
     if (!ready.length) return Promise.resolve();
     state.flushing = true;
+    var began = Date.now();
     problem = "";
     var answeredAny = false;
     return devicePromise.then(function (device) {
@@ -433,11 +435,21 @@
     }).then(function () {
       state.flushing = false;
       render();
-      var left = state.acts.filter(function (a) { return SENDING_STATES.indexOf(a.state) >= 0; });
+      // A PIN typed, or an act kept, while this sending was under way: sent now, not left.
+      var more = state.acts.some(function (a) {
+        return mine(a) && (SENDING_STATES.indexOf(a.state) >= 0 || (a.state === "to_confirm" && state.pins[a.key]));
+      });
+      if (more && !state.offline && !state.signedOut && !problem) return flush();
+      var left = state.acts.filter(function (a) {
+        return SENDING_STATES.indexOf(a.state) >= 0 || a.state === "to_confirm";
+      });
       if (!left.length && answeredAny && !state.signedOut && !problem) {
-        // The page shows the server's truth again (the refused stay listed, from the store).
+        // The page shows the server's truth again (the refused stay listed, from the store),
+        // unless someone has typed on it since the acts went: what they type is not wiped.
         emit("beano:flushed", {});
-        if (banner.getAttribute("data-reload") !== "no") window.setTimeout(function () { location.reload(); }, 300);
+        if (banner.getAttribute("data-reload") !== "no") {
+          window.setTimeout(function () { if (state.typedAt < began) location.reload(); }, 300);
+        }
       } else if ((problem || state.signedOut) && !state.probe) {
         window.setTimeout(probe, PROBE_MS); // tried again: signed in elsewhere, or the server mended
       }
@@ -451,6 +463,8 @@
     batch.forEach(function (a, i) { a.state = before[i]; });
     return update(batch);
   }
+
+  document.addEventListener("input", function () { state.typedAt = Date.now(); }, true);
 
   // ---- keeping an act -------------------------------------------------------------------
 

@@ -195,6 +195,10 @@ def test_the_caller_and_the_claims_keep_what_the_network_dropped(
 
     # The claims page: the claim never leaves; it is kept on the laptop, nothing recorded.
     page.goto(address(live_server, "game_claims", **args))
+    # The Wi-Fi is up: the ball kept on the console goes as the page opens (its key answers the
+    # call recorded), and the page is then read again from the server.
+    page.wait_for_function("() => performance.getEntriesByType('navigation')[0].type === 'reload'")
+    page.wait_for_load_state()
     form = page.locator("#claim")
     form.get_by_label("Player").fill("Joe Dias")
     # The Wi-Fi down (not one request lost: the laptop asks again a second later and would send
