@@ -870,6 +870,7 @@
     }
     if (problem) return problem;
     if (state.flushing) return "Sending the " + plural(n, "act", n + " acts") + " kept on this laptop…";
+    if (n === 0) return "Sending what was kept on this laptop…";
     return plural(n, "1 act waits", n + " acts wait") + " on this laptop: " + plural(n, "it is", "they are") + " being sent.";
   }
 

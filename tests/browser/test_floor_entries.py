@@ -140,7 +140,13 @@ def test_a_sale_the_network_dropped_is_kept_on_the_laptop_with_its_key(
     expect(banner).to_be_hidden()
 
     # The sale reaches the server, but its answer is lost.
-    page.wifi.fate(page.sale_url)(lose_the_answer)
+    # The sale reaches the server, its answer is lost, and the Wi-Fi stays down (the laptop asks
+    # again a second later: it would be back before the banner is looked at).
+    def lost_and_down(app, environ, start_response):
+        page.wifi.down()
+        return lose_the_answer(app, environ, start_response)
+
+    page.wifi.fate(page.sale_url)(lost_and_down)
     page.keyboard.type("2")
     page.keyboard.press("Enter")
     expect(page.locator("#sale-result")).to_have_text(
@@ -158,6 +164,7 @@ def test_a_sale_the_network_dropped_is_kept_on_the_laptop_with_its_key(
     recorded = [str(k) for k in FloorSubmission.objects.values_list("key", flat=True)]
     assert [a["key"] for a in kept] == recorded
     # The connection is back: the queue is sent, the key answers receipt 1 again.
+    page.wifi.up()
     expect(banner).to_be_hidden(timeout=15000)
     assert Sale.objects.count() == FloorSubmission.objects.count() == 1
     assert counted(open_occasion) == {"admission": 1, "extra_regular": 2}

@@ -176,7 +176,8 @@ def test_its_charts_are_server_drawn_svg_with_accessible_labels(
     assert page.count('<svg class="chart"') == 3
     assert 'role="img"' in page and "<desc id=" in page
     assert "Statewide median" in page and "Gross receipts (door sales)" in page
-    assert '<script src="http' not in page and "cdn" not in page.lower()
+    # (Not the letters "cdn" anywhere: a random CSRF token holds them now and then.)
+    assert '<script src="http' not in page and "//cdn" not in page.lower()
 
 
 @pytest.mark.parametrize("search", ["", "Player"])
