@@ -39,9 +39,9 @@ from organizations.audit import provenance
 #: The code of the rule on claimed times (``beano.rules.queue``).
 TIME_CODE = "H-7-QUEUED-TIME"
 #: What the member in charge is told to do with an act refused.
-TODO_AGAIN = "Enter it again from the paper sheet, with the time written there."
-TODO_TIME = "Check the laptop's clock, then enter it from the paper sheet with the time written."
-TODO_SIGN = "Have the witness or verifier type their password or PIN, then send it again."
+SAY_AGAIN = "Enter it again from the paper sheet, with the time written there."
+SAY_CLOCK = "Check the laptop's clock, then enter it from the paper sheet with the time written."
+SAY_SIGN = "Have the witness or verifier type their password or PIN, then send it again."
 #: Fields whose values are never kept with the act (secrets, the W-2G payee's details).
 SECRET_FIELDS = frozenset(
     {
@@ -80,7 +80,7 @@ class Refused(Exception):
 
     message: str
     code: str = ""
-    todo: str = TODO_AGAIN
+    todo: str = SAY_AGAIN
 
 
 @dataclass
@@ -127,7 +127,7 @@ def _bare(name: str) -> str:
     return name.rsplit("-", 1)[-1]
 
 
-def refusal_of(message: str, *, code: str = "", todo: str = TODO_AGAIN) -> dict[str, Any]:
+def refusal_of(message: str, *, code: str = "", todo: str = SAY_AGAIN) -> dict[str, Any]:
     """A refusal as the laptop shows it: the sentence, its parts (words, then citation)."""
     parts = plain_first(message)
     return {
@@ -299,10 +299,10 @@ def _answer(
         if isinstance(error, rules.RuleViolation):
             rules.record_refusal(error)  # the claimed time's, judged outside any service
         message, code = _error_message(error)
-        todo = TODO_TIME if code == TIME_CODE else TODO_AGAIN
+        todo = SAY_CLOCK if code == TIME_CODE else SAY_AGAIN
         signed = any(_bare(name) in SECOND_PERSON for name, _ in act.fields)
         if signed and ("password" in message.lower() or "PIN" in message):
-            todo = TODO_SIGN
+            todo = SAY_SIGN
         result = _refused(act, received, refusal_of(message, code=code, todo=todo))
     _keep(occasion, act, device, by, received, result, target)
     return result
