@@ -71,6 +71,7 @@ PROJECT_APPS = (
     "banking",
     "nightfile",
     "inspections",
+    "api",
 )
 
 INSTALLED_APPS = [
@@ -91,6 +92,9 @@ INSTALLED_APPS = [
     "django_otp.plugins.otp_static",  # the printed recovery codes of the second factor
     "axes",
     "csp",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # the API's documentation page, its assets served from static
     "beano",
     "beano.accounts",
     "beano.rules",
@@ -399,6 +403,48 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     if env_bool("BEHIND_TLS_PROXY", False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# The API (/api/v1/, docs/API.md): a token in the Authorization header and nothing else (no
+# session, so no CSRF), JSON in and out, each token its own rate, every failure a problem
+# (RFC 9457). Its schema is made from the code (OpenAPI 3.1) and served with its documentation
+# page, whose scripts come from drf-spectacular-sidecar through static files (no CDN).
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["api.authentication.TokenAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["api.access.ScopePermission"],
+    "DEFAULT_THROTTLE_CLASSES": ["api.access.TokenRateThrottle"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_VERSIONING_CLASS": None,
+    "EXCEPTION_HANDLER": "api.problems.handler",
+    "UNAUTHENTICATED_USER": None,
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Beano occasions API",
+    "DESCRIPTION": (
+        "Hall equipment (flashboards, ball readers, the door's point of sale) and the "
+        "Commission's systems. Every write is judged by the same rules as the pages; a refusal "
+        "is application/problem+json with the rule's code and citation."
+    ),
+    "VERSION": "1",
+    "OAS_VERSION": "3.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_AUTHENTICATION": [],
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "APPEND_COMPONENTS": {
+        "securitySchemes": {
+            "token": {"type": "http", "scheme": "bearer", "bearerFormat": "beano_<id>_<secret>"}
+        }
+    },
+    "SECURITY": [{"token": []}],
+    "AUTHENTICATION_WHITELIST": ["api.authentication.TokenAuthentication"],
+}
 
 DEFAULT_EXCEPTION_REPORTER_FILTER = "beano.error_reports.BeanoExceptionReporterFilter"
 

@@ -47,4 +47,5 @@ urlpatterns = [
     path("", include("banking.urls")),
     path("", include("nightfile.urls")),
     path("", include("inspections.urls")),
+    path("", include("api.urls")),
 ]

@@ -54,6 +54,7 @@ class Audience(StrEnum):
     COMMISSION = "the Commission's staff (inspectors and admins), reading only"
     COMMISSION_ADMIN = "Commission admins"
     DJANGO_ADMIN = "the Django admin: staff logins, by their model permissions"
+    API = "a token of the API, by its scope (``API_ENDPOINTS``); a session is nobody there (401)"
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,9 @@ ORG_PAGES: dict[str, OrgPage] = {
     # The organization.
     "organization_home": _reads(ANY_ROLE),
     "organization_edit": _form(HEAD),
+    # The API's tokens: a head makes and revokes them; the Commission sees which exist.
+    "api_tokens": _shows(HEAD, HEAD),
+    "api_token_revoke": _form(HEAD),
     "member_list": _reads(ANY_ROLE),
     "member_add": _form(RUNS_THE_NIGHT),
     "member_edit": _form(RUNS_THE_NIGHT),
@@ -333,7 +337,31 @@ SITE_PAGES: dict[str, SitePage] = {
     "onboarding_license_add": SitePage(Audience.COMMISSION_ADMIN),
     "onboarding_authorization_add": SitePage(Audience.COMMISSION_ADMIN),
     "onboarding_arrangements": SitePage(Audience.COMMISSION_ADMIN),
+    "commission_api_tokens": SitePage(Audience.COMMISSION_ADMIN),
+    "commission_api_token_revoke": SitePage(Audience.COMMISSION_ADMIN),
+    # The API's schema and its documentation page: public (they hold no record).
+    "api_schema": SitePage(Audience.PUBLIC),
+    "api_docs": SitePage(Audience.PUBLIC),
 }
+
+#: The API's operations (``/api/v1/…``, by URL name) and the token scopes each answers, for a
+#: read (GET) and a write (any other method): ``read`` and ``floor`` tokens are one
+#: organization's (any other is 404), ``commission_read`` reaches every organization its maker
+#: reviews and writes nothing. The views declare the same sets (``api.access``);
+#: tests/api/test_scopes.py holds each view to this table. A session is nobody to the API.
+READ, FLOOR, COMMISSION_READ = "read", "floor", "commission_read"
+
+
+@dataclass(frozen=True)
+class ApiEndpoint:
+    read: frozenset[str]
+    write: frozenset[str] = NOBODY
+
+
+API_ENDPOINTS: dict[str, ApiEndpoint] = {
+    "api_organizations": ApiEndpoint(frozenset({READ, FLOOR, COMMISSION_READ})),
+}
+SITE_PAGES.update({name: SitePage(Audience.API) for name in API_ENDPOINTS})
 
 #: The Django admin's URL names (``admin:…``), one entry for them all.
 ADMIN_NAMESPACE = "admin"

@@ -254,6 +254,8 @@ def _site_expects(name: str, who: str, method: str) -> str:
     audience = page.audience
     if audience == Audience.PUBLIC:
         return "any"
+    if audience == Audience.API:
+        return "401"  # a session (or no login) is nobody to the API: only a token is
     if who is None:
         return "302"
     if audience == Audience.SIGNED_IN:

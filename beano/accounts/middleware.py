@@ -213,6 +213,10 @@ def note_heartbeat(request: HttpRequest, *, night_open: bool, runs_the_night: bo
     return True
 
 
+#: The API's paths (``api``): answered by token, never by the session.
+API_PREFIX = "/api/"
+
+
 class SecondFactorMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -223,6 +227,8 @@ class SecondFactorMiddleware:
     def process_view(
         self, request: HttpRequest, view: Any, args: Any, kwargs: Any
     ) -> HttpResponse | None:
+        if request.path_info.startswith(API_PREFIX):
+            return None  # the API knows no session: a token is its caller
         match = request.resolver_match
         url_name = match.url_name if match else None
         if url_name in OPEN_BEFORE_SECOND_FACTOR and url_name != SETUP_URL_NAME:

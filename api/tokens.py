@@ -1,0 +1,143 @@
+"""Tokens made, revoked and recognised. A token is ``beano_<public id>_<secret>``: the public
+id finds its row, the SHA-256 of the whole token is compared in constant time, and the token
+itself is never stored: it is shown once, to the one who made it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import re
+import secrets
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from api.models import ApiToken
+from organizations.access import commission_staff
+from organizations.audit import record_event
+from organizations.models import CommissionStaff, Organization, OrganizationRole, Role
+
+PREFIX = "beano_"
+_SHAPE = re.compile(r"^beano_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$")
+#: Requests a minute a new token may make, by scope: a point of sale sells a few a minute, a
+#: ball reader calls one every few seconds, a flashboard asks every second or two.
+DEFAULT_RATE = {
+    ApiToken.Scope.READ: 120,
+    ApiToken.Scope.FLOOR: 300,
+    ApiToken.Scope.COMMISSION_READ: 120,
+}
+MOST_RATE = 1200
+#: The last-used time is written at most this often (a flashboard asks every second).
+LAST_USED_EVERY = dt.timedelta(minutes=1)
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def holds_head(user: Any, organization: Organization) -> bool:
+    return OrganizationRole.objects.filter(
+        user=user, organization=organization, role=Role.HEAD
+    ).exists()
+
+
+def is_commission_admin(user: Any) -> bool:
+    staff = commission_staff(user)
+    return staff is not None and staff.kind == CommissionStaff.Kind.ADMIN
+
+
+def issue(
+    *,
+    name: str,
+    scope: str,
+    by: Any,
+    organization: Organization | None = None,
+    rate_per_minute: int | None = None,
+) -> tuple[ApiToken, str]:
+    """A new token and its only plain copy. A head makes the organization's (read, floor), a
+    Commission admin the Commission's (Commission read)."""
+    name = " ".join(str(name).split())
+    if not name:
+        raise ValidationError({"name": "Name the token by what uses it: “Door point of sale”."})
+    if scope not in ApiToken.Scope.values:
+        raise ValidationError({"scope": "Choose what the token may do."})
+    if scope == ApiToken.Scope.COMMISSION_READ:
+        if organization is not None or not is_commission_admin(by):
+            raise ValidationError("Only a Commission admin makes a Commission token.")
+    elif organization is None or not holds_head(by, organization):
+        raise ValidationError("Only a head of the organization makes its tokens.")
+    rate = rate_per_minute or DEFAULT_RATE[ApiToken.Scope(scope)]
+    if not 1 <= rate <= MOST_RATE:
+        raise ValidationError({"rate_per_minute": f"Between 1 and {MOST_RATE} a minute."})
+    public_id = secrets.token_hex(6)
+    plain = f"{PREFIX}{public_id}_{secrets.token_urlsafe(32)}"
+    with transaction.atomic():
+        token = ApiToken.objects.create(
+            public_id=public_id,
+            secret_hash=_hash(plain),
+            name=name[:80],
+            scope=scope,
+            organization=organization,
+            created_by=by,
+            created_at=timezone.now(),
+            rate_per_minute=rate,
+        )
+        record_event(
+            organization=organization,
+            actor=by,
+            action="api_token_created",
+            target=token,
+            new={"name": token.name, "scope": scope, "rate_per_minute": rate},
+        )
+    return token, plain
+
+
+def revoke(token: ApiToken, *, by: Any) -> ApiToken:
+    """The token stops working at once (kept, with who revoked it and when)."""
+    with transaction.atomic():
+        now = timezone.now()
+        # One statement: of two revocations at once, only one finds it active and is recorded.
+        if not ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(
+            revoked_at=now, revoked_by=by
+        ):
+            return ApiToken.objects.get(pk=token.pk)
+        token.revoked_at, token.revoked_by = now, by
+        record_event(
+            organization=token.organization,
+            actor=by,
+            action="api_token_revoked",
+            target=token,
+            old={"revoked": False},
+            new={"revoked": True},
+        )
+    return token
+
+
+def recognise(plain: str) -> ApiToken | None:
+    """The active token ``plain`` is, or None (unknown, malformed, revoked, or its maker no
+    longer holds the office that made it)."""
+    match = _SHAPE.match(plain or "")
+    if match is None:
+        return None
+    token = (
+        ApiToken.objects.select_related("created_by", "organization")
+        .filter(public_id=match.group(1))
+        .first()
+    )
+    if token is None or not hmac.compare_digest(token.secret_hash, _hash(plain)):
+        return None
+    if token.revoked_at is not None or not token.created_by.is_active:
+        return None
+    if token.scope == ApiToken.Scope.COMMISSION_READ:
+        if commission_staff(token.created_by) is None:
+            return None
+    elif not holds_head(token.created_by, token.organization):
+        return None
+    now = timezone.now()
+    if token.last_used_at is None or now - token.last_used_at >= LAST_USED_EVERY:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        token.last_used_at = now
+    return token
