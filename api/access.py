@@ -93,10 +93,11 @@ def organization(request: Request, org_id: int) -> Organization:
 
 
 def org_access(request: Request, org_id: int) -> OrgAccess:
-    """The token's maker in the organization (404 outside the token's reach), as the pages
-    would resolve them: their roles decide what the token may write there."""
+    """The token's actor in the organization (404 outside the token's reach), as the pages
+    would resolve them: their roles decide what the token may write there (a floor token's
+    worker; any other token only reads)."""
     organization(request, org_id)
-    return resolve_access(token_of(request).created_by, org_id)
+    return resolve_access(token_of(request).actor, org_id)
 
 
 def through(request: Request) -> Any:

@@ -30,7 +30,7 @@ class TokenAuthentication(authentication.BaseAuthentication):
                 "This token is not known, or was revoked, or its maker no longer holds the "
                 "office that made it."
             )
-        return token.created_by, token
+        return token.actor, token
 
     def authenticate_header(self, request: Request) -> str:
         return f'{self.keyword} realm="api"'

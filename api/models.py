@@ -3,6 +3,8 @@ Commission admin for the Commission's), shown once and kept only as its SHA-256 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 
@@ -32,6 +34,18 @@ class ApiToken(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="api_tokens_created"
     )
+    acts_as = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="api_tokens_acting",
+        help_text=(
+            "A floor token's worker: the login of the organization whose acts it records (the "
+            "door's seller, the caller), who agreed with their own PIN or password when it was "
+            "made. The rules judge them as the one at the floor, as at the hall laptop."
+        ),
+    )
     created_at = models.DateTimeField()
     last_used_at = models.DateTimeField(null=True, blank=True)
     rate_per_minute = models.PositiveIntegerField(
@@ -55,11 +69,21 @@ class ApiToken(models.Model):
                     | (~models.Q(scope="commission_read") & models.Q(organization__isnull=False))
                 ),
                 name="api_token_scope_matches_organization",
-            )
+            ),
+            models.CheckConstraint(
+                condition=models.Q(scope="floor", acts_as__isnull=False)
+                | (~models.Q(scope="floor") & models.Q(acts_as__isnull=True)),
+                name="api_token_floor_acts_as_a_worker",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.public_id})"
+
+    @property
+    def actor(self) -> Any:
+        """Whose acts the token's are: a floor token's worker, else its maker (who only reads)."""
+        return self.acts_as if self.acts_as_id else self.created_by
 
     @property
     def active(self) -> bool:

@@ -16,6 +16,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from api.models import ApiToken
+from beano.accounts.pins import confirms
+from beano.text import text
 from organizations.access import commission_staff
 from organizations.audit import record_event
 from organizations.models import CommissionStaff, Organization, OrganizationRole, Role
@@ -32,6 +34,8 @@ DEFAULT_RATE = {
 MOST_RATE = 1200
 #: The last-used time is written at most this often (a flashboard asks every second).
 LAST_USED_EVERY = dt.timedelta(minutes=1)
+#: Who may work the floor (``access_matrix.ON_THE_FLOOR``): a floor token acts as one of them.
+FLOOR_ROLES = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.WORKER)
 
 
 def _hash(token: str) -> str:
@@ -42,6 +46,17 @@ def holds_head(user: Any, organization: Organization) -> bool:
     return OrganizationRole.objects.filter(
         user=user, organization=organization, role=Role.HEAD
     ).exists()
+
+
+def works_the_floor(user: Any, organization: Organization | None) -> bool:
+    """Whether ``user`` is active and holds a role of the floor in ``organization``."""
+    return bool(
+        organization is not None
+        and user.is_active
+        and OrganizationRole.objects.filter(
+            user=user, organization=organization, role__in=FLOOR_ROLES
+        ).exists()
+    )
 
 
 def is_commission_admin(user: Any) -> bool:
@@ -56,12 +71,18 @@ def issue(
     by: Any,
     organization: Organization | None = None,
     rate_per_minute: int | None = None,
+    acts_as: Any = None,
+    acts_as_secret: str = "",
+    plain: str | None = None,
 ) -> tuple[ApiToken, str]:
     """A new token and its only plain copy. A head makes the organization's (read, floor), a
-    Commission admin the Commission's (Commission read)."""
-    name = " ".join(str(name).split())
-    if not name:
-        raise ValidationError({"name": "Name the token by what uses it: “Door point of sale”."})
+    Commission admin the Commission's (Commission read). A floor token acts as a login of the
+    organization who works the floor (``acts_as``: the door's seller, the caller), who agrees
+    by typing their own PIN or password (``acts_as_secret``), as when the hall laptop is handed
+    to them. ``plain``: the demo's published tokens only (``seed_demo``); never a user's."""
+    name = text(
+        name, "name", limit=80, missing="Name the token by what uses it: “Door point of sale”."
+    )
     if scope not in ApiToken.Scope.values:
         raise ValidationError({"scope": "Choose what the token may do."})
     if scope == ApiToken.Scope.COMMISSION_READ:
@@ -69,11 +90,32 @@ def issue(
             raise ValidationError("Only a Commission admin makes a Commission token.")
     elif organization is None or not holds_head(by, organization):
         raise ValidationError("Only a head of the organization makes its tokens.")
+    if scope == ApiToken.Scope.FLOOR:
+        if acts_as is None or not works_the_floor(acts_as, organization):
+            raise ValidationError(
+                {
+                    "acts_as": "Choose the worker whose acts the device records (the seller, "
+                    "the caller): a login of the organization who works the floor."
+                }
+            )
+        if not confirms(acts_as, acts_as_secret):
+            raise ValidationError(
+                {
+                    "acts_as_secret": f"That is not {acts_as.get_username()}'s PIN or password: "
+                    "they type it themselves to agree that the device's acts are theirs."
+                }
+            )
+    else:
+        acts_as = None
     rate = rate_per_minute or DEFAULT_RATE[ApiToken.Scope(scope)]
     if not 1 <= rate <= MOST_RATE:
         raise ValidationError({"rate_per_minute": f"Between 1 and {MOST_RATE} a minute."})
-    public_id = secrets.token_hex(6)
-    plain = f"{PREFIX}{public_id}_{secrets.token_urlsafe(32)}"
+    if plain is None:
+        plain = f"{PREFIX}{secrets.token_hex(6)}_{secrets.token_urlsafe(32)}"
+    shaped = _SHAPE.match(plain)
+    if shaped is None:
+        raise ValueError("A token is beano_<12 hex digits>_<43 characters>.")
+    public_id = shaped.group(1)
     with transaction.atomic():
         token = ApiToken.objects.create(
             public_id=public_id,
@@ -82,6 +124,7 @@ def issue(
             scope=scope,
             organization=organization,
             created_by=by,
+            acts_as=acts_as,
             created_at=timezone.now(),
             rate_per_minute=rate,
         )
@@ -90,7 +133,12 @@ def issue(
             actor=by,
             action="api_token_created",
             target=token,
-            new={"name": token.name, "scope": scope, "rate_per_minute": rate},
+            new={
+                "name": token.name,
+                "scope": scope,
+                "rate_per_minute": rate,
+                "acts_as": acts_as.get_username() if acts_as else "",
+            },
         )
     return token, plain
 
@@ -116,6 +164,13 @@ def revoke(token: ApiToken, *, by: Any) -> ApiToken:
     return token
 
 
+def _still_valid(token: ApiToken) -> bool:
+    """An organization's token: its maker still heads it, a floor token's worker still works it."""
+    if not holds_head(token.created_by, token.organization):
+        return False
+    return not token.acts_as_id or works_the_floor(token.acts_as, token.organization)
+
+
 def recognise(plain: str) -> ApiToken | None:
     """The active token ``plain`` is, or None (unknown, malformed, revoked, or its maker no
     longer holds the office that made it)."""
@@ -123,7 +178,7 @@ def recognise(plain: str) -> ApiToken | None:
     if match is None:
         return None
     token = (
-        ApiToken.objects.select_related("created_by", "organization")
+        ApiToken.objects.select_related("created_by", "acts_as", "organization")
         .filter(public_id=match.group(1))
         .first()
     )
@@ -134,7 +189,7 @@ def recognise(plain: str) -> ApiToken | None:
     if token.scope == ApiToken.Scope.COMMISSION_READ:
         if commission_staff(token.created_by) is None:
             return None
-    elif not holds_head(token.created_by, token.organization):
+    elif not _still_valid(token):
         return None
     now = timezone.now()
     if token.last_used_at is None or now - token.last_used_at >= LAST_USED_EVERY:

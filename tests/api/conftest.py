@@ -9,19 +9,29 @@ from rest_framework.test import APIClient
 
 from api import tokens
 from api.models import ApiToken
+from tests.builders import PASSWORD
 from tests.conftest import Tenant
 
 
 def token_for(
-    scope: str, *, by: Any, organization: Any = None, rate: int | None = None, name: str = ""
+    scope: str,
+    *,
+    by: Any,
+    organization: Any = None,
+    rate: int | None = None,
+    name: str = "",
+    acts_as: Any = None,
 ) -> str:
-    """The plain token of a new token of ``scope`` made by ``by``."""
+    """The plain token of a new token of ``scope`` made by ``by`` (a floor token acting as
+    ``acts_as``, who agrees with their password)."""
     _, plain = tokens.issue(
         name=name or f"Test {scope}",
         scope=scope,
         by=by,
         organization=organization,
         rate_per_minute=rate,
+        acts_as=acts_as,
+        acts_as_secret=PASSWORD if acts_as is not None else "",
     )
     return plain
 
@@ -40,7 +50,12 @@ def read_token(tenant: Tenant) -> str:
 
 @pytest.fixture
 def floor_token(tenant: Tenant) -> str:
-    return token_for(ApiToken.Scope.FLOOR, by=tenant.head, organization=tenant.organization)
+    return token_for(
+        ApiToken.Scope.FLOOR,
+        by=tenant.head,
+        organization=tenant.organization,
+        acts_as=tenant.member_in_charge,
+    )
 
 
 @pytest.fixture

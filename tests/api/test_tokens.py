@@ -13,6 +13,7 @@ from api import tokens
 from api.models import ApiToken
 from organizations.models import AuditEvent, OrganizationRole, Role
 from tests.api.conftest import api_client, token_for
+from tests.builders import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
@@ -34,6 +35,25 @@ def test_only_a_head_makes_the_organizations_tokens(tenant, role):
             name="Door", scope="floor", by=getattr(tenant, role), organization=tenant.organization
         )
     assert not ApiToken.objects.exists()
+
+
+def test_a_floor_token_acts_as_a_worker_who_agrees(tenant):
+    args = {
+        "name": "Door",
+        "scope": "floor",
+        "by": tenant.head,
+        "organization": tenant.organization,
+    }
+    with pytest.raises(ValidationError, match="Choose the worker"):
+        tokens.issue(**args)
+    with pytest.raises(ValidationError, match="Choose the worker"):
+        tokens.issue(**args, acts_as=tenant.bookkeeper, acts_as_secret=PASSWORD)
+    with pytest.raises(ValidationError, match="PIN or password"):
+        tokens.issue(**args, acts_as=tenant.worker, acts_as_secret="wrong")
+    token, plain = tokens.issue(**args, acts_as=tenant.worker, acts_as_secret=PASSWORD)
+    assert token.actor == tenant.worker
+    OrganizationRole.objects.filter(user=tenant.worker).delete()  # no longer works here
+    assert api_client(plain).get(reverse("api_organizations")).status_code == 401
 
 
 def test_only_a_commission_admin_makes_a_commission_token(tenant, statewide_inspector):
