@@ -74,7 +74,8 @@ def test_the_api_answers_a_token_and_nothing_else(client, tenant, read_token):
     assert answer["Content-Type"] == "application/problem+json"
     assert answer.json()["status"] == 401
     assert api_client("beano_000000000000_" + "x" * 43).get(url).status_code == 401
-    assert api_client(read_token[:-1] + "A").get(url).status_code == 401
+    wrong = read_token[:-1] + ("B" if read_token.endswith("A") else "A")
+    assert api_client(wrong).get(url).status_code == 401
 
 
 def test_a_revoked_token_stops_at_once(tenant, read_token):
