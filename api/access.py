@@ -19,9 +19,9 @@ from organizations.audit import provenance
 from organizations.models import Organization
 
 Scope = ApiToken.Scope
-READS = frozenset({Scope.READ, Scope.FLOOR})  # a floor device reads its nights (prices, board)
-ORG_READ = frozenset({Scope.READ, Scope.FLOOR, Scope.COMMISSION_READ})
+ORG_READ = frozenset({Scope.READ, Scope.FLOOR, Scope.NIGHT_FILES, Scope.COMMISSION_READ})
 FLOOR = frozenset({Scope.FLOOR})
+NIGHT_FILES = frozenset({Scope.NIGHT_FILES})
 COMMISSION = frozenset({Scope.COMMISSION_READ})
 
 

@@ -15,6 +15,7 @@ class ApiToken(models.Model):
     class Scope(models.TextChoices):
         READ = "read", "Read: the organization's licenses, occasions, figures and nights"
         FLOOR = "floor", "Floor: door sales and ball calls at the organization's open nights"
+        NIGHT_FILES = "night_files", "Night files: the organization's nights exported and imported"
         COMMISSION_READ = "commission_read", "Commission read: every organization, read only"
 
     public_id = models.CharField(
@@ -41,9 +42,10 @@ class ApiToken(models.Model):
         on_delete=models.PROTECT,
         related_name="api_tokens_acting",
         help_text=(
-            "A floor token's worker: the login of the organization whose acts it records (the "
-            "door's seller, the caller), who agreed with their own PIN or password when it was "
-            "made. The rules judge them as the one at the floor, as at the hall laptop."
+            "A floor token's worker (the door's seller, the caller) or a night-file token's "
+            "bookkeeper: the login of the organization whose acts it records, who agreed with "
+            "their own PIN or password when it was made. The rules judge them as the one who "
+            "acts, as at the hall laptop."
         ),
     )
     created_at = models.DateTimeField()
@@ -71,8 +73,8 @@ class ApiToken(models.Model):
                 name="api_token_scope_matches_organization",
             ),
             models.CheckConstraint(
-                condition=models.Q(scope="floor", acts_as__isnull=False)
-                | (~models.Q(scope="floor") & models.Q(acts_as__isnull=True)),
+                condition=models.Q(scope__in=("floor", "night_files"), acts_as__isnull=False)
+                | (~models.Q(scope__in=("floor", "night_files")) & models.Q(acts_as__isnull=True)),
                 name="api_token_floor_acts_as_a_worker",
             ),
         ]
@@ -82,7 +84,8 @@ class ApiToken(models.Model):
 
     @property
     def actor(self) -> Any:
-        """Whose acts the token's are: a floor token's worker, else its maker (who only reads)."""
+        """Whose acts the token's are: a floor or night-file token's person, else its maker
+        (whose token only reads)."""
         return self.acts_as if self.acts_as_id else self.created_by
 
     @property

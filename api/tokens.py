@@ -29,13 +29,18 @@ _SHAPE = re.compile(r"^beano_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$")
 DEFAULT_RATE = {
     ApiToken.Scope.READ: 120,
     ApiToken.Scope.FLOOR: 300,
+    ApiToken.Scope.NIGHT_FILES: 30,
     ApiToken.Scope.COMMISSION_READ: 120,
 }
 MOST_RATE = 1200
 #: The last-used time is written at most this often (a flashboard asks every second).
 LAST_USED_EVERY = dt.timedelta(minutes=1)
-#: Who may work the floor (``access_matrix.ON_THE_FLOOR``): a floor token acts as one of them.
-FLOOR_ROLES = (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.WORKER)
+#: Whom a token of each scope may act as: the floor's people (``access_matrix.ON_THE_FLOOR``)
+#: for a floor token, the back office's (``CLOSES_OUT``) for a night-file token.
+ACTS_AS_ROLES = {
+    ApiToken.Scope.FLOOR: (Role.HEAD, Role.MEMBER_IN_CHARGE, Role.WORKER),
+    ApiToken.Scope.NIGHT_FILES: (Role.HEAD, Role.BOOKKEEPER),
+}
 
 
 def _hash(token: str) -> str:
@@ -48,13 +53,16 @@ def holds_head(user: Any, organization: Organization) -> bool:
     ).exists()
 
 
-def works_the_floor(user: Any, organization: Organization | None) -> bool:
-    """Whether ``user`` is active and holds a role of the floor in ``organization``."""
+def may_act_as(user: Any, organization: Organization | None, scope: str) -> bool:
+    """Whether ``user`` is active and holds a role in ``organization`` that a token of
+    ``scope`` may act as (``ACTS_AS_ROLES``)."""
+    roles = ACTS_AS_ROLES.get(ApiToken.Scope(scope), ())
     return bool(
-        organization is not None
+        roles
+        and organization is not None
         and user.is_active
         and OrganizationRole.objects.filter(
-            user=user, organization=organization, role__in=FLOOR_ROLES
+            user=user, organization=organization, role__in=roles
         ).exists()
     )
 
@@ -77,9 +85,10 @@ def issue(
 ) -> tuple[ApiToken, str]:
     """A new token and its only plain copy. A head makes the organization's (read, floor), a
     Commission admin the Commission's (Commission read). A floor token acts as a login of the
-    organization who works the floor (``acts_as``: the door's seller, the caller), who agrees
-    by typing their own PIN or password (``acts_as_secret``), as when the hall laptop is handed
-    to them. ``plain``: the demo's published tokens only (``seed_demo``); never a user's."""
+    organization who works the floor (``acts_as``: the door's seller, the caller), a night-file
+    token as a bookkeeper or head; that person agrees by typing their own PIN or password
+    (``acts_as_secret``), as when the hall laptop is handed to them. ``plain``: the demo's
+    published tokens only (``seed_demo``); never a user's."""
     name = text(
         name, "name", limit=80, missing="Name the token by what uses it: “Door point of sale”."
     )
@@ -90,12 +99,14 @@ def issue(
             raise ValidationError("Only a Commission admin makes a Commission token.")
     elif organization is None or not holds_head(by, organization):
         raise ValidationError("Only a head of the organization makes its tokens.")
-    if scope == ApiToken.Scope.FLOOR:
-        if acts_as is None or not works_the_floor(acts_as, organization):
+    if scope in ACTS_AS_ROLES:
+        if acts_as is None or not may_act_as(acts_as, organization, scope):
             raise ValidationError(
                 {
                     "acts_as": "Choose the worker whose acts the device records (the seller, "
                     "the caller): a login of the organization who works the floor."
+                    if scope == ApiToken.Scope.FLOOR
+                    else "Choose the bookkeeper or head whose night files these are."
                 }
             )
         if not confirms(acts_as, acts_as_secret):
@@ -168,7 +179,7 @@ def _still_valid(token: ApiToken) -> bool:
     """An organization's token: its maker still heads it, a floor token's worker still works it."""
     if not holds_head(token.created_by, token.organization):
         return False
-    return not token.acts_as_id or works_the_floor(token.acts_as, token.organization)
+    return not token.acts_as_id or may_act_as(token.acts_as, token.organization, token.scope)
 
 
 def recognise(plain: str) -> ApiToken | None:

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from api import org_views, token_views
@@ -9,6 +9,10 @@ app_patterns = [
         "api/v1/docs/", SpectacularSwaggerSplitView.as_view(url_name="api_schema"), name="api_docs"
     ),
     path("api/v1/organizations/", org_views.OrganizationList.as_view(), name="api_organizations"),
+    path("api/v1/", include("api.reads_urls")),
+    path("api/v1/", include("api.floor_urls")),
+    path("api/v1/", include("api.nightfiles_urls")),
+    path("api/v1/", include("api.commission_urls")),
 ]
 
 urlpatterns = [

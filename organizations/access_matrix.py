@@ -349,7 +349,9 @@ SITE_PAGES: dict[str, SitePage] = {
 #: organization's (any other is 404), ``commission_read`` reaches every organization its maker
 #: reviews and writes nothing. The views declare the same sets (``api.access``);
 #: tests/api/test_scopes.py holds each view to this table. A session is nobody to the API.
-READ, FLOOR, COMMISSION_READ = "read", "floor", "commission_read"
+READ, FLOOR, NIGHT_FILES, COMMISSION_READ = "read", "floor", "night_files", "commission_read"
+#: Every token of an organization reads its records; the Commission's reads every one's.
+ORG_READERS = frozenset({READ, FLOOR, NIGHT_FILES, COMMISSION_READ})
 
 
 @dataclass(frozen=True)
@@ -359,7 +361,11 @@ class ApiEndpoint:
 
 
 API_ENDPOINTS: dict[str, ApiEndpoint] = {
-    "api_organizations": ApiEndpoint(frozenset({READ, FLOOR, COMMISSION_READ})),
+    "api_organizations": ApiEndpoint(ORG_READERS),
+    # (reads) An organization's records.
+    # (floor) Door sales and ball calls.
+    # (night files) Exported and imported.
+    # (commission) Across organizations.
 }
 SITE_PAGES.update({name: SitePage(Audience.API) for name in API_ENDPOINTS})
 

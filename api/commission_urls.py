@@ -1,0 +1,5 @@
+"""The API's commission operations (docs/API.md)."""
+
+from django.urls import URLPattern
+
+urlpatterns: list[URLPattern] = []
