@@ -25,7 +25,7 @@ import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from django.core.exceptions import ValidationError
@@ -36,6 +36,7 @@ from beano import locking, rules
 from beano.actors import Actor
 from beano.text import one_line
 from nightfile import acts, engine, files, reader, writer
+from nightfile import format as fmt
 from nightfile.format import NightFormatError
 from nightfile.models import NightUpload
 from occasions.models import Occasion
@@ -90,6 +91,9 @@ class NightOutcome:
     message: str = ""
     occasion: Occasion | None = None
     out_of_time: bool = False
+    #: The night the file holds, once it could be read: its license and date.
+    license: str = ""
+    date: dt.date | None = None
 
     @property
     def accepted(self) -> bool:
@@ -134,6 +138,13 @@ def judge_night(
         engine.night_license(night.license)
     except NightFormatError as error:
         return unreadable(str(error))
+    outcome = _judged(night, by=by, file_name=file_name, dry_run=dry_run, seconds=seconds)
+    return replace(outcome, license=night.license, date=night.date)
+
+
+def _judged(
+    night: fmt.Night, *, by: Actor, file_name: str, dry_run: bool, seconds: float | None
+) -> NightOutcome:
     deadline = time.monotonic() + seconds if seconds else None
     try:
         with rules.atomic():  # a refusal is logged after the rollback, as everywhere
