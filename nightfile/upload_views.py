@@ -45,7 +45,13 @@ def _page(request: OrgRequest, **context: Any) -> HttpResponse:
     return render(
         request,
         "nightfile/upload.html",
-        {"org": request.access.organization, "access": request.access, "mb": MB, **context},
+        {
+            "org": request.access.organization,
+            "access": request.access,
+            "tab": "reports",
+            "mb": MB,
+            **context,
+        },
     )
 
 
@@ -90,4 +96,5 @@ def night_upload_confirm(request: OrgRequest) -> HttpResponse:
         messages.success(request, f"{kept.file_name}: the night is recorded.")
     else:
         messages.info(request, f"{kept.file_name} was already recorded: here is its night.")
-    return redirect("occasion_detail", org_id=outcome.occasion.organization_id, pk=outcome.occasion.pk)
+    night = outcome.occasion
+    return redirect("occasion_detail", org_id=night.organization_id, pk=night.pk)
