@@ -98,4 +98,3 @@ def test_the_bookkeeper_uploads_the_example_night_and_lands_on_it(live_server, p
     assert record.source == "file" and record.entered_by.username == "post171-books"
     assert NightUpload.objects.get(organization=org).state == NightUpload.State.RECORDED
     shot("night-upload-recorded")
-
