@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
 from beano.rules.models import RefusedAction
-from nightfile import files, upload
+from nightfile import engine, files, upload
 from nightfile.models import NightUpload
 from occasions.models import Occasion, PaperRecord
 from organizations.models import AuditEvent
@@ -304,3 +305,24 @@ def test_out_of_time_saves_nothing(ready, monkeypatch):
     assert outcome.status == "refused" and outcome.out_of_time
     assert "took longer than" in response.content.decode()
     assert nothing_of_the_night_saved() and not NightUpload.objects.exists()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's statement_timeout")
+def test_a_statement_longer_than_the_judging_may_take_is_cancelled(ready, monkeypatch):
+    """One statement that runs long (a lock waited for, a slow plan) is cancelled by the
+    server; nothing is saved, and the caller's transaction goes on without the limit."""
+    tenant = ready
+    recorded = engine.import_night
+
+    def slow(**kwargs: Any) -> Any:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_sleep(3)")
+        return recorded(**kwargs)
+
+    monkeypatch.setattr(engine, "import_night", slow)
+    outcome = upload.judge_night(night(tenant), by=tenant.head, dry_run=False, seconds=0.5)
+    assert outcome.status == "refused" and outcome.out_of_time
+    assert nothing_of_the_night_saved()
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW statement_timeout")
+        assert cursor.fetchone()[0] == "0"
