@@ -194,7 +194,7 @@ def _out_of_time(seconds: float | None, sheet: str) -> NightOutcome:
         out_of_time=True,
         refusals=(
             Refusal(
-                message=f"Judging this night took longer than the {seconds:g} seconds a page "
+                message=f"Judging this night took longer than the {seconds or 0:g} seconds a page "
                 f"waits{where}: nothing was saved. Ask your installation's administrator to "
                 "record it with the import_night command.",
                 text="Out of time: nothing was saved.",

@@ -163,6 +163,31 @@ def test_a_file_over_the_ceiling_is_refused_by_the_form_unread(ready, monkeypatc
     assert not NightUpload.objects.exists()
 
 
+def test_an_upload_over_the_ceiling_is_never_held_whole(ready, monkeypatch):
+    """Its first MAX_BYTES + 1 bytes are kept, in memory; the form is told its whole size."""
+    from nightfile import upload_views
+
+    tenant = ready
+    seen: dict[str, Any] = {}
+    clean = upload_views.NightUploadForm.clean_file
+
+    def spy(form: Any) -> Any:
+        file = form.cleaned_data["file"]
+        seen.update(size=file.size, held=len(file.read()), kind=type(file).__name__)
+        file.seek(0)
+        return clean(form)
+
+    monkeypatch.setattr(upload_views.NightUploadForm, "clean_file", spy)
+    big = b" " * (3 * files.MAX_BYTES)  # over Django's 2.5 MB kept in memory: else on disk
+    response = send(as_user(tenant.bookkeeper), tenant, big, "big.json")
+    assert "too large for a night file" in response.content.decode()
+    assert seen == {
+        "size": 3 * files.MAX_BYTES,
+        "held": files.MAX_BYTES + 1,
+        "kind": "InMemoryUploadedFile",
+    }
+
+
 def test_read_at_most_never_reads_past_the_ceiling():
     class Endless:
         read_total = 0
