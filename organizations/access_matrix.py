@@ -268,6 +268,9 @@ ORG_PAGES: dict[str, OrgPage] = {
     "paper_games": _form(ENTERS),
     "paper_game": _form(ENTERS),
     "paper_section": _form(ENTERS),
+    # A night file uploaded: judged in a dry run (rules' refusals logged), then recorded.
+    "night_upload": _form(CLOSES_OUT),
+    "night_upload_confirm": _form(CLOSES_OUT),
     "report_versions": _reads(CLOSES_OUT),
     "report_file": _form(CLOSES_OUT),
     "report_open_amendment": _form(CLOSES_OUT),
