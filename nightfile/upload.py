@@ -246,6 +246,20 @@ def _of_another(data: Any, organization: Organization) -> NightOutcome | None:
     return None
 
 
+def judge_for(
+    *, organization: Organization, data: Any, by: Actor, file_name: str = "", dry_run: bool = True
+) -> NightOutcome:
+    """A night file of ``organization``'s judged as the pages and the API judge one: a night of
+    another organization's license refused, ``UPLOAD_SECONDS`` at most, recorded unless
+    ``dry_run``."""
+    elsewhere = _of_another(data, organization)
+    if elsewhere is not None:
+        return elsewhere
+    return judge_night(
+        data, by=by, file_name=_name(file_name), dry_run=dry_run, seconds=UPLOAD_SECONDS
+    )
+
+
 # The upload page's two steps -------------------------------------------------------------------
 
 
@@ -270,10 +284,7 @@ def receive(
         data = files.parse(raw)
     except NightFormatError as error:
         return None, unreadable(str(error))
-    elsewhere = _of_another(data, organization)
-    if elsewhere is not None:
-        return None, elsewhere
-    outcome = judge_night(data, by=by, file_name=name, dry_run=True, seconds=UPLOAD_SECONDS)
+    outcome = judge_for(organization=organization, data=data, by=by, file_name=name)
     if not outcome.accepted:
         return None, outcome
     with rules.atomic():
@@ -311,15 +322,12 @@ def record(*, upload: NightUpload, sha256: str, by: Actor) -> NightOutcome:
             data = files.parse(raw)
         except NightFormatError as error:
             return unreadable(str(error))
-        elsewhere = _of_another(data, upload.organization)
-        if elsewhere is not None:
-            return elsewhere
-        outcome = judge_night(
-            data,
+        outcome = judge_for(
+            organization=upload.organization,
+            data=data,
             by=by,
             file_name=upload.file_name,
             dry_run=False,
-            seconds=UPLOAD_SECONDS,
         )
         if outcome.saved:
             upload.state = NightUpload.State.RECORDED

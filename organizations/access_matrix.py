@@ -368,6 +368,8 @@ API_ENDPOINTS: dict[str, ApiEndpoint] = {
     # (reads) An organization's records.
     # (floor) Door sales and ball calls.
     # (night files) Exported and imported.
+    "api_night_file": ApiEndpoint(ORG_READERS),
+    "api_night_files": ApiEndpoint(NOBODY, frozenset({NIGHT_FILES})),
     # (commission) Across organizations.
 }
 SITE_PAGES.update({name: SitePage(Audience.API) for name in API_ENDPOINTS})
