@@ -80,6 +80,7 @@ class TokenForm(forms.Form):
         if organization is None:  # the Commission's
             scopes = [ApiToken.Scope.COMMISSION_READ]
             del self.fields["acts_as"], self.fields["acts_as_secret"]
+            self.fields["name"].help_text = "What will use it: “Commission data warehouse”."
         else:
             scopes = [ApiToken.Scope.READ, ApiToken.Scope.FLOOR, ApiToken.Scope.NIGHT_FILES]
             people = acting_people(organization)
@@ -100,8 +101,7 @@ class TokenForm(forms.Form):
         )
         self.fields["scope"].error_messages["invalid_choice"] = "Choose one of the scopes listed."
         self.fields["scope"].error_messages["required"] = "Choose what the token may do."
-        if len(scopes) == 1:
-            self.fields["scope"].initial = scopes[0].value
+        self.fields["scope"].initial = scopes[0].value
         self.fields["name"].error_messages["required"] = (
             "Name the token by what uses it: “Door point of sale”."
         )
