@@ -10,3 +10,10 @@ class ApiConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "api"
     verbose_name = "The API"
+
+    def ready(self) -> None:
+        """The token pages' links on the organization's tabs and the Commission admin's pages."""
+        import beano.links
+        from api.links import LINKS
+
+        beano.links.add(*LINKS)

@@ -21,6 +21,7 @@ from django.urls import reverse
 PLACES = {
     "organization_tabs": "the tabs of an organization's pages (organizations/_org_nav.html)",
     "commission_admin": "the Commission administration card of an admin's landing page",
+    "licensing_actions": "beside the title of the Commission admin's licensing page",
     "commission_organization": "an organization's row on Commission staff's landing page",
     "authorized_day": "a coming authorized day on an organization's card of the landing page",
     "audit_trail_actions": "beside the chain's state on the audit trail page",

@@ -84,7 +84,8 @@ def test_a_place_shows_its_links_in_order_and_hides_those_not_offered(monkeypatc
 def test_every_app_fills_its_places_and_every_template_place_is_known():
     assert [link.key for link in links.LINKS["organization_tabs"]] == [
         "home", "occasions", "reports", "bank", "jackpots", "members", "authorizations",
-        "workers", "equipment", "inventory", "people", "refused", "audit", "compliance",
+        "workers", "equipment", "inventory", "people", "api_tokens", "refused", "audit",
+        "compliance",
         "inspections", "year",
     ]  # fmt: skip
     assert links.included("floor_notes") == ["nightfile/_floor_notes.html"]
