@@ -366,6 +366,11 @@ API_ENDPOINTS: dict[str, ApiEndpoint] = {
     # (floor) Door sales and ball calls.
     # (night files) Exported and imported.
     # (commission) Across organizations.
+    "api_commission_reports": ApiEndpoint(frozenset({COMMISSION_READ})),
+    "api_commission_report": ApiEndpoint(frozenset({COMMISSION_READ})),
+    "api_commission_reports_owed": ApiEndpoint(frozenset({COMMISSION_READ})),
+    "api_commission_refused_actions": ApiEndpoint(frozenset({COMMISSION_READ})),
+    "api_commission_audit_chains": ApiEndpoint(frozenset({COMMISSION_READ})),
 }
 SITE_PAGES.update({name: SitePage(Audience.API) for name in API_ENDPOINTS})
 
