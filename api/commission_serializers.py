@@ -19,16 +19,28 @@ from typing import Any
 from django.utils import timezone
 from rest_framework import serializers
 
-from beano import date_filters
 from reports import selectors as report_selectors
 
 # --- The query strings ---------------------------------------------------------------------
 
 
-def _in_bounds(day: dt.date) -> dt.date:
-    if not date_filters.in_range(day, timezone.localdate()):
-        raise serializers.ValidationError(date_filters.out_of_range(timezone.localdate()))
-    return day
+class Moment(serializers.DateTimeField):
+    """A moment of the query string (ISO 8601, with its offset). One so near the year 1 or the
+    year 9999 that it has no UTC is before (or after) every record, not a 400: it is valid by
+    the schema, and holds no record either way."""
+
+    def enforce_timezone(self, value: dt.datetime) -> dt.datetime:
+        if timezone.is_aware(value):
+            try:
+                return value.astimezone(dt.UTC)
+            except OverflowError:
+                edge = dt.datetime.min if value.year < 2 else dt.datetime.max
+                return edge.replace(tzinfo=dt.UTC)
+        return super().enforce_timezone(value)
+
+
+class NoQuery(serializers.Serializer):
+    """An operation that takes no query parameter."""
 
 
 class _PageQuery(serializers.Serializer):
@@ -56,29 +68,17 @@ class _OrganizationQuery(_PageQuery):
 
 
 def _with_dates(base: type[serializers.Serializer], name: str, about: str) -> type:
-    """``base`` with ``from`` and ``to`` (dates, YYYY-MM-DD, within ``beano.date_filters``'
-    bounds; ``to`` not before ``from``): Python cannot name a field ``from`` in a class body."""
-
-    def validate(self: Any, attrs: dict[str, Any]) -> dict[str, Any]:
-        start, end = attrs.get("from"), attrs.get("to")
-        if start and end and end < start:
-            raise serializers.ValidationError({"to": ["The range ends before it starts."]})
-        return attrs
-
+    """``base`` with ``from`` and ``to`` (dates, YYYY-MM-DD; a range that ends before it starts
+    holds nothing): Python cannot name a field ``from`` in a class body."""
     fields = {
-        "from": serializers.DateField(
-            required=False, validators=[_in_bounds], help_text=f"{about} on or after this date."
-        ),
-        "to": serializers.DateField(
-            required=False, validators=[_in_bounds], help_text=f"{about} on or before this date."
-        ),
-        "validate": validate,
+        "from": serializers.DateField(required=False, help_text=f"{about} on or after this date."),
+        "to": serializers.DateField(required=False, help_text=f"{about} on or before this date."),
     }
     return type(name, (base,), fields)
 
 
 class _ReportsBase(_OrganizationQuery):
-    since = serializers.DateTimeField(
+    since = Moment(
         required=False,
         help_text="Only the reports filed at or after this moment (ISO 8601, with its offset).",
     )
@@ -102,7 +102,7 @@ ReportsOwedQuery = _with_dates(_OwedBase, "ReportsOwedQuery", "Only the days owe
 
 
 class RefusedQuery(_OrganizationQuery):
-    since = serializers.DateTimeField(
+    since = Moment(
         required=False,
         help_text="Only the actions refused at or after this moment (ISO 8601, with its offset).",
     )
@@ -118,36 +118,36 @@ class ChainsQuery(_OrganizationQuery):
 # --- The answers ---------------------------------------------------------------------------
 
 
-class OrganizationRef(serializers.Serializer):
+class CommissionOrganizationRef(serializers.Serializer):
     id = serializers.IntegerField()
-    name = serializers.CharField()
+    name = serializers.CharField(allow_blank=True)
 
 
-class OccasionRef(serializers.Serializer):
+class CommissionOccasionRef(serializers.Serializer):
     id = serializers.IntegerField()
     date = serializers.DateField()
 
 
-class AuditChainAtFiling(serializers.Serializer):
+class CommissionAuditChainAtFiling(serializers.Serializer):
     through_event = serializers.IntegerField()
     head = serializers.CharField()
 
 
-class ReportSerializer(serializers.Serializer):
+class CommissionReportSerializer(serializers.Serializer):
     """A filed report (one version): the PDF's embedded JSON, and where it stands."""
 
     id = serializers.IntegerField()
-    organization = OrganizationRef()
-    occasion = OccasionRef()
+    organization = CommissionOrganizationRef()
+    occasion = CommissionOccasionRef()
     document = serializers.CharField(help_text="financial_report")
     report_id = serializers.IntegerField(help_text="The same as id, as the PDF embeds it.")
     version = serializers.IntegerField(help_text="1: the report; 2 and on: its amendments.")
     reason = serializers.CharField(allow_blank=True, help_text="An amendment's reason.")
     filed_at = serializers.CharField(help_text="ISO 8601, with its offset.")
-    filed_by = serializers.CharField()
+    filed_by = serializers.CharField(allow_blank=True)
     due_on = serializers.CharField(help_text="YYYY-MM-DD")
     days_late = serializers.IntegerField()
-    audit_chain = AuditChainAtFiling()
+    audit_chain = CommissionAuditChainAtFiling()
     figures_sha256 = serializers.CharField(help_text="SHA-256 of the figures as filed.")
     changes = serializers.ListField(
         child=serializers.DictField(), help_text="What changed from the version before."
@@ -166,10 +166,10 @@ class ReportSerializer(serializers.Serializer):
     pdf_ready = serializers.BooleanField()
 
 
-class ObligationSerializer(serializers.Serializer):
+class CommissionObligationSerializer(serializers.Serializer):
     """A day a report is owed for, and its state (``reports.obligations``)."""
 
-    organization = OrganizationRef()
+    organization = CommissionOrganizationRef()
     license_number = serializers.CharField()
     day = serializers.DateField()
     due_on = serializers.DateField()
@@ -184,23 +184,23 @@ class ObligationSerializer(serializers.Serializer):
     days_late = serializers.IntegerField(allow_null=True)
 
 
-class RefusalSerializer(serializers.Serializer):
-    code = serializers.CharField()
+class CommissionRefusalSerializer(serializers.Serializer):
+    code = serializers.CharField(allow_blank=True)
     citation = serializers.CharField(allow_blank=True)
-    message = serializers.CharField()
+    message = serializers.CharField(allow_blank=True)
 
 
-class RefusedActionSerializer(serializers.Serializer):
+class CommissionRefusedActionSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     when = serializers.DateTimeField()
-    who = serializers.CharField(help_text="The login that tried it.")
-    organization = OrganizationRef()
+    who = serializers.CharField(allow_blank=True, help_text="The login that tried it.")
+    organization = CommissionOrganizationRef()
     action = serializers.CharField()
     judged_for = serializers.DateField(help_text="The date the action was judged for.")
-    refusals = RefusalSerializer(many=True)
+    refusals = CommissionRefusalSerializer(many=True)
 
 
-class ChainCheckSerializer(serializers.Serializer):
+class CommissionChainCheckSerializer(serializers.Serializer):
     """The last whole check of the chain (``ChainVerification``), as recorded."""
 
     checked_at = serializers.DateTimeField()
@@ -213,12 +213,11 @@ class ChainCheckSerializer(serializers.Serializer):
     problem = serializers.CharField(allow_blank=True)
 
 
-class AuditChainSerializer(serializers.Serializer):
-    organization = OrganizationRef()
+class CommissionAuditChainSerializer(serializers.Serializer):
+    organization = CommissionOrganizationRef()
     length = serializers.IntegerField(help_text="Events in the chain.")
     head_hash = serializers.CharField()
-    state = serializers.ChoiceField(
-        choices=["intact", "broken", "unchecked"],
+    state = serializers.CharField(
         help_text=(
             "By the last whole check: intact (through its checkpoint), broken (at broken_at), "
             "or unchecked (never checked whole, or its checkpoint's seal does not check)."
@@ -230,7 +229,7 @@ class AuditChainSerializer(serializers.Serializer):
     unchecked_events = serializers.IntegerField(
         help_text="Events after the checkpoint, written since the last whole check."
     )
-    last_check = ChainCheckSerializer(allow_null=True)
+    last_check = CommissionChainCheckSerializer(allow_null=True)
 
 
 # --- Personal data withheld ----------------------------------------------------------------

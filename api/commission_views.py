@@ -71,7 +71,18 @@ ERRORS = {
 
 
 def _query(serializer: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-    """The query string, validated: 400 naming each parameter at fault."""
+    """The query string, validated: 400 naming each parameter at fault, an empty one and one
+    the operation does not take among them (a misspelt filter would otherwise answer
+    everything, unfiltered)."""
+    taken = serializer().fields
+    errors = {}
+    for name in request.query_params:
+        if name not in taken:
+            errors[name] = [f"Not a parameter of this operation (it takes {', '.join(taken)})."]
+        elif "" in request.query_params.getlist(name):
+            errors[name] = ["Give a value, or leave the parameter out."]
+    if errors:
+        raise serializers.ValidationError(errors)
     query = serializer(data=request.query_params)
     query.is_valid(raise_exception=True)
     return dict(query.validated_data)
@@ -124,7 +135,10 @@ class CommissionReports(CommissionView):
         operation_id="api_commission_reports",
         summary="Filed reports with their figures",
         parameters=[s.ReportsQuery],
-        responses={200: _paged(s.ReportSerializer, "PaginatedCommissionReports"), **ERRORS},
+        responses={
+            200: _paged(s.CommissionReportSerializer, "PaginatedCommissionReports"),
+            **ERRORS,
+        },
     )
     def get(self, request: Request) -> Response:
         """Every filed report (each version) of the licensees in reach, the newest filing
@@ -144,7 +158,7 @@ class CommissionReports(CommissionView):
         paginator = Page()
         page = paginator.paginate_queryset(reports.order_by("-filed_at", "-pk"), request, self)
         return paginator.get_paginated_response(
-            s.ReportSerializer(_answer_reports(list(page or [])), many=True).data
+            s.CommissionReportSerializer(_answer_reports(list(page or [])), many=True).data
         )
 
 
@@ -154,7 +168,7 @@ class CommissionReport(CommissionView):
         summary="One filed report with its figures",
         parameters=[OpenApiParameter("report_id", int, OpenApiParameter.PATH)],
         responses={
-            200: s.ReportSerializer,
+            200: s.CommissionReportSerializer,
             **ERRORS,
             404: OpenApiResponse(description="No report of that id within the token's reach."),
         },
@@ -162,11 +176,12 @@ class CommissionReport(CommissionView):
     def get(self, request: Request, report_id: int) -> Response:
         """One filed report (one version) with its figures as its PDF embeds them; 404 when it
         is not a licensee's in reach."""
+        _query(s.NoQuery, request)
         report = _reports(request).filter(pk=report_id).first()
         if report is None:
             raise Http404
         (answer,) = _answer_reports([report])
-        return Response(s.ReportSerializer(answer).data)
+        return Response(s.CommissionReportSerializer(answer).data)
 
 
 # --- Reports owed ----------------------------------------------------------------------------
@@ -196,7 +211,7 @@ class CommissionReportsOwed(CommissionView):
         operation_id="api_commission_reports_owed",
         summary="Reports owed: due, late, missing (and filed)",
         parameters=[s.ReportsOwedQuery],
-        responses={200: _paged(s.ObligationSerializer, "PaginatedReportsOwed"), **ERRORS},
+        responses={200: _paged(s.CommissionObligationSerializer, "PaginatedReportsOwed"), **ERRORS},
     )
     def get(self, request: Request) -> Response:
         """The days a report is owed for, the newest first, with their state, as the
@@ -222,7 +237,7 @@ class CommissionReportsOwed(CommissionView):
         paginator = Page()
         page = paginator.paginate_queryset(rows, request, self) or []
         return paginator.get_paginated_response(
-            s.ObligationSerializer([obligation_data(r) for r in page], many=True).data
+            s.CommissionObligationSerializer([obligation_data(r) for r in page], many=True).data
         )
 
 
@@ -254,7 +269,10 @@ class CommissionRefusedActions(CommissionView):
         operation_id="api_commission_refused_actions",
         summary="Actions the rules refused",
         parameters=[s.RefusedQuery],
-        responses={200: _paged(s.RefusedActionSerializer, "PaginatedRefusedActions"), **ERRORS},
+        responses={
+            200: _paged(s.CommissionRefusedActionSerializer, "PaginatedRefusedActions"),
+            **ERRORS,
+        },
     )
     def get(self, request: Request) -> Response:
         """Every action the rules refused at the licensees in reach, the newest first, with each
@@ -271,7 +289,7 @@ class CommissionRefusedActions(CommissionView):
         paginator = Page()
         page = paginator.paginate_queryset(logged, request, self) or []
         return paginator.get_paginated_response(
-            s.RefusedActionSerializer([refused_data(r) for r in page], many=True).data
+            s.CommissionRefusedActionSerializer([refused_data(r) for r in page], many=True).data
         )
 
 
@@ -316,7 +334,7 @@ class CommissionAuditChains(CommissionView):
         operation_id="api_commission_audit_chains",
         summary="The audit chains' state",
         parameters=[s.ChainsQuery],
-        responses={200: _paged(s.AuditChainSerializer, "PaginatedAuditChains"), **ERRORS},
+        responses={200: _paged(s.CommissionAuditChainSerializer, "PaginatedAuditChains"), **ERRORS},
     )
     def get(self, request: Request) -> Response:
         """Each organization's audit chain in reach (every organization, practice ones too), by
@@ -332,5 +350,5 @@ class CommissionAuditChains(CommissionView):
         paginator = Page()
         page = paginator.paginate_queryset(orgs, request, self) or []
         return paginator.get_paginated_response(
-            s.AuditChainSerializer([chain_data(o) for o in page], many=True).data
+            s.CommissionAuditChainSerializer([chain_data(o) for o in page], many=True).data
         )
