@@ -35,6 +35,7 @@ PLACES = {
     "floor_banner": "(parts) at the top of the floor's pages that keep working offline",
     "floor_scripts": "(parts) at the end of the floor's pages kept offline, the flashboard's too",
     "closeout_cash": "the counts and cash card of an occasion's close-out page",
+    "reports_actions": "beside the title of the Reports page (the reports owed)",
 }
 
 

@@ -48,6 +48,8 @@ from beano.prepared import Prepared
 #: The one order of locks, first to last: a transaction takes a row of a kind only before any of
 #: a kind further down.
 ORDER: tuple[str, ...] = (
+    # A night file uploaded, held while the night is recorded from it (``nightfile.upload``).
+    "nightfile.NightUpload",
     # The organization and what spans its occasions.
     "organizations.Organization",
     "games.ProgressiveSeries",

@@ -106,6 +106,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "nightfile.upload_limits.NightFileCeilingMiddleware",  # before the CSRF check reads it
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "beano.accounts.middleware.OTPMiddleware",  # django-otp's, reading the device with the user

@@ -9,6 +9,7 @@ rules do, exactly as they do live. The acts of each sheet are made in ``floor_ac
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -201,13 +202,25 @@ def unreadable(message: str) -> dict[str, Any]:
     return {"status": "unreadable", "saved": False, "message": message}
 
 
-def run(night: Night, acts: Iterable[Act]) -> None:
+class OutOfTime(Exception):
+    """Recording the acts went past the ``deadline`` given to ``run``: the caller's transaction
+    saves nothing (a page judging a night file waits only so long)."""
+
+    def __init__(self, act: Act) -> None:
+        self.act = act
+        super().__init__(f"out of time before {act.sheet}, {act.what}")
+
+
+def run(night: Night, acts: Iterable[Act], *, deadline: float | None = None) -> None:
     """Record ``acts`` in the order of their moments, each from its sheet; stop at the first
-    refusal (the caller's transaction then saves nothing)."""
+    refusal (the caller's transaction then saves nothing). ``deadline``: a
+    ``time.monotonic()`` past which no further act is begun (``OutOfTime``)."""
     ordered = sorted(
         ((a.order, i, a) for i, a in enumerate(acts)), key=lambda item: (item[0], item[1])
     )
     for _, _, act in ordered:
+        if deadline is not None and time.monotonic() > deadline:
+            raise OutOfTime(act)
         try:
             night.sheet = moments.paper_sheet(night.record, sheet=act.sheet, by=night.by)
             with provenance(night.sheet.provenance):

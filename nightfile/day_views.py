@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 
 from beano import rules
@@ -88,5 +89,8 @@ def paper_for_day(request: OrgRequest, day: str) -> HttpResponse:
             "form": form,
             "refusal": refusal,
             "sections": SECTIONS,
+            "night_upload_url": reverse("night_upload", args=[org.pk])
+            if access.offers("night_upload")
+            else "",
         },
     )

@@ -60,9 +60,12 @@ def night_license(number: str) -> License:
 
 
 @rules.atomic()
-def import_night(*, night: fmt.Night, by: Actor, file_name: str = "") -> Occasion:
+def import_night(
+    *, night: fmt.Night, by: Actor, file_name: str = "", deadline: float | None = None
+) -> Occasion:
     """Record a whole night file on its authorized day, through the same services and rules
-    as the floor, all or nothing. A day that already holds a night is refused."""
+    as the floor, all or nothing. A day that already holds a night is refused. ``deadline``: a
+    ``time.monotonic()`` past which no further act is begun (``acts.OutOfTime``)."""
     license = night_license(night.license)
     organization = license.organization
     occasion = occasion_services.occasion_for_day(organization=organization, day=night.date, by=by)
@@ -88,7 +91,7 @@ def import_night(*, night: fmt.Night, by: Actor, file_name: str = "") -> Occasio
     )
     state = Night(occasion=occasion, by=by, record=record)
     state.refresh()
-    run(state, acts_of(night))
+    run(state, acts_of(night), deadline=deadline)
     record_event(
         organization=organization,
         actor=by,

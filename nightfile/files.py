@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from nightfile.format import NightFormatError
 
@@ -30,8 +30,27 @@ def load(path: Path) -> Any:
         raise NightFormatError("a folder, not a night file.") from None
     except OSError as error:
         raise NightFormatError(f"cannot be read ({error.strerror or error}).") from None
+    return parse(raw, size=path.stat().st_size if path.is_file() else len(raw))
+
+
+def read_at_most(stream: IO[bytes]) -> bytes:
+    """At most ``MAX_BYTES + 1`` bytes of ``stream`` (an upload): enough to tell a file over the
+    ceiling, never more into memory."""
+    out = bytearray()
+    while len(out) <= MAX_BYTES:
+        chunk = stream.read(min(64 * 1024, MAX_BYTES + 1 - len(out)))
+        if not chunk:
+            break
+        out += chunk
+    return bytes(out)
+
+
+def parse(raw: bytes, *, size: int | None = None) -> Any:
+    """The parsed JSON of a night file's bytes (read with ``read_at_most``: more than
+    ``MAX_BYTES`` is refused unparsed; ``size``, the whole file's if known, is what the refusal
+    says), its balls and claims bounded, or NightFormatError in one line."""
     if len(raw) > MAX_BYTES:
-        size = path.stat().st_size if path.is_file() else len(raw)
+        size = size if size is not None else len(raw)
         raise NightFormatError(
             f"{size / 1024 / 1024:.1f} MB is too large for a night file: it holds at most "
             f"{MAX_BYTES // 1024 // 1024} MB (a whole night is far less); nothing was read."

@@ -1,7 +1,7 @@
 """What the night file adds to the pages below it (``beano.links``): the paper path under the
 floor bar of a night's pages and on the floor bar itself, the way in from a past day with nothing
 recorded, the control sheets and the close after the fact (from the close page, and from a night
-left open at the top of the landing page)."""
+left open at the top of the landing page), and a night file uploaded (from the Reports page)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils import timezone
 
-from beano.links import Include, Link, occasion_page
+from beano.links import Include, Link, occasion_page, org_page
 from nightfile.way_in import ENTERS
 from occasions.models import Occasion
 
@@ -50,6 +50,7 @@ def _passed_unopened(context: Any) -> bool:
 
 
 LINKS = (
+    Link("reports_actions", "night_upload", "Upload a night file", org_page("night_upload")),
     Link("calendar_day", "paper", "Enter from paper", _paper_for_day, 10),
     Link(
         "occasion_actions",

@@ -51,9 +51,13 @@ def _user_name(user: Any, organization_id: int) -> str:
     return user.get_full_name() or user.get_username()
 
 
-def export(occasion: Occasion, *, with_tins: bool = False) -> dict[str, Any]:
+def export(
+    occasion: Occasion, *, with_tins: bool = False, with_payees: bool = True
+) -> dict[str, Any]:
     """The occasion as a night file: every act as its sheet would give it, times relative to
-    its date, the door as tallies between announcements so each prize sees the door it saw."""
+    its date, the door as tallies between announcements so each prize sees the door it saw.
+    ``with_payees`` False: a W-2G's payee (legal name, address) is left out, as the API gives
+    it (personal data is shown only to a person who passed a second factor)."""
     day = occasion.date
 
     def t(moment: dt.datetime | None) -> str | None:
@@ -77,7 +81,9 @@ def export(occasion: Occasion, *, with_tins: bool = False) -> dict[str, Any]:
         if attendance is not None
         else None,
         "second_half_at": t(occasion.second_half_started_at),
-        "games": [_export_game(g, occasion.organization_id, t, with_tins) for g in games],
+        "games": [
+            _export_game(g, occasion.organization_id, t, with_tins, with_payees) for g in games
+        ],
         **_export_extras(occasion, t),
         "closed_at": t(occasion.closed_at),
         "closeout": _export_closeout(occasion),
@@ -286,7 +292,9 @@ def _export_door(occasion: Occasion, games: list[Game], t: Any) -> dict[str, Any
     return {"tallies": tallies, "voids": voids}
 
 
-def _export_game(game: Game, org_id: int, t: Any, with_tins: bool) -> dict[str, Any]:
+def _export_game(
+    game: Game, org_id: int, t: Any, with_tins: bool, with_payees: bool = True
+) -> dict[str, Any]:
     parts = list(game.parts.all().order_by("order"))
     order_of = {p.pk: p.order for p in parts}
     balls = sorted((b for b in game.calls.all() if b.voided_at is None), key=lambda b: b.sequence)
@@ -329,7 +337,7 @@ def _export_game(game: Game, org_id: int, t: Any, with_tins: bool) -> dict[str, 
             winners_at[claim.part_id] = winner.recorded_at
             payout = getattr(winner, "payout", None)
             if payout is not None:
-                row["payout"] = _export_payout(payout, org_id, t, with_tins)
+                row["payout"] = _export_payout(payout, org_id, t, with_tins, with_payees)
         out["claims"].append(row)
     for part in parts:
         out["parts"].append(
@@ -357,7 +365,9 @@ def _export_game(game: Game, org_id: int, t: Any, with_tins: bool) -> dict[str, 
     return out
 
 
-def _export_payout(payout: Payout, org_id: int, t: Any, with_tins: bool) -> dict[str, Any]:
+def _export_payout(
+    payout: Payout, org_id: int, t: Any, with_tins: bool, with_payees: bool = True
+) -> dict[str, Any]:
     row: dict[str, Any] = {
         "at": t(payout.paid_at),
         "paid_by": payout.paid_by_worker.entry.person.legal_name
@@ -375,7 +385,9 @@ def _export_payout(payout: Payout, org_id: int, t: Any, with_tins: bool) -> dict
             "id1_kind": payout.id1_kind,
             "id2_kind": payout.id2_kind,
         }
-        if with_tins:
+        if not with_payees:
+            del row["w2g"]["legal_name"], row["w2g"]["address"]
+        elif with_tins:
             row["w2g"] |= {
                 "tin": unseal(payout.tin_sealed),
                 "id1_number": unseal(payout.id1_number_sealed),

@@ -268,6 +268,9 @@ ORG_PAGES: dict[str, OrgPage] = {
     "paper_games": _form(ENTERS),
     "paper_game": _form(ENTERS),
     "paper_section": _form(ENTERS),
+    # A night file uploaded: judged in a dry run (rules' refusals logged), then recorded.
+    "night_upload": _form(CLOSES_OUT),
+    "night_upload_confirm": _form(CLOSES_OUT),
     "report_versions": _reads(CLOSES_OUT),
     "report_file": _form(CLOSES_OUT),
     "report_open_amendment": _form(CLOSES_OUT),
@@ -365,6 +368,8 @@ API_ENDPOINTS: dict[str, ApiEndpoint] = {
     # (reads) An organization's records.
     # (floor) Door sales and ball calls.
     # (night files) Exported and imported.
+    "api_night_file": ApiEndpoint(ORG_READERS),
+    "api_night_files": ApiEndpoint(NOBODY, frozenset({NIGHT_FILES})),
     # (commission) Across organizations.
     "api_commission_reports": ApiEndpoint(frozenset({COMMISSION_READ})),
     "api_commission_report": ApiEndpoint(frozenset({COMMISSION_READ})),

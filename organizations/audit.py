@@ -82,8 +82,10 @@ def acting_user(by: Actor) -> Any:
 @contextmanager
 def provenance(values: Mapping[str, Any]) -> Iterator[None]:
     """Every event recorded inside carries ``values`` as its provenance: an act entered after the
-    fact from the night's paper control sheets, or imported from a night file, says so."""
-    token = _provenance.set(_jsonable(values))
+    fact from the night's paper control sheets, or imported from a night file, says so. Inside
+    another provenance, both are kept (the inner's values first): a night file sent through
+    the API names its sheet and the API's client."""
+    token = _provenance.set({**(_provenance.get() or {}), **_jsonable(values)})
     try:
         yield
     finally:

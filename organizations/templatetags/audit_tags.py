@@ -68,7 +68,7 @@ def _queued_words(values: dict[str, Any]) -> str:
 
 def _api_words(values: dict[str, Any]) -> str:
     """An act sent through the API: the client's name, and who made its token."""
-    words = f"recorded through the API by “{values.get('client', '')}”"
+    words = f"through the API by “{values.get('client', '')}”"
     if values.get("made_by"):
         words += f" (a token made by {values['made_by']})"
     return words
@@ -78,7 +78,12 @@ def _entered_words(values: dict[str, Any]) -> str:
     if values.get("source") == "queue":
         return _queued_words(values)
     if values.get("source") == "api":
-        return _api_words(values)
+        return "recorded " + _api_words(values)
+    through = f", sent {_api_words(values)}" if values.get("client") else ""
+    return _sheet_words(values) + through
+
+
+def _sheet_words(values: dict[str, Any]) -> str:
     who = f" by {values['entered_by']}" if values.get("entered_by") else ""
     when = _when(values.get("entered_at"))
     if values.get("closed_late"):

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from beano.demo import DEMO_PASSWORD
 from beano.demo.authenticators import base32_key
+from beano.demo.night_upload import file_to_upload
 from beano.demo.people import INVITED_EMAIL
 from beano.demo.practice_hall import LOGINS as PRACTICE_LOGINS
 from beano.demo.seed import seed
@@ -55,6 +56,7 @@ class Command(BaseCommand):
                 f"the hour: {path}\n  at {practice.organization}, never reported; its workers "
                 f"{', '.join(others)} and {last} are signed in (their PINs above)."
             )
+        self._night_file()
         if str(settings.EMAIL_BACKEND).endswith("ConsoleAndFileBackend"):
             self.stdout.write(
                 "Every login has an e-mail address at example.org (USERNAME@example.org). "
@@ -72,3 +74,16 @@ class Command(BaseCommand):
             )
             for username, device in devices:
                 self.stdout.write(f"  {username:<22} {base32_key(device)}")
+
+    def _night_file(self) -> None:
+        """The example night Post 171's bookkeeper may upload (docs/GUIDE.md)."""
+        found = file_to_upload(timezone.localdate(), settings.DATA_DIR / "demo")
+        if found is None:
+            return
+        path, day = found
+        base = settings.BASE_DIR
+        shown = os.path.relpath(path, base) if path.is_relative_to(base) else path
+        self.stdout.write(
+            "A night file for post171-books to upload (Reports, then Upload a night file): "
+            f"{shown}, the night of {day:%A, %B} {day.day}, {day.year}, nothing recorded on it yet."
+        )

@@ -1,7 +1,9 @@
 """Record a night file (beano-night/1) through the same services and rules as the floor, all or
 nothing. On a refusal: each reason with its citation, nothing saved, exit status 2. A file that
 cannot be read: one line saying what and where, exit status 2. With --json, a refusal too is
-printed as JSON (its shape: docs/formats/night-file.md)."""
+printed as JSON (its shape: docs/formats/night-file.md). The judging is
+``nightfile.upload.judge_night``'s, as on the upload page and in the API; here with no time
+limit."""
 
 from __future__ import annotations
 
@@ -12,18 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandParser
 
-from beano import rules
 from beano.rules.money import usd
-from nightfile import engine, files, reader, writer
-from nightfile.acts import refused, unreadable
+from nightfile import files
+from nightfile.acts import unreadable
 from nightfile.format import NightFormatError
-
-
-class DryRun(Exception):
-    """Raised to roll a dry run back once every act was accepted."""
+from nightfile.upload import judge_night
 
 
 class Command(BaseCommand):
@@ -60,21 +57,18 @@ class Command(BaseCommand):
             if by is None:
                 return self.fail(options, path, unreadable(f"--by: no user {options['by']!r}."))
         try:
-            night = reader.read(files.load(path))
-            engine.night_license(night.license)
-            with rules.atomic():  # a refusal is logged after the rollback, as everywhere
-                occasion = engine.import_night(night=night, by=by, file_name=path.name)
-                figures = writer.summary_figures(occasion)
-                if options["dry_run"]:
-                    raise DryRun
+            data = files.load(path)
         except NightFormatError as error:
             return self.fail(options, path, unreadable(str(error)))
-        except DryRun:
-            self._done(options, figures, f"{path}: every act accepted; nothing saved (dry run).")
-            return None
-        except ValidationError as error:
-            return self.fail(options, path, refused(error, night.date))
-        self._done(options, figures, f"{path}: recorded as {occasion} (occasion {occasion.pk}).")
+        outcome = judge_night(data, by=by, file_name=path.name, dry_run=options["dry_run"])
+        if not outcome.accepted:
+            return self.fail(options, path, outcome.as_json())
+        if outcome.saved:
+            occasion = outcome.occasion
+            line = f"{path}: recorded as {occasion} (occasion {occasion.pk})."
+        else:
+            line = f"{path}: every act accepted; nothing saved (dry run)."
+        self._done(options, outcome.figures, line)
         return None
 
     def _done(self, options: dict[str, Any], figures: dict[str, Any], line: str) -> None:
