@@ -371,6 +371,11 @@ API_ENDPOINTS: dict[str, ApiEndpoint] = {
     "api_night_file": ApiEndpoint(ORG_READERS),
     "api_night_files": ApiEndpoint(NOBODY, frozenset({NIGHT_FILES})),
     # (commission) Across organizations.
+    "api_commission_reports": ApiEndpoint(frozenset({COMMISSION_READ})),
+    "api_commission_report": ApiEndpoint(frozenset({COMMISSION_READ})),
+    "api_commission_reports_owed": ApiEndpoint(frozenset({COMMISSION_READ})),
+    "api_commission_refused_actions": ApiEndpoint(frozenset({COMMISSION_READ})),
+    "api_commission_audit_chains": ApiEndpoint(frozenset({COMMISSION_READ})),
 }
 SITE_PAGES.update({name: SitePage(Audience.API) for name in API_ENDPOINTS})
 

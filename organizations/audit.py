@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hmac
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -235,6 +236,13 @@ class ChainCheck:
         if self.ok:
             return f"Intact through event {self.intact_through}."
         return f"Broken at event {self.broken_at}: {self.reason}"
+
+    @staticmethod
+    def broken_at_of(said: str) -> int | None:
+        """The event a check's words (``str`` of a broken check, as ``ChainVerification.problem``
+        keeps them) name as the first that does not check; None for any other words."""
+        found = re.match(r"Broken at event (\d+):", said)
+        return int(found.group(1)) if found else None
 
 
 def _unknown_key(key_id: str) -> str:

@@ -26,23 +26,22 @@ def label(document: Document) -> str:
 
 
 def problems(documents: Iterable[Document]) -> dict[Document, list[str]]:
-    """Each document with what does not check about it (an empty list: it checks). Two queries
-    per organization, whatever the number of documents."""
-    found: dict[Document, list[str]] = {}
-    by_organization: dict[int, list[Document]] = defaultdict(list)
-    for document in documents:
-        by_organization[document.organization_id].append(document)
-    for organization_id, docs in by_organization.items():
-        filings = _filing_events(organization_id, docs)
-        heads = dict(
-            AuditEvent.objects.filter(
-                organization_id=organization_id,
-                sequence__in={d.chain_length for d in docs if d.chain_length},
-            ).values_list("sequence", "hash")
-        )
-        for document in docs:
-            found[document] = _problems(document, filings.get(_key(document)), heads)
-    return found
+    """Each document with what does not check about it (an empty list: it checks). Two queries,
+    whatever the number of documents and of their organizations (a list across organizations,
+    the Commission's, costs no more than one organization's)."""
+    docs = list(documents)
+    if not docs:
+        return {}
+    organizations = {d.organization_id for d in docs}
+    filings = _filing_events(organizations, docs)
+    heads = {
+        (organization_id, sequence): hash_
+        for organization_id, sequence, hash_ in AuditEvent.objects.filter(
+            organization_id__in=organizations,
+            sequence__in={d.chain_length for d in docs if d.chain_length},
+        ).values_list("organization_id", "sequence", "hash")
+    }
+    return {d: _problems(d, filings.get((d.organization_id, *_key(d))), heads) for d in docs}
 
 
 def document_problems(document: Document) -> list[str]:
@@ -60,26 +59,28 @@ def _key(document: Document) -> tuple[str, str]:
     return label(document), str(document.pk)
 
 
-def _filing_events(organization_id: int, documents: list[Document]) -> dict[tuple, Any]:
-    """The last event of each document that recorded its figures' SHA-256: its filing."""
+def _filing_events(organizations: set[int], documents: list[Document]) -> dict[tuple, Any]:
+    """The last event of each document that recorded its figures' SHA-256: its filing, by the
+    organization, kind and id of the document (an event of another organization is not)."""
     wanted: dict[str, list[str]] = defaultdict(list)
     for document in documents:
         kind, pk = _key(document)
         wanted[kind].append(pk)
-    found: dict[tuple[str, str], Any] = {}
+    found: dict[tuple[int, str, str], Any] = {}
     for kind, ids in wanted.items():
         events = AuditEvent.objects.filter(
-            organization_id=organization_id,
+            organization_id__in=organizations,
             target_type=kind,
             target_id__in=ids,
             new_values__has_key="figures_sha256",
         ).order_by("sequence")
-        for event in events.only("sequence", "target_type", "target_id", "new_values"):
-            found[event.target_type, event.target_id] = event
+        fields = ("organization_id", "sequence", "target_type", "target_id", "new_values")
+        for event in events.only(*fields):
+            found[event.organization_id, event.target_type, event.target_id] = event
     return found
 
 
-def _problems(document: Document, filing: Any, heads: dict[int, str]) -> list[str]:
+def _problems(document: Document, filing: Any, heads: dict[tuple[int, int], str]) -> list[str]:
     found: list[str] = []
     if digest(document.figures) != document.figures_sha256:
         found.append(
@@ -93,7 +94,7 @@ def _problems(document: Document, filing: Any, heads: dict[int, str]) -> list[st
             f"{filing.sequence}): the figures were replaced."
         )
     if document.chain_length:
-        head = heads.get(document.chain_length)
+        head = heads.get((document.organization_id, document.chain_length))
         if head is None:
             found.append(
                 f"The audit chain's head it recorded at filing, event {document.chain_length}, "

@@ -56,6 +56,8 @@ VALUES = {
     "number": 1,
     "kind": "payouts",
     "target_type": "occasions.occasion",
+    # The API's Commission report (any id: a session is 401 before the report is looked up).
+    "report_id": 1,
 }
 #: Pages the walk's URL names a record the view does not find for it (a download whose file the
 #: demo never uploaded; a game the demo's URL builder picked that is not that page's): 404 to
