@@ -445,6 +445,14 @@ SPECTACULAR_SETTINGS = {
     },
     "SECURITY": [{"token": []}],
     "AUTHENTICATION_WHITELIST": ["api.authentication.TokenAuthentication"],
+    "ENUM_NAME_OVERRIDES": {
+        "OccasionStatusEnum": "occasions.models.Occasion.Status",
+        "LicenseStatusEnum": "organizations.models.License.Status",
+        "GameStatusEnum": "games.models.Game.Status",
+        "GameKindEnum": "games.models.Game.Kind",
+        "PrizeKindEnum": "games.models.PrizePart.Kind",
+        "PriceCategoryEnum": "occasions.models.PriceListItem.Category",
+    },
 }
 
 DEFAULT_EXCEPTION_REPORTER_FILTER = "beano.error_reports.BeanoExceptionReporterFilter"
