@@ -39,8 +39,17 @@ CENT = Decimal("0.01")
 
 
 class Pages(LimitOffsetPagination):
+    """50 a page unless asked (``limit``), 500 at most."""
+
     default_limit = 50
     max_limit = 500
+
+    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """DRF's, with the links null as OpenAPI 3.1 says it (not 3.0's ``nullable``)."""
+        answer = super().get_paginated_response_schema(schema)
+        for link in ("next", "previous"):
+            answer["properties"][link] = {"type": ["string", "null"], "format": "uri"}
+        return answer
 
 
 def _occasion(organization: Organization, occasion_id: int) -> Occasion:

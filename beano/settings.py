@@ -438,12 +438,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": "/api/v1",
-    "APPEND_COMPONENTS": {
-        "securitySchemes": {
-            "token": {"type": "http", "scheme": "bearer", "bearerFormat": "beano_<id>_<secret>"}
-        }
-    },
-    "SECURITY": [{"token": []}],
+    # The bearer token's scheme is named by ``api.schema.BearerTokenScheme``.
     "AUTHENTICATION_WHITELIST": ["api.authentication.TokenAuthentication"],
     "ENUM_NAME_OVERRIDES": {
         "OccasionStatusEnum": "occasions.models.Occasion.Status",

@@ -400,3 +400,38 @@ def test_the_schema_is_valid_openapi_3_1_with_the_reads(client):
     assert "304" in operations["api_night"]["responses"]
     detail = schema["components"]["schemas"]["OccasionDetail"]["properties"]["figures"]
     assert "null" in json.dumps(detail)
+
+
+def _validator(schema: dict[str, Any], operation_id: str, status: str) -> Any:
+    """A JSON Schema (2020-12, as OpenAPI 3.1's) validator of ``operation_id``'s answer
+    ``status``, as the schema says, its references resolved in the schema's components."""
+    import jsonschema
+
+    operation = next(
+        op
+        for path in schema["paths"].values()
+        for op in path.values()
+        if op["operationId"] == operation_id
+    )
+    (content,) = operation["responses"][status]["content"].values()
+    document = {**content["schema"], "components": schema["components"]}
+    return jsonschema.Draft202012Validator(document)
+
+
+@pytest.mark.parametrize("night", ["open", "filed"])
+def test_every_answer_matches_the_schema(request, client, night, read_token, other_read_token):
+    if night == "open":
+        request.getfixturevalue("sale")
+        occasion = request.getfixturevalue("game_in_play").occasion
+    else:
+        occasion = request.getfixturevalue("filed_report").occasion
+    schema = json.loads(client.get(reverse("api_schema"), HTTP_ACCEPT="application/json").content)
+    reader = api_client(read_token)
+    for name in READS:
+        answer = reader.get(url_of(name, occasion))
+        assert answer.status_code == 200
+        _validator(schema, name, "200").validate(answer.json())
+        missing = api_client(other_read_token).get(url_of(name, occasion))
+        _validator(schema, name, "404").validate(missing.json())
+    bad = reader.get(url_of("api_occasions", occasion), {"from": "x", "status": "y"})
+    _validator(schema, "api_occasions", "400").validate(bad.json())
