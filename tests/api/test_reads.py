@@ -435,3 +435,11 @@ def test_every_answer_matches_the_schema(request, client, night, read_token, oth
         _validator(schema, name, "404").validate(missing.json())
     bad = reader.get(url_of("api_occasions", occasion), {"from": "x", "status": "y"})
     _validator(schema, "api_occasions", "400").validate(bad.json())
+
+
+def test_an_id_beyond_any_row_is_404_not_an_error(tenant, read_token, commission_token):
+    huge = 2**70
+    mine = reverse("api_night", kwargs={"org_id": tenant.organization.pk, "occasion_id": huge})
+    assert api_client(read_token).get(mine).status_code == 404
+    theirs = reverse("api_occasions", kwargs={"org_id": huge})
+    assert api_client(commission_token).get(theirs).status_code == 404
