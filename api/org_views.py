@@ -8,12 +8,16 @@ from rest_framework.response import Response
 
 from api import access, serializers
 from api.base import ApiView
+from api.schema import READ_PROBLEMS
 
 
 class OrganizationList(ApiView):
     read_scopes = access.ORG_READ
 
-    @extend_schema(responses=serializers.OrganizationSerializer(many=True))
+    @extend_schema(
+        operation_id="api_organizations",
+        responses={200: serializers.OrganizationSerializer(many=True), **READ_PROBLEMS},
+    )
     def get(self, request: Request) -> Response:
         """The organizations this token reaches: its own, or (Commission) every one."""
         found = access.organizations_of(request).order_by("name").only("pk", "name")

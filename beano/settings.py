@@ -438,13 +438,16 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": "/api/v1",
-    "APPEND_COMPONENTS": {
-        "securitySchemes": {
-            "token": {"type": "http", "scheme": "bearer", "bearerFormat": "beano_<id>_<secret>"}
-        }
-    },
-    "SECURITY": [{"token": []}],
+    # The bearer token's scheme is named by ``api.schema.BearerTokenScheme``.
     "AUTHENTICATION_WHITELIST": ["api.authentication.TokenAuthentication"],
+    "ENUM_NAME_OVERRIDES": {
+        "OccasionStatusEnum": "occasions.models.Occasion.Status",
+        "LicenseStatusEnum": "organizations.models.License.Status",
+        "GameStatusEnum": "games.models.Game.Status",
+        "GameKindEnum": "games.models.Game.Kind",
+        "PrizeKindEnum": "games.models.PrizePart.Kind",
+        "PriceCategoryEnum": "occasions.models.PriceListItem.Category",
+    },
 }
 
 DEFAULT_EXCEPTION_REPORTER_FILTER = "beano.error_reports.BeanoExceptionReporterFilter"

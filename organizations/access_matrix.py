@@ -366,6 +366,10 @@ class ApiEndpoint:
 API_ENDPOINTS: dict[str, ApiEndpoint] = {
     "api_organizations": ApiEndpoint(ORG_READERS),
     # (reads) An organization's records.
+    "api_licenses": ApiEndpoint(ORG_READERS),
+    "api_occasions": ApiEndpoint(ORG_READERS),
+    "api_occasion": ApiEndpoint(ORG_READERS),
+    "api_night": ApiEndpoint(ORG_READERS),
     # (floor) Door sales and ball calls.
     # (night files) Exported and imported.
     "api_night_file": ApiEndpoint(ORG_READERS),
