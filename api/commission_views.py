@@ -24,7 +24,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.http import Http404
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
@@ -33,6 +33,7 @@ from rest_framework.response import Response
 from api import access
 from api import commission_serializers as s
 from api.base import ApiView
+from api.schema import READ_PROBLEMS, problems
 from beano.rules.models import RefusedAction
 from beano.rules.views import RefusedFilter
 from organizations.audit import ChainCheck
@@ -62,12 +63,8 @@ def _paged(item: type[serializers.Serializer], name: str) -> type[serializers.Se
     )
 
 
-ERRORS = {
-    400: OpenApiResponse(description="A query parameter is not as taken: the problem names it."),
-    401: OpenApiResponse(description="No token, or not a valid one (problem+json)."),
-    403: OpenApiResponse(description="Not a commission_read token (problem+json)."),
-    429: OpenApiResponse(description="Too many requests for this token (problem+json)."),
-}
+#: A Commission read refuses nothing and finds no record by address but a report (404).
+ERRORS = problems(400, 401, 403, 429)
 
 
 def _query(serializer: type[serializers.Serializer], request: Request) -> dict[str, Any]:
@@ -169,8 +166,7 @@ class CommissionReport(CommissionView):
         parameters=[OpenApiParameter("report_id", int, OpenApiParameter.PATH)],
         responses={
             200: s.CommissionReportSerializer,
-            **ERRORS,
-            404: OpenApiResponse(description="No report of that id within the token's reach."),
+            **READ_PROBLEMS,
         },
     )
     def get(self, request: Request, report_id: int) -> Response:

@@ -18,6 +18,8 @@ from rest_framework.response import Response
 from api import access, problems
 from api.base import ApiView
 from api.nightfile_serializers import NightJudgedSerializer
+from api.schema import READ_PROBLEMS
+from api.schema import problems as failing
 from nightfile import files, writer
 from nightfile.format import NightFormatError
 from nightfile.upload import NightOutcome, judge_for
@@ -45,7 +47,7 @@ class NightFileExport(ApiView):
 
     @extend_schema(
         operation_id="night_file_export",
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: OpenApiTypes.OBJECT, **READ_PROBLEMS},
         description="The night as its night file (beano-night/1). A W-2G's payee (legal name, "
         "address) and every taxpayer number are left out: personal data is shown only to a "
         "person who passed a second factor.",
@@ -75,6 +77,7 @@ class NightFileImport(ApiView):
         responses={
             200: OpenApiResponse(NightJudgedSerializer, description="Dry run: every act accepted."),
             201: OpenApiResponse(NightJudgedSerializer, description="Recorded."),
+            **failing(400, 401, 403, 404, 413, 422, 429),
         },
     )
     def post(self, request: Request, org_id: int) -> Response:
@@ -138,7 +141,7 @@ def _answer(request: Request, outcome: NightOutcome) -> Response:
         "occasion": {
             "id": occasion.pk,
             "url": reverse(
-                "api_night_file",
+                "api_occasion",
                 kwargs={"org_id": occasion.organization_id, "occasion_id": occasion.pk},
             ),
         }

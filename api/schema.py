@@ -20,6 +20,14 @@ class RefusalSerializer(serializers.Serializer):
     words = serializers.CharField(allow_blank=True)
     citation = serializers.CharField(allow_blank=True)
     code = serializers.CharField(allow_blank=True)
+    sheet = serializers.CharField(
+        allow_blank=True, required=False, help_text="A night file's refusal: the sheet."
+    )
+    act = serializers.CharField(allow_blank=True, required=False)
+    at = serializers.CharField(
+        allow_null=True, required=False, help_text="The act's time as the night file writes it."
+    )
+    time = serializers.CharField(allow_blank=True, required=False)
 
 
 class ProblemSerializer(serializers.Serializer):
@@ -45,6 +53,7 @@ _SAID = {
     401: "No token, or a token not known, revoked, or whose maker no longer holds the office.",
     403: "This token's scope does not include this operation.",
     404: "Nothing of this token's reach is at this address (another organization's is not).",
+    413: "The body is larger than the operation takes (a night file: 2 MB); it was not read.",
     422: "Refused by the rules: each refusal with its citation and code; nothing was saved.",
     429: "Too many requests for this token's rate: wait as long as `Retry-After` says.",
 }
