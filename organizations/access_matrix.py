@@ -364,6 +364,8 @@ API_ENDPOINTS: dict[str, ApiEndpoint] = {
     "api_organizations": ApiEndpoint(ORG_READERS),
     # (reads) An organization's records.
     # (floor) Door sales and ball calls.
+    "api_sales": ApiEndpoint(NOBODY, write=frozenset({FLOOR})),
+    "api_balls": ApiEndpoint(NOBODY, write=frozenset({FLOOR})),
     # (night files) Exported and imported.
     # (commission) Across organizations.
 }
