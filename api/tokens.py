@@ -18,6 +18,7 @@ from django.utils import timezone
 from api.models import ApiToken
 from beano.accounts.pins import confirms
 from beano.text import text
+from organizations import access_read
 from organizations.access import commission_staff
 from organizations.audit import record_event
 from organizations.models import CommissionStaff, Organization, OrganizationRole, Role
@@ -176,10 +177,25 @@ def revoke(token: ApiToken, *, by: Any) -> ApiToken:
 
 
 def _still_valid(token: ApiToken) -> bool:
-    """An organization's token: its maker still heads it, a floor token's worker still works it."""
-    if not holds_head(token.created_by, token.organization):
+    """An organization's token: its maker still heads it, a floor token's worker still works it
+    (their roles read in one statement). The actor's roles there are kept on them for this
+    request (``access_read``), so that ``access.org_access`` reads them no more."""
+    people = {token.created_by_id, token.acts_as_id or token.created_by_id}
+    held = list(
+        OrganizationRole.objects.filter(
+            organization_id=token.organization_id, user_id__in=people
+        ).values_list("user_id", "role")
+    )
+    if (token.created_by_id, Role.HEAD) not in held:
         return False
-    return not token.acts_as_id or may_act_as(token.acts_as, token.organization, token.scope)
+    actor = token.actor
+    roles = {role for user_id, role in held if user_id == actor.pk}
+    if token.acts_as_id and not (
+        actor.is_active and roles & set(ACTS_AS_ROLES.get(ApiToken.Scope(token.scope), ()))
+    ):
+        return False
+    access_read.remember(actor, token.organization_id, token.organization, roles)
+    return True
 
 
 def recognise(plain: str) -> ApiToken | None:
@@ -189,7 +205,12 @@ def recognise(plain: str) -> ApiToken | None:
     if match is None:
         return None
     token = (
-        ApiToken.objects.select_related("created_by", "acts_as", "organization")
+        ApiToken.objects.select_related(
+            # Whether each is of the Commission's staff, read with them (``access``): no one is.
+            "created_by__commission_staff",
+            "acts_as__commission_staff",
+            "organization",
+        )
         .filter(public_id=match.group(1))
         .first()
     )

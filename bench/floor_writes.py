@@ -1,6 +1,7 @@
 """The hall's two writes alone: a ball call at the caller's console and a sale at the door, each
 an htmx POST through Django's test client in this process (every middleware, no HTTP), on a
-night built by bench/halls.py; and the flashboard's polls: the one that follows a ball (the whole
+night built by bench/halls.py; the same two through the API (a floor token, JSON,
+an Idempotency-Key each); and the flashboard's polls: the one that follows a ball (the whole
 board) and the one between two balls (304).
 Prints the queries of one request of each (``--sql`` lists them) and the server time of many,
 median and p95, with the machine's load average before and after.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import os
 import secrets
 import statistics
@@ -162,6 +164,33 @@ def pages(hall: Any, occasion: str, args: argparse.Namespace) -> list[dict[str, 
     return figures
 
 
+def api_client(hall: Any, who: str) -> Any:
+    """A client sending a floor token of ``hall``'s that acts as its ``who`` (the seller, the
+    caller), made by a head of the hall (the benchmark's night has none: one is made)."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from api import tokens
+    from bench.halls import PASSWORD
+    from organizations.models import Organization, OrganizationRole, Role
+
+    users = get_user_model().objects
+    head, _ = users.get_or_create(username=f"hall{hall.org}-head")
+    OrganizationRole.objects.get_or_create(user=head, organization_id=hall.org, role=Role.HEAD)
+    _, plain = tokens.issue(
+        name=f"Bench {who}",
+        scope="floor",
+        by=head,
+        organization=Organization.objects.get(pk=hall.org),
+        rate_per_minute=tokens.MOST_RATE,
+        acts_as=users.get(username=f"hall{hall.org}-{who}"),
+        acts_as_secret=PASSWORD,
+    )
+    return Client(
+        HTTP_HOST=HOST, HTTP_X_FORWARDED_PROTO="https", HTTP_AUTHORIZATION=f"Bearer {plain}"
+    )
+
+
 #: How many sales the queue's POST carries in the benchmark.
 QUEUED = 10
 
@@ -248,6 +277,42 @@ def main(argv: list[str]) -> int:
             args.runs,
             args.sql,
             args.profile,
+        ),
+    ]
+    # The same ball and sale from a ball reader and the door's point of sale: the API, a floor
+    # token acting as the caller and as the seller, each act with a new Idempotency-Key.
+    reader, till = api_client(hall, "caller"), api_client(hall, "seller")
+    api = f"/api/v1/organizations/{hall.org}/occasions/{hall.occasion}/"
+
+    def api_call() -> Any:
+        if not left:
+            BallCall.objects.filter(game_id=hall.game).delete()
+            left.extend(range(75, 0, -1))
+        return reader.post(
+            f"{api}games/{hall.game}/balls/",
+            json.dumps({"ball": left.pop()}),
+            content_type="application/json",
+            HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
+        )
+
+    lines = [
+        {"item": hall.prices["admission"], "quantity": 1},
+        {"item": hall.prices["extra_regular"], "quantity": 2},
+    ]
+    figures += [
+        time_requests("ball call (API)", api_call, args.runs, args.sql, args.profile, status=201),
+        time_requests(
+            "door sale (API)",
+            lambda: till.post(
+                f"{api}sales/",
+                json.dumps({"lines": lines}),
+                content_type="application/json",
+                HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
+            ),
+            args.runs,
+            args.sql,
+            args.profile,
+            status=201,
         ),
     ]
     # The same sale kept on the hall laptop while offline and sent from its queue: ten in one

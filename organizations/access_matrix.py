@@ -371,6 +371,8 @@ API_ENDPOINTS: dict[str, ApiEndpoint] = {
     "api_occasion": ApiEndpoint(ORG_READERS),
     "api_night": ApiEndpoint(ORG_READERS),
     # (floor) Door sales and ball calls.
+    "api_sales": ApiEndpoint(NOBODY, write=frozenset({FLOOR})),
+    "api_balls": ApiEndpoint(NOBODY, write=frozenset({FLOOR})),
     # (night files) Exported and imported.
     "api_night_file": ApiEndpoint(ORG_READERS),
     "api_night_files": ApiEndpoint(NOBODY, frozenset({NIGHT_FILES})),

@@ -72,12 +72,20 @@ def read(client: Client, url: str) -> tuple[Any, Read]:
 
 
 def org_patterns(resolver: URLResolver | None = None, prefix: str = "") -> dict[str, str]:
+    """The pages of an organization (the API's operations are no page: a session is nobody
+    there, and tests/api/ holds each to its organization with tokens)."""
+    from organizations.access_matrix import API_ENDPOINTS
+
     resolver = resolver or get_resolver()
     out: dict[str, str] = {}
     for p in resolver.url_patterns:
         if isinstance(p, URLResolver):
             out |= org_patterns(p, prefix + str(p.pattern))
-        elif isinstance(p, URLPattern) and "<int:org_id>" in prefix + str(p.pattern):
+        elif (
+            isinstance(p, URLPattern)
+            and "<int:org_id>" in prefix + str(p.pattern)
+            and p.name not in API_ENDPOINTS
+        ):
             out[p.name] = prefix + str(p.pattern)
     return out
 

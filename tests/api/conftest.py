@@ -68,3 +68,29 @@ def other_read_token(other_tenant: Tenant) -> str:
     return token_for(
         ApiToken.Scope.READ, by=other_tenant.head, organization=other_tenant.organization
     )
+
+
+# --- (floor) The floor's writes: another organization's floor token, and the worker's own ---
+
+
+@pytest.fixture
+def other_floor_token(other_tenant: Tenant) -> str:
+    """A floor token of the other organization, acting as its member in charge."""
+    return token_for(
+        ApiToken.Scope.FLOOR,
+        by=other_tenant.head,
+        organization=other_tenant.organization,
+        acts_as=other_tenant.member_in_charge,
+    )
+
+
+@pytest.fixture
+def worker_floor_token(tenant: Tenant) -> str:
+    """A second floor token of ``tenant``'s, acting as its worker (the door's other till)."""
+    return token_for(
+        ApiToken.Scope.FLOOR,
+        by=tenant.head,
+        organization=tenant.organization,
+        acts_as=tenant.worker,
+        name="Second till",
+    )
