@@ -230,7 +230,7 @@ def _statement_timeout(seconds: float | None) -> Iterator[None]:
             cursor.execute(f"SET LOCAL statement_timeout = '{before}'")
 
 
-def _of_another(data: Any, organization: Organization) -> NightOutcome | None:
+def of_another_organization(data: Any, organization: Organization) -> NightOutcome | None:
     """Unreadable unless the night's license is ``organization``'s: a night file is uploaded by
     the organization whose night it is (the command, on the server, records any)."""
     try:
@@ -270,7 +270,7 @@ def receive(
         data = files.parse(raw)
     except NightFormatError as error:
         return None, unreadable(str(error))
-    elsewhere = _of_another(data, organization)
+    elsewhere = of_another_organization(data, organization)
     if elsewhere is not None:
         return None, elsewhere
     outcome = judge_night(data, by=by, file_name=name, dry_run=True, seconds=UPLOAD_SECONDS)
@@ -311,7 +311,7 @@ def record(*, upload: NightUpload, sha256: str, by: Actor) -> NightOutcome:
             data = files.parse(raw)
         except NightFormatError as error:
             return unreadable(str(error))
-        elsewhere = _of_another(data, upload.organization)
+        elsewhere = of_another_organization(data, upload.organization)
         if elsewhere is not None:
             return elsewhere
         outcome = judge_night(
