@@ -230,7 +230,7 @@ def _statement_timeout(seconds: float | None) -> Iterator[None]:
             cursor.execute(f"SET LOCAL statement_timeout = '{before}'")
 
 
-def _of_another(data: Any, organization: Organization) -> NightOutcome | None:
+def of_another_organization(data: Any, organization: Organization) -> NightOutcome | None:
     """Unreadable unless the night's license is ``organization``'s: a night file is uploaded by
     the organization whose night it is (the command, on the server, records any)."""
     try:
@@ -252,7 +252,7 @@ def judge_for(
     """A night file of ``organization``'s judged as the pages and the API judge one: a night of
     another organization's license refused, ``UPLOAD_SECONDS`` at most, recorded unless
     ``dry_run``."""
-    elsewhere = _of_another(data, organization)
+    elsewhere = of_another_organization(data, organization)
     if elsewhere is not None:
         return elsewhere
     return judge_night(

@@ -59,6 +59,8 @@ ORG_PAGES = [
     ("paper_games", "occasion", True),
     ("paper_game", "paper_game_kwargs", True),
     ("occasion_close_late", "occasion", True),
+    ("night_upload", None, True),
+    ("night_upload_confirm", None, True),
     ("worker_list", None, False),
     ("worker_list_print", None, False),
     ("worker_add", None, True),
