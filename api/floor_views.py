@@ -27,6 +27,7 @@ from rest_framework.serializers import Serializer
 from api import access, problems
 from api.base import ApiView
 from api.floor_serializers import BallIn, BallOut, SaleIn, SaleOut
+from api.schema import PROBLEM_RESPONSES
 from beano.rules.cards import ball_label
 from games import draw_acts
 from games.draw_forms import BallForm
@@ -58,17 +59,12 @@ OCCASION = OpenApiParameter("occasion_id", OpenApiTypes.INT, OpenApiParameter.PA
 GAME = OpenApiParameter("game_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 
 
-def _problems(refused: str) -> dict[int, OpenApiResponse]:
-    return {
-        400: OpenApiResponse(description="Bad input: the field at fault is named (problem+json)."),
-        401: OpenApiResponse(description="No valid token (problem+json)."),
-        403: OpenApiResponse(
-            description="Not a floor token, or its worker may not do this on the live page."
-        ),
-        404: OpenApiResponse(description="Not of this token's organization (problem+json)."),
-        422: OpenApiResponse(description=refused),
-        429: OpenApiResponse(description="Over the token's rate: see Retry-After."),
-    }
+def _problems(refused: str) -> dict[Any, OpenApiResponse]:
+    """The failures of a floor write, as problems (``api.schema``), the refusal said its way."""
+    said = dict(PROBLEM_RESPONSES)
+    key = (422, problems.CONTENT_TYPE)
+    said[key] = OpenApiResponse(response=said[key].response, description=refused)
+    return said
 
 
 def request_key(request: Request) -> uuid.UUID | Response:
