@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 
 from api import tokens
 from api.models import ApiToken
+from beano.rules.money import QuantityField
 from organizations.models import Organization, OrganizationRole
 
 #: Everyone a token of the organization may act as, whatever its scope (the service judges
@@ -67,7 +68,7 @@ class TokenForm(forms.Form):
         help_text="Typed by that person themselves, to agree that the device's acts are "
         "theirs: like handing them the hall laptop. It is checked, never kept.",
     )
-    rate_per_minute = forms.IntegerField(
+    rate_per_minute = QuantityField(
         label="Requests a minute",
         min_value=1,
         max_value=tokens.MOST_RATE,
