@@ -1,9 +1,9 @@
 """docs/API.md's examples, run as a reader would type them: against a live server of the seeded
 demo, with bash, curl and python3, in the order the document gives them.
 
-The document's convention: every ```` ```sh ```` block is run (in its own bash with
+The document's convention: every code block fenced as ``sh`` is run (in its own bash with
 ``set -euo pipefail``, the variables and functions of the blocks before it carried over, in a
-directory where ``docs/`` is the repository's), and must exit 0; the ```` ```text ```` block
+directory where ``docs/`` is the repository's), and must exit 0; the block fenced as ``text``
 right after it, if any, says what it answers: each ``HTTP/1.1 NNN`` line a status the output
 must show, in that order, and each citation (``961 CMR …``) one the output must name; a text
 block without a status line is output to be found as it is, line by line."""
