@@ -35,6 +35,9 @@ from beano.demo import api_tokens as demo
 from beano.wsgi import application
 
 schema = schemathesis.openapi.from_wsgi("/api/v1/schema/", application)
+#: The schema's examples and the fuzzing (drawn, ``EXAMPLES`` of each): the coverage phase's
+#: boundary values, unbounded by ``max_examples``, would take minutes over every operation.
+schema.config.phases.update(phases=["examples", "fuzzing"])
 
 CHECKS = [
     not_a_server_error,
