@@ -197,6 +197,7 @@ def test_seed_demo_gives_the_commission_logins_a_demo_authenticator(
         "post171-books",
         "post171-head",
         "practice-books",
+        "practice-head",
         "stanne-books",
         "stanne-head",
     ]
