@@ -78,7 +78,7 @@ def problems_with(example: Example, done: subprocess.CompletedProcess) -> list[s
     expected = example.expected_statuses()
     if statuses != expected:
         found.append(f"statuses {statuses}, the document says {expected}")
-    for citation in CITATION.findall(example.answers):
+    for citation in sorted(set(CITATION.findall(example.answers))):
         if citation not in out:
             found.append(f"does not name {citation}")
     if example.answers and not expected:
