@@ -49,3 +49,6 @@ urlpatterns = [
     path("", include("inspections.urls")),
     path("", include("api.urls")),
 ]
+
+#: Under /api/, a problem (application/problem+json); elsewhere, the site's page (404.html).
+handler404 = "api.errors.page_not_found"

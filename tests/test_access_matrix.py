@@ -166,6 +166,13 @@ def _url(name: str, route: str, org: Organization, found: dict[str, Any]) -> str
         return "/" + path
     if name in NAMED:
         return _named(name, org)
+    if name == "commission_api_token_revoke":  # the demo's Commission token (its feed)
+        from django.urls import reverse
+
+        from api.models import ApiToken
+
+        token = ApiToken.objects.filter(organization=None).order_by("pk").first()
+        return reverse(name, kwargs={"pk": token.pk}) if token else None
     if "<int:org_id>" in route:
         return _fill(name, route, org, {"values": ("", {k: v[0] for k, v in found.items()})})
     path = route

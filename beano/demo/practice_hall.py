@@ -7,8 +7,9 @@ Its people are its own, on no real organization's worker list, so the count of w
 person is on (961 CMR 3.04(1)(c)) stays that of the licensees. Each has a login of the hall
 that names them (``LOGINS``), with a personal PIN to confirm a two-person act: every act of the
 practice night is done by a worker of its list signed in that night (3.04(1)(b)), the void's
-witness, the payout's verifier and the cash count's verifier included. Post 171's logins, which
-held roles here before the hall had its own, hold none: they are on no list of the hall.
+witness, the payout's verifier and the cash count's verifier included. Its head (``HEAD``) is on no
+list: never on the floor, she makes the hall's API tokens. Post 171's logins, which held roles
+here before the hall had its own, hold none: they are on no list of the hall.
 Idempotent."""
 
 from __future__ import annotations
@@ -55,6 +56,10 @@ LOGINS = (
     ("practice-door", "Robin Hale", Role.WORKER, "3579", "seller and floor worker"),
     ("practice-books", "Morgan Pike", Role.BOOKKEEPER, "4680", "bookkeeper (not compensated)"),
 )
+#: The hall's head of organization (``HEAD``): not on its worker list and never on its floor, a
+#: member who makes the hall's API tokens (only a head makes an organization's: the demo's are
+#: in ``beano.demo.api_tokens``) and gives a second factor like every head.
+HEAD = ("practice-head", "Theresa Dunn", dt.date(1956, 7, 9))
 #: Post 171's logins, which held roles here before the hall had logins of its own.
 FORMER_LOGINS = ("post171-mic", "post171-books", "post171-worker")
 EQUIPMENT = (
@@ -126,7 +131,28 @@ def seed_practice_hall(today: dt.date) -> list[tuple[str, str]]:
                 proof_reference=proof,
             )
     _retire_former_logins(organization)
-    return _seed_logins(organization, members)
+    return [_seed_head(organization), *_seed_logins(organization, members)]
+
+
+def _seed_head(organization: Organization) -> tuple[str, str]:
+    """The hall's head: a member on no worker list, with a login (``HEAD``)."""
+    username, name, born = HEAD
+    member = Membership.objects.filter(
+        organization=organization, person__legal_name=name
+    ).first() or services.add_member(
+        organization=organization,
+        by=None,
+        legal_name=name,
+        date_of_birth=born,
+        kind="member",
+        since=dt.date(2015, 1, 1),
+    )
+    first, last = name.split(" ", 1)
+    user = demo_login(username, first, last)
+    services.assign_role(
+        organization=organization, by=None, user=user, role=Role.HEAD, person=member.person
+    )
+    return username, f"{name}: head of organization at the practice hall (makes its API tokens)"
 
 
 def _seed_logins(

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 
 from beano import locking
 from beano.demo import bank, last_year, occasions, reports
+from beano.demo.api_tokens import seed_api_tokens
 from beano.demo.authenticators import seed_demo_devices
 from beano.demo.mail import give_emails, send_demo_reminders
 from beano.demo.organizations import Seeder
@@ -25,6 +26,7 @@ class Seeded:
     logins: list[tuple[str, str]]  # (username, what it is)
     practice: Occasion | None  # today's practice occasion
     devices: list[tuple[str, Any]]  # (username, demo TOTP device) of the Commission's logins
+    api_tokens: list[tuple[str, str]]  # (the published plain token, what it is)
 
 
 def seed(today: dt.date, *, pdfs: bool = True) -> Seeded:
@@ -38,6 +40,7 @@ def seed(today: dt.date, *, pdfs: bool = True) -> Seeded:
         last_year.seed()  # a night of 2025 whose $1,500 jackpot needed a W-2G
         bank.seed(today)
         practice = seed_practice_night(today)
+        api_tokens = seed_api_tokens()  # its floor tokens act as the night's signed-in workers
         give_emails(u for u, _ in logins)
         send_demo_reminders(today)
         seed_pending_invitations()
@@ -47,4 +50,4 @@ def seed(today: dt.date, *, pdfs: bool = True) -> Seeded:
     # checked whole through its last event is checked now, so that the audit trail page shows
     # its checkpoint (a second seeding, which writes nothing, finds none to check).
     verify_unverified()
-    return Seeded(logins, practice, devices)
+    return Seeded(logins, practice, devices, api_tokens)

@@ -46,6 +46,12 @@ class Command(BaseCommand):
         )
         for username, description in logins:
             self.stdout.write(f"  {username:<22} {description}")
+        self.stdout.write(
+            "API tokens (demo only, published; how to use them: docs/API.md), "
+            "sent as 'Authorization: Bearer TOKEN':"
+        )
+        for plain, description in seeded.api_tokens:
+            self.stdout.write(f"  {description}\n    {plain}")
         if practice is not None:
             path = reverse(
                 "occasion_detail", kwargs={"org_id": practice.organization_id, "pk": practice.pk}
