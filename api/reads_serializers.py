@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.models import Game, PrizePart
@@ -17,6 +18,21 @@ from organizations.models import License
 def Money(**kwargs: Any) -> serializers.DecimalField:
     """Dollars and cents as a string: "12.50"."""
     return serializers.DecimalField(max_digits=12, decimal_places=2, **kwargs)
+
+
+@extend_schema_field(
+    {
+        "type": ["string", "null"],
+        "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$",
+        "description": "A time of day on the hall's clock (Massachusetts), 24-hour: 18:30.",
+    }
+)
+class HallTimeField(serializers.TimeField):
+    """A time of day with no date, so no offset: "18:30" on the hall's clock (JSON Schema's
+    ``format: time`` asks for an offset, which a license's hours do not have)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(format="%H:%M", **kwargs)
 
 
 class LicenseSerializer(serializers.Serializer):
@@ -31,8 +47,8 @@ class LicenseSerializer(serializers.Serializer):
         child=serializers.IntegerField(min_value=0, max_value=6),
         help_text="Days of the week the license authorizes, 0 = Monday … 6 = Sunday.",
     )
-    start_time = serializers.TimeField(allow_null=True)
-    end_time = serializers.TimeField(allow_null=True)
+    start_time = HallTimeField(allow_null=True)
+    end_time = HallTimeField(allow_null=True)
     local_licensing_authority = serializers.CharField()
     practice = serializers.BooleanField(
         help_text="A practice license: its days owe no report, its occasions are not counted."
