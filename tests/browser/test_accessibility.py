@@ -28,9 +28,10 @@ ROLES = (
     "commission-admin",
 )
 WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-#: Not pages: files, and the Django admin (the Commission's tool for exceptional fixes).
+#: Not pages: files, the Django admin (the Commission's tool for exceptional fixes), and the
+#: API (its schema is a file; its documentation page is drf-spectacular's Swagger UI).
 NOT_PAGES = re.compile(
-    r"\.(pdf|csv|json|png|zip)$|/download|/export|/pdf/|^/admin/|^/accounts/logout"
+    r"\.(pdf|csv|json|png|zip)$|/download|/export|/pdf/|^/admin/|^/accounts/logout|^/api/"
 )
 MAX_PAGES = 150
 #: axe's serious and critical violations of the page, with the first elements of each.
