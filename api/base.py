@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -21,6 +22,20 @@ class ApiView(APIView):
     def through(self, request: Request) -> Any:
         """The context in which a write's audit events name this token (``access.through``)."""
         return access.through(request)
+
+
+class Pages(LimitOffsetPagination):
+    """Every list of the API: 50 a page unless asked (``limit``), 500 at most."""
+
+    default_limit = 50
+    max_limit = 500
+
+    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """DRF's, with the links null as OpenAPI 3.1 says it (not 3.0's ``nullable``)."""
+        answer = super().get_paginated_response_schema(schema)
+        for link in ("next", "previous"):
+            answer["properties"][link] = {"type": ["string", "null"], "format": "uri"}
+        return answer
 
 
 def etagged(request: Request, response: Response, tag: str) -> Response:

@@ -26,13 +26,12 @@ from django.db.models import QuerySet
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import access
 from api import commission_serializers as s
-from api.base import ApiView
+from api.base import ApiView, Pages
 from api.schema import READ_PROBLEMS, problems
 from beano.rules.models import RefusedAction
 from beano.rules.views import RefusedFilter
@@ -42,11 +41,6 @@ from organizations.selectors import licensees
 from reports import integrity, pdf
 from reports import selectors as report_selectors
 from reports.models import FinancialReport
-
-
-class Page(LimitOffsetPagination):
-    default_limit = 50
-    max_limit = 500
 
 
 def _paged(item: type[serializers.Serializer], name: str) -> type[serializers.Serializer]:
@@ -152,7 +146,7 @@ class CommissionReports(CommissionView):
             reports = reports.filter(occasion__date__lte=query["to"])
         if "since" in query:
             reports = reports.filter(filed_at__gte=query["since"])
-        paginator = Page()
+        paginator = Pages()
         page = paginator.paginate_queryset(reports.order_by("-filed_at", "-pk"), request, self)
         return paginator.get_paginated_response(
             s.CommissionReportSerializer(_answer_reports(list(page or [])), many=True).data
@@ -230,7 +224,7 @@ class CommissionReportsOwed(CommissionView):
         rows = report_selectors.obligations(
             orgs, start=query.get("from"), end=query.get("to"), statuses=statuses
         )
-        paginator = Page()
+        paginator = Pages()
         page = paginator.paginate_queryset(rows, request, self) or []
         return paginator.get_paginated_response(
             s.CommissionObligationSerializer([obligation_data(r) for r in page], many=True).data
@@ -282,7 +276,7 @@ class CommissionRefusedActions(CommissionView):
         if "organization" in query:
             logged = logged.filter(organization_id=query["organization"])
         logged = RefusedFilter(citation=query.get("citation", "").strip()).apply(logged)
-        paginator = Page()
+        paginator = Pages()
         page = paginator.paginate_queryset(logged, request, self) or []
         return paginator.get_paginated_response(
             s.CommissionRefusedActionSerializer([refused_data(r) for r in page], many=True).data
@@ -343,7 +337,7 @@ class CommissionAuditChains(CommissionView):
         if "organization" in query:
             orgs = orgs.filter(pk=query["organization"])
         orgs = orgs.select_related("audit_chain__verification").order_by("name", "pk")
-        paginator = Page()
+        paginator = Pages()
         page = paginator.paginate_queryset(orgs, request, self) or []
         return paginator.get_paginated_response(
             s.CommissionAuditChainSerializer([chain_data(o) for o in page], many=True).data

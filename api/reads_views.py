@@ -16,13 +16,12 @@ from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import access
 from api import reads_serializers as out
-from api.base import ApiView, etagged
+from api.base import ApiView, Pages, etagged
 from api.schema import READ_PROBLEMS
 from beano.rules.cards import ball_label
 from games import board_cache, draw_selectors, program_selectors
@@ -36,20 +35,6 @@ from reports.models import FinancialReport
 from reports.occasion_totals import FIGURES, with_kept_figures
 
 CENT = Decimal("0.01")
-
-
-class Pages(LimitOffsetPagination):
-    """50 a page unless asked (``limit``), 500 at most."""
-
-    default_limit = 50
-    max_limit = 500
-
-    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
-        """DRF's, with the links null as OpenAPI 3.1 says it (not 3.0's ``nullable``)."""
-        answer = super().get_paginated_response_schema(schema)
-        for link in ("next", "previous"):
-            answer["properties"][link] = {"type": ["string", "null"], "format": "uri"}
-        return answer
 
 
 def _occasion(organization: Organization, occasion_id: int) -> Occasion:
