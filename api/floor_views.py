@@ -34,6 +34,7 @@ from games.draw_forms import BallForm
 from games.models import BallCall, Game
 from occasions import door_acts
 from occasions.models import Occasion, Sale
+from organizations.models import Organization
 
 HEADER = "Idempotency-Key"
 #: The largest id a row can have (a 64-bit integer): an address with a larger one names nothing,
@@ -67,13 +68,15 @@ def _problems(refused: str) -> dict[Any, OpenApiResponse]:
     return said
 
 
-def request_key(request: Request) -> uuid.UUID | Response:
-    """The submission key of this token's ``Idempotency-Key``, or the 400 that says why not."""
+def request_key(request: Request) -> uuid.UUID:
+    """The submission key of this token's ``Idempotency-Key`` (400 that says why not)."""
     sent = request.headers.get(HEADER, "").strip()
     if not sent or len(sent) > KEY_MAX:
         said = "Required" if not sent else f"At most {KEY_MAX} characters"
-        return problems.bad_input(
-            {HEADER: [f"{said}: one key for each act, the same key when it is sent again."]}
+        raise problems.Answered(
+            problems.bad_input(
+                {HEADER: [f"{said}: one key for each act, the same key when it is sent again."]}
+            )
         )
     return uuid.uuid5(KEY_NAMESPACE, f"{access.token_of(request).public_id}:{sent}")
 
@@ -102,23 +105,26 @@ def field_names(errors: Any, prefix: str = "") -> dict[str, list[str]]:
     return {prefix or "non_field_errors": [str(m) for m in messages]} if messages else {}
 
 
-def read(serializer: Serializer) -> dict[str, Any] | Response:
+def read(serializer: Serializer) -> dict[str, Any]:
+    """The body as ``serializer`` reads it (400 naming each field at fault by its JSON path)."""
     if not serializer.is_valid():
-        return problems.bad_input(field_names(serializer.errors))
+        raise problems.Answered(problems.bad_input(field_names(serializer.errors)))
     return serializer.validated_data
 
 
-def refuse_writer(request: Request, page: str, *ids: int) -> Any:
-    """The organization (404 outside the token's reach, or for an id no row can have), or 403
-    when the token's worker may not write through the live page ``page``."""
+def refuse_writer(request: Request, page: str, *ids: int) -> Organization:
+    """The organization (404 outside the token's reach, or for an id no row can have; 403 when
+    the token's worker may not write through the live page ``page``)."""
     if any(i > LARGEST_ID for i in ids):
         raise Http404
     org_id = ids[0]
     held = access.org_access(request, org_id)
     if not held.may_write(page):
-        return problems.problem(
-            status.HTTP_403_FORBIDDEN,
-            "The worker this token acts as may not do this on the live page.",
+        raise problems.Answered(
+            problems.problem(
+                status.HTTP_403_FORBIDDEN,
+                "The worker this token acts as may not do this on the live page.",
+            )
         )
     return held.organization
 
@@ -153,14 +159,8 @@ class Sales(ApiView):
     def post(self, request: Request, org_id: int, occasion_id: int) -> Response:
         """A sale at the door, judged as the door's page judges it."""
         organization = refuse_writer(request, "sale_record", org_id, occasion_id)
-        if isinstance(organization, Response):
-            return organization
         key = request_key(request)
-        if isinstance(key, Response):
-            return key
         body = read(SaleIn(data=request.data))
-        if isinstance(body, Response):
-            return body
         lines = body["lines"]
         where = {f"qty_{line['item']}": f"lines[{i}].quantity" for i, line in enumerate(lines)}
         data = {box: str(line["quantity"]) for box, line in zip(where, lines, strict=True)}
@@ -241,14 +241,8 @@ class Balls(ApiView):
     def post(self, request: Request, org_id: int, occasion_id: int, game_id: int) -> Response:
         """A ball called in the game, judged as the caller's console judges it."""
         organization = refuse_writer(request, "draw_call", org_id, occasion_id, game_id)
-        if isinstance(organization, Response):
-            return organization
         key = request_key(request)
-        if isinstance(key, Response):
-            return key
         body = read(BallIn(data=request.data))
-        if isinstance(body, Response):
-            return body
         form = BallForm({"ball": str(body["ball"])})
         if not form.is_valid():
             return problems.bad_input(dict(form.errors))

@@ -94,8 +94,19 @@ def _flat(messages: Any) -> list[Any]:
     return [messages]
 
 
+class Answered(Exception):
+    """Raised with the problem a view has already made (``bad_input``, ``problem``), so that a
+    helper deep in the view can end the request with it."""
+
+    def __init__(self, response: Response) -> None:
+        super().__init__(response.data)
+        self.response = response
+
+
 def handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's exception handler, answering problems."""
+    if isinstance(exc, Answered):
+        return exc.response
     if isinstance(exc, rules.RuleViolation) or (
         isinstance(exc, ValidationError) and not isinstance(exc, exceptions.ValidationError)
     ):
